@@ -1,0 +1,81 @@
+//===- Spyre.h - The spyre dialect, its attributes and ops ------*- C++ -*-===//
+//
+// Public entry point of the dialect: include this to use `#spyre.layout`,
+// `#spyre.target` and the spyre ops, plus the helpers every pass uses to go
+// between MLIR types and the layout algebra.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_DIALECT_SPYRE_IR_SPYRE_H
+#define SPYRE_DIALECT_SPYRE_IR_SPYRE_H
+
+#include "Spyre/Layout/Layout.h"
+#include "Spyre/Support/TargetModel.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TensorEncoding.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::spyre {
+
+// Custom parameter parsers/printers used by the generated attribute code.
+FailureOr<SmallVector<int64_t>> parseIntList(AsmParser &parser);
+void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values);
+FailureOr<llvm::APFloat> parseReal(AsmParser &parser);
+void printReal(AsmPrinter &printer, const llvm::APFloat &value);
+FailureOr<std::optional<::spyre::DataFormat>> parseDataFormat(AsmParser &parser);
+void printDataFormat(AsmPrinter &printer, ::spyre::DataFormat format);
+FailureOr<::spyre::ElementArrangement> parseArrangement(AsmParser &parser);
+void printArrangement(AsmPrinter &printer,
+                      ::spyre::ElementArrangement arrangement);
+
+} // namespace mlir::spyre
+
+#include "Spyre/Dialect/Spyre/IR/SpyreDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Spyre/Dialect/Spyre/IR/SpyreAttrs.h.inc"
+
+namespace mlir::spyre {
+
+/// The host element type a tensor element type corresponds to (f16, bf16,
+/// f32, i1, i8, i32, i64, f8E4M3FN, f8E5M2, i4); failure for anything else.
+FailureOr<::spyre::HostType> getHostType(Type elementType);
+
+/// Whether `type` is a ranked tensor carrying a `#spyre.layout`.
+bool isDeviceTensor(Type type);
+
+/// The `#spyre.layout` of a tensor type, or null.
+LayoutAttr getLayoutAttr(Type type);
+
+/// `type` with `layout` as its encoding.
+RankedTensorType withLayout(RankedTensorType type, LayoutAttr layout);
+
+/// `type` without any encoding.
+RankedTensorType withoutLayout(RankedTensorType type);
+
+/// Binds the layout of a device tensor type to its shape.
+llvm::Expected<::spyre::BoundLayout> bindLayout(RankedTensorType type);
+
+/// The default layout (or the one for `dimOrder`) of a host tensor type, as
+/// the reference stack builds it, for sticks of `stickBytes` bytes.
+llvm::Expected<::spyre::SpyreTensorLayout>
+getDefaultLayout(RankedTensorType type,
+                 std::optional<ArrayRef<int32_t>> dimOrder = std::nullopt,
+                 int64_t stickBytes = ::spyre::kDefaultStickBytes);
+
+/// The `#spyre.target` in effect for `op`: the nearest `spyre.target`
+/// attribute on `op` or an ancestor, else the reference machine.
+TargetAttr getTarget(Operation *op);
+
+} // namespace mlir::spyre
+
+#define GET_OP_CLASSES
+#include "Spyre/Dialect/Spyre/IR/SpyreOps.h.inc"
+
+#endif // SPYRE_DIALECT_SPYRE_IR_SPYRE_H

@@ -1,0 +1,97 @@
+//===- DataFormat.h - Spyre device data formats and host dtypes -*- C++ -*-===//
+//
+// The data formats a Spyre device stores, the host element types that map to
+// them, and how many elements of each fit in a stick. Everything that needs
+// "elements per stick" derives it from here (and from the stick byte count of
+// the target), never from a literal.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_LAYOUT_DATAFORMAT_H
+#define SPYRE_LAYOUT_DATAFORMAT_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace spyre {
+
+/// Bytes in one stick on the reference machine. Targets may override it; this
+/// is the default used where no target is in scope (for example when a layout
+/// attribute is verified against its tensor type).
+constexpr int64_t kDefaultStickBytes = 128;
+
+/// Device data formats (the reference stack's `DataFormats`).
+enum class DataFormat : uint8_t {
+  SEN169_FP16, ///< "DL16": f16, bf16 and bool on the device.
+  IEEE_FP32,
+  IEEE_INT32, ///< i32, and i64 narrowed by the DMA.
+  SENINT8,
+  SEN143_FP8, ///< f8E4M3FN
+  SEN152_FP8, ///< f8E5M2
+  SENINT4,    ///< 4-bit integers, two per byte, packed along the stick.
+};
+
+/// Host element types (the torch dtypes the reference stack accepts).
+enum class HostType : uint8_t {
+  Float16,
+  BFloat16,
+  Float32,
+  Bool,
+  Int8,
+  Int32,
+  Int64,
+  Float8E4M3FN,
+  Float8E5M2,
+  Int4,
+};
+
+/// How device coordinates are arranged inside sticks. Everything but
+/// `Standard` is produced by specific on-device conversions or reductions.
+enum class ElementArrangement : uint8_t {
+  Standard,   ///< sequential element order (default)
+  DL16ToFP32, ///< order produced by on-device dl16 -> fp32 conversion
+  QFP8Ch,     ///< order produced by fp8 channel quantization (qfp8ch)
+  EXX2,       ///< two values per stick (layer-norm statistics)
+};
+
+/// Reference-stack spelling, e.g. "SEN169_FP16".
+llvm::StringRef stringifyDataFormat(DataFormat format);
+std::optional<DataFormat> symbolizeDataFormat(llvm::StringRef name);
+
+/// Canonical numpy/torch spelling, e.g. "float16", "bfloat16", "bool".
+llvm::StringRef stringifyHostType(HostType type);
+/// Accepts the canonical names plus common aliases ("half", "f16", "float").
+std::optional<HostType> symbolizeHostType(llvm::StringRef name);
+
+/// Reference-stack spelling, e.g. "STANDARD", "EXX2".
+llvm::StringRef stringifyElementArrangement(ElementArrangement arrangement);
+/// Accepts the reference spelling in any letter case ("exx2", "EXX2").
+std::optional<ElementArrangement>
+symbolizeElementArrangement(llvm::StringRef name);
+
+/// Width of one device element in bits (4 for SENINT4).
+unsigned deviceElementBits(DataFormat format);
+
+/// Elements of `format` in one stick of `stickBytes` bytes. Returns 0 if the
+/// stick does not hold a whole number of elements.
+int64_t elemsPerStick(DataFormat format,
+                      int64_t stickBytes = kDefaultStickBytes);
+
+/// Bytes one host element occupies in a host buffer. Bool is one byte; Int4
+/// values are held one per byte (int8 storage) on the host and packed only on
+/// the device.
+unsigned hostElementBytes(HostType type);
+
+/// The device format the DMA converts a host type to.
+DataFormat deviceFormatFor(HostType type);
+
+/// The host type that holds a device format's values without conversion.
+HostType naturalHostType(DataFormat format);
+
+bool isFloatingPoint(DataFormat format);
+
+} // namespace spyre
+
+#endif // SPYRE_LAYOUT_DATAFORMAT_H

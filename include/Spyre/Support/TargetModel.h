@@ -1,0 +1,77 @@
+//===- TargetModel.h - The modelled Spyre machine ---------------*- C++ -*-===//
+//
+// Every machine number in one place. The `#spyre.target` attribute carries
+// these values in the IR (its defaults are this struct's defaults); passes,
+// cost models, emitters and the simulator read them from here and never spell
+// a stick size, core count or scratchpad size themselves.
+//
+// Defaults follow the reference stack (spyre_facts.md section 7). The clock is
+// not public: 1 GHz is this project's model default, and the per-cycle unit
+// throughputs are derived from the cost model's peak (98.304 TFLOP/s per card
+// = 32 cores x 2 corelets x 768 MAC/cycle x 2 FLOP x 1 GHz).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_SUPPORT_TARGETMODEL_H
+#define SPYRE_SUPPORT_TARGETMODEL_H
+
+#include <cmath>
+#include <cstdint>
+
+namespace spyre {
+
+struct TargetModel {
+  /// Cores per card; each runs the same program on its slice (SPMD).
+  int64_t cores = 32;
+  /// Corelets per core, each with a PT array and an SFP unit.
+  int64_t corelets = 2;
+  /// Bytes per stick: the unit of every DDR <-> LX transfer and SIMD op.
+  int64_t stickBytes = 128;
+  /// LX scratchpad bytes per core.
+  int64_t lxBytes = 2 * 1024 * 1024;
+  /// Fraction of LX reserved for the backend compiler.
+  double lxReservedFraction = 0.2;
+  /// Aggregate DDR bandwidth in GB/s (1e9 bytes per second).
+  double ddrGBps = 204.8;
+  /// DDR capacity in bytes.
+  int64_t ddrBytes = int64_t(128) * 1024 * 1024 * 1024;
+  /// DDR address segment per kernel argument.
+  int64_t segmentBytes = int64_t(16) * 1024 * 1024 * 1024;
+  /// Address range one core can reach for one tensor.
+  int64_t spanBytes = 256 * 1024 * 1024;
+  /// Core clock in GHz.
+  double clockGHz = 1.0;
+  /// PT (systolic array) multiply-accumulates per cycle per corelet.
+  int64_t ptMacsPerCycle = 768;
+  /// SFP sticks processed per cycle per corelet.
+  int64_t sfpSticksPerCycle = 1;
+  /// Ring bytes per cycle per direction between neighbouring cores.
+  int64_t ringBytesPerCycle = 128;
+  /// Largest trip count of one hardware loop.
+  int64_t maxLoopCount = 65535;
+
+  /// LX bytes per core the compiler may allocate.
+  int64_t usableLxBytes() const {
+    return static_cast<int64_t>(
+        std::floor(static_cast<double>(lxBytes) * (1.0 - lxReservedFraction)));
+  }
+  double clockHz() const { return clockGHz * 1e9; }
+  /// DDR bytes per second (all cores together).
+  double ddrBytesPerSecond() const { return ddrGBps * 1e9; }
+  /// Peak matmul FLOP/s of one core (2 FLOP per MAC).
+  double corePeakFlops() const {
+    return 2.0 * static_cast<double>(ptMacsPerCycle * corelets) * clockHz();
+  }
+  /// Peak matmul FLOP/s of `n` cores.
+  double peakFlops(int64_t n) const {
+    return corePeakFlops() * static_cast<double>(n);
+  }
+  /// SFP sticks per second of one core.
+  double coreSfpSticksPerSecond() const {
+    return static_cast<double>(sfpSticksPerCycle * corelets) * clockHz();
+  }
+};
+
+} // namespace spyre
+
+#endif // SPYRE_SUPPORT_TARGETMODEL_H

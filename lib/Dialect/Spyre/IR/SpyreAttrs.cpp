@@ -1,0 +1,409 @@
+//===- SpyreAttrs.cpp - #spyre.layout and #spyre.target --------------------===//
+//
+// The layout attribute is a thin holder of data: all layout math, including
+// its verification against a tensor type, is done by the layout algebra
+// (lib/Layout), whose error text becomes the diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <charconv>
+
+using namespace mlir;
+using namespace mlir::spyre;
+using ::spyre::BoundLayout;
+using ::spyre::DataFormat;
+using ::spyre::ElementArrangement;
+using ::spyre::HostType;
+using ::spyre::HostView;
+using ::spyre::SpyreTensorLayout;
+
+#define GET_ATTRDEF_CLASSES
+#include "Spyre/Dialect/Spyre/IR/SpyreAttrs.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Parameter parsers and printers
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<int64_t>> mlir::spyre::parseIntList(AsmParser &parser) {
+  SmallVector<int64_t> values;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t value;
+            if (parser.parseInteger(value))
+              return failure();
+            values.push_back(value);
+            return success();
+          }))
+    return failure();
+  return values;
+}
+
+void mlir::spyre::printIntList(AsmPrinter &printer, ArrayRef<int64_t> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
+FailureOr<llvm::APFloat> mlir::spyre::parseReal(AsmParser &parser) {
+  double value;
+  if (parser.parseFloat(value))
+    return failure();
+  return llvm::APFloat(value);
+}
+
+void mlir::spyre::printReal(AsmPrinter &printer, const llvm::APFloat &real) {
+  double value = real.convertToDouble();
+  // Shortest text that reads back as the same double, always with a '.' or an
+  // exponent so it parses as a float.
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  std::string text(buffer, ec == std::errc() ? end : buffer);
+  if (text.find_first_of(".eEn") == std::string::npos)
+    text += ".0";
+  printer << text;
+}
+
+FailureOr<std::optional<DataFormat>>
+mlir::spyre::parseDataFormat(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<DataFormat> format = ::spyre::symbolizeDataFormat(keyword);
+  if (!format)
+    return parser.emitError(loc, "unknown device data format '")
+           << keyword
+           << "'; expected one of SEN169_FP16, IEEE_FP32, IEEE_INT32, "
+              "SENINT8, SEN143_FP8, SEN152_FP8, SENINT4";
+  return std::optional<DataFormat>(*format);
+}
+
+void mlir::spyre::printDataFormat(AsmPrinter &printer, DataFormat format) {
+  printer << ::spyre::stringifyDataFormat(format);
+}
+
+FailureOr<ElementArrangement> mlir::spyre::parseArrangement(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ElementArrangement> arrangement;
+  if (keyword == keyword.lower())
+    arrangement = ::spyre::symbolizeElementArrangement(keyword);
+  if (!arrangement)
+    return parser.emitError(loc, "unknown element arrangement '")
+           << keyword
+           << "'; expected one of standard, dl16_to_fp32, qfp8ch, exx2";
+  return *arrangement;
+}
+
+void mlir::spyre::printArrangement(AsmPrinter &printer,
+                                   ElementArrangement arrangement) {
+  printer << StringRef(::spyre::stringifyElementArrangement(arrangement))
+                 .lower();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the dialect and the passes
+//===----------------------------------------------------------------------===//
+
+FailureOr<HostType> mlir::spyre::getHostType(Type elementType) {
+  if (elementType.isF16())
+    return HostType::Float16;
+  if (elementType.isBF16())
+    return HostType::BFloat16;
+  if (elementType.isF32())
+    return HostType::Float32;
+  if (isa<Float8E4M3FNType>(elementType))
+    return HostType::Float8E4M3FN;
+  if (isa<Float8E5M2Type>(elementType))
+    return HostType::Float8E5M2;
+  if (auto intType = dyn_cast<IntegerType>(elementType)) {
+    if (intType.isUnsigned())
+      return failure();
+    switch (intType.getWidth()) {
+    case 1:
+      return HostType::Bool;
+    case 4:
+      return HostType::Int4;
+    case 8:
+      return HostType::Int8;
+    case 32:
+      return HostType::Int32;
+    case 64:
+      return HostType::Int64;
+    default:
+      return failure();
+    }
+  }
+  return failure();
+}
+
+bool mlir::spyre::isDeviceTensor(Type type) {
+  return static_cast<bool>(getLayoutAttr(type));
+}
+
+LayoutAttr mlir::spyre::getLayoutAttr(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType)
+    return {};
+  return dyn_cast_or_null<LayoutAttr>(tensorType.getEncoding());
+}
+
+RankedTensorType mlir::spyre::withLayout(RankedTensorType type,
+                                         LayoutAttr layout) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+}
+
+RankedTensorType mlir::spyre::withoutLayout(RankedTensorType type) {
+  return RankedTensorType::get(type.getShape(), type.getElementType());
+}
+
+llvm::Expected<BoundLayout> mlir::spyre::bindLayout(RankedTensorType type) {
+  LayoutAttr layout = getLayoutAttr(type);
+  if (!layout)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "tensor type has no #spyre.layout");
+  return layout.bind(type);
+}
+
+llvm::Expected<SpyreTensorLayout>
+mlir::spyre::getDefaultLayout(RankedTensorType type,
+                              std::optional<ArrayRef<int32_t>> dimOrder,
+                              int64_t stickBytes) {
+  auto fail = [](const Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  if (!type.hasStaticShape())
+    return fail("dynamic dims have no device layout");
+  FailureOr<HostType> hostType = getHostType(type.getElementType());
+  if (failed(hostType)) {
+    std::string typeName;
+    llvm::raw_string_ostream os(typeName);
+    os << type.getElementType();
+    return fail("element type '" + typeName + "' has no Spyre device format");
+  }
+  return SpyreTensorLayout::getDefault(HostView::contiguous(type.getShape()),
+                                       *hostType, dimOrder, stickBytes);
+}
+
+TargetAttr mlir::spyre::getTarget(Operation *op) {
+  for (Operation *current = op; current; current = current->getParentOp())
+    if (auto target = current->getAttrOfType<TargetAttr>(
+            SpyreDialect::kTargetAttrName))
+      return target;
+  return TargetAttr::get(op->getContext(), ::spyre::TargetModel{});
+}
+
+//===----------------------------------------------------------------------===//
+// LayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   ArrayRef<int64_t> deviceSize, ArrayRef<int64_t> strideMap,
+                   std::optional<DataFormat> format,
+                   ElementArrangement arrangement) {
+  // Without a format the stick size is checked against the element type in
+  // verifyEncoding; here any format whose stick matches stands in for it so
+  // the shape-independent rules are still checked where the attribute is
+  // written.
+  std::optional<DataFormat> checkFormat = format;
+  if (!checkFormat && !deviceSize.empty()) {
+    for (DataFormat candidate :
+         {DataFormat::SEN169_FP16, DataFormat::IEEE_FP32, DataFormat::SENINT8,
+          DataFormat::SENINT4})
+      if (::spyre::elemsPerStick(candidate) == deviceSize.back())
+        checkFormat = candidate;
+    if (!checkFormat)
+      return emitError()
+             << "stick dim device_size[" << deviceSize.size() - 1
+             << "] = " << deviceSize.back()
+             << " holds no whole stick of any device format (a stick holds "
+                "64 16-bit, 32 32-bit, 128 8-bit or 256 4-bit elements)";
+  }
+  llvm::Expected<SpyreTensorLayout> layout = SpyreTensorLayout::get(
+      deviceSize, strideMap,
+      checkFormat.value_or(DataFormat::SEN169_FP16), arrangement);
+  if (!layout)
+    return emitError() << llvm::toString(layout.takeError());
+  return success();
+}
+
+/// "tensor<5x100xf16>" for diagnostics.
+static std::string describeTensor(ArrayRef<int64_t> shape, Type elementType) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << RankedTensorType::get(shape, elementType);
+  return text;
+}
+
+LogicalResult
+LayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                           function_ref<InFlightDiagnostic()> emitError) const {
+  auto fail = [&]() -> InFlightDiagnostic {
+    return emitError() << "#spyre.layout does not fit "
+                       << describeTensor(shape, elementType) << ": ";
+  };
+  for (auto [i, size] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(size))
+      return emitError() << "#spyre.layout needs a static shape, but dim " << i
+                         << " of the tensor is dynamic";
+  llvm::Expected<SpyreTensorLayout> layout = getLayout(elementType);
+  if (!layout)
+    return fail() << llvm::toString(layout.takeError());
+  llvm::Expected<BoundLayout> bound =
+      layout->bind(HostView::contiguous(shape));
+  if (!bound)
+    return fail() << llvm::toString(bound.takeError());
+  return success();
+}
+
+FailureOr<DataFormat> LayoutAttr::getFormatFor(Type elementType) const {
+  FailureOr<HostType> hostType = getHostType(elementType);
+  if (failed(hostType))
+    return failure();
+  DataFormat natural = ::spyre::deviceFormatFor(*hostType);
+  if (getFormat() && *getFormat() != natural)
+    return failure();
+  return natural;
+}
+
+llvm::Expected<SpyreTensorLayout>
+LayoutAttr::getLayout(Type elementType) const {
+  auto fail = [](const Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  FailureOr<HostType> hostType = getHostType(elementType);
+  std::string typeName;
+  llvm::raw_string_ostream os(typeName);
+  os << elementType;
+  if (failed(hostType))
+    return fail("element type '" + typeName + "' has no Spyre device format");
+  DataFormat natural = ::spyre::deviceFormatFor(*hostType);
+  if (getFormat() && *getFormat() != natural)
+    return fail("device format " +
+                ::spyre::stringifyDataFormat(*getFormat()) +
+                " does not match element type '" + typeName +
+                "', which is stored as " +
+                ::spyre::stringifyDataFormat(natural));
+  return SpyreTensorLayout::get(getDeviceSize(), getStrideMap(), natural,
+                                getArrangement());
+}
+
+llvm::Expected<BoundLayout> LayoutAttr::bind(RankedTensorType type) const {
+  llvm::Expected<SpyreTensorLayout> layout = getLayout(type.getElementType());
+  if (!layout)
+    return layout.takeError();
+  return layout->bind(HostView::contiguous(type.getShape()));
+}
+
+LayoutAttr LayoutAttr::get(MLIRContext *context,
+                           const SpyreTensorLayout &layout, Type elementType) {
+  std::optional<DataFormat> format = layout.getFormat();
+  FailureOr<HostType> hostType = getHostType(elementType);
+  if (succeeded(hostType) &&
+      ::spyre::deviceFormatFor(*hostType) == layout.getFormat())
+    format = std::nullopt;
+  return get(context, layout.getDeviceSize(), layout.getStrideMap(), format,
+             layout.getArrangement());
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
+                   int64_t corelets, int64_t stickBytes, int64_t lxBytes,
+                   llvm::APFloat lxReservedValue, llvm::APFloat ddrGBpsValue,
+                   int64_t ddrBytes, int64_t segmentBytes, int64_t spanBytes,
+                   llvm::APFloat clockGHzValue,
+                   int64_t ptMacsPerCycle, int64_t sfpSticksPerCycle,
+                   int64_t ringBytesPerCycle, int64_t maxLoopCount) {
+  auto positive = [&](StringRef name, int64_t value) -> LogicalResult {
+    if (value > 0)
+      return success();
+    return emitError() << "#spyre.target " << name << " = " << value
+                       << " must be positive";
+  };
+  double lxReserved = lxReservedValue.convertToDouble();
+  double ddrGBps = ddrGBpsValue.convertToDouble();
+  double clockGHz = clockGHzValue.convertToDouble();
+  if (failed(positive("cores", cores)) ||
+      failed(positive("corelets", corelets)) ||
+      failed(positive("stick_bytes", stickBytes)) ||
+      failed(positive("lx_bytes", lxBytes)) ||
+      failed(positive("ddr_bytes", ddrBytes)) ||
+      failed(positive("segment_bytes", segmentBytes)) ||
+      failed(positive("span_bytes", spanBytes)) ||
+      failed(positive("pt_macs_per_cycle", ptMacsPerCycle)) ||
+      failed(positive("sfp_sticks_per_cycle", sfpSticksPerCycle)) ||
+      failed(positive("ring_bytes_per_cycle", ringBytesPerCycle)) ||
+      failed(positive("max_loop_count", maxLoopCount)))
+    return failure();
+  if (stickBytes % 4 != 0)
+    return emitError() << "#spyre.target stick_bytes = " << stickBytes
+                       << " must be a multiple of 4 (a stick holds whole "
+                          "32-bit elements)";
+  if (!(lxReserved >= 0.0 && lxReserved < 1.0))
+    return emitError() << "#spyre.target lx_reserved = " << lxReserved
+                       << " must be in [0, 1)";
+  if (!(ddrGBps > 0.0))
+    return emitError() << "#spyre.target ddr_gbps = " << ddrGBps
+                       << " must be positive";
+  if (!(clockGHz > 0.0))
+    return emitError() << "#spyre.target clock_ghz = " << clockGHz
+                       << " must be positive";
+  if (lxBytes % stickBytes != 0)
+    return emitError() << "#spyre.target lx_bytes = " << lxBytes
+                       << " must be a whole number of " << stickBytes
+                       << "-byte sticks";
+  return success();
+}
+
+::spyre::TargetModel TargetAttr::getModel() const {
+  ::spyre::TargetModel model;
+  model.cores = getCores();
+  model.corelets = getCorelets();
+  model.stickBytes = getStickBytes();
+  model.lxBytes = getLxBytes();
+  model.lxReservedFraction = getLxReserved().convertToDouble();
+  model.ddrGBps = getDdrGbps().convertToDouble();
+  model.ddrBytes = getDdrBytes();
+  model.segmentBytes = getSegmentBytes();
+  model.spanBytes = getSpanBytes();
+  model.clockGHz = getClockGhz().convertToDouble();
+  model.ptMacsPerCycle = getPtMacsPerCycle();
+  model.sfpSticksPerCycle = getSfpSticksPerCycle();
+  model.ringBytesPerCycle = getRingBytesPerCycle();
+  model.maxLoopCount = getMaxLoopCount();
+  return model;
+}
+
+TargetAttr TargetAttr::get(MLIRContext *context,
+                           const ::spyre::TargetModel &model) {
+  return get(context, model.cores, model.corelets, model.stickBytes,
+             model.lxBytes, llvm::APFloat(model.lxReservedFraction),
+             llvm::APFloat(model.ddrGBps), model.ddrBytes, model.segmentBytes,
+             model.spanBytes, llvm::APFloat(model.clockGHz),
+             model.ptMacsPerCycle, model.sfpSticksPerCycle,
+             model.ringBytesPerCycle, model.maxLoopCount);
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+void SpyreDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Spyre/Dialect/Spyre/IR/SpyreAttrs.cpp.inc"
+      >();
+}

@@ -1,0 +1,197 @@
+//===- SpyreDialect.cpp - The spyre dialect --------------------------------===//
+//
+// Dialect registration and the verification of the dialect's discardable
+// attributes: `spyre.target` on modules, `spyre.layout` / `spyre.dim_order`
+// on function arguments and results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::spyre;
+
+#include "Spyre/Dialect/Spyre/IR/SpyreDialect.cpp.inc"
+
+void SpyreDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "Spyre/Dialect/Spyre/IR/SpyreOps.cpp.inc"
+      >();
+}
+
+/// Checks that every layout in `module` holds exactly one stick of the
+/// target's size (layouts are verified with the default stick when parsed).
+static LogicalResult verifyStickSize(Operation *module, TargetAttr target) {
+  int64_t stickBytes = target.getStickBytes();
+  if (stickBytes == ::spyre::kDefaultStickBytes)
+    return success();
+  auto check = [&](Operation *op, Type type) -> LogicalResult {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    LayoutAttr layout = getLayoutAttr(type);
+    if (!layout)
+      return success();
+    FailureOr<::spyre::DataFormat> format =
+        layout.getFormatFor(tensorType.getElementType());
+    if (failed(format))
+      return success(); // Reported by the encoding verifier.
+    int64_t eps = ::spyre::elemsPerStick(*format, stickBytes);
+    if (layout.getDeviceSize().back() == eps)
+      return success();
+    return op->emitOpError()
+           << "uses a layout whose stick holds "
+           << layout.getDeviceSize().back() << " elements, but the module's "
+           << "#spyre.target has " << stickBytes << "-byte sticks ("
+           << eps << " " << ::spyre::stringifyDataFormat(*format)
+           << " elements)";
+  };
+  WalkResult result = module->walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (failed(check(op, type)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(op, arg.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kTargetAttrName) {
+    auto target = dyn_cast<TargetAttr>(attr.getValue());
+    if (!target)
+      return op->emitError() << "'" << kTargetAttrName
+                             << "' must be a #spyre.target attribute";
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << kTargetAttrName
+                             << "' may only be attached to a module";
+    return verifyStickSize(op, target);
+  }
+  if (name == kLayoutAttrName || name == kDimOrderAttrName)
+    return op->emitError() << "'" << name
+                           << "' is a function argument or result attribute, "
+                              "not an operation attribute";
+  return op->emitError() << "unknown spyre dialect attribute '" << name << "'";
+}
+
+namespace {
+/// Which value a function argument/result attribute annotates.
+struct AnnotatedValue {
+  Operation *op;
+  StringRef kind; // "argument" or "result"
+  unsigned index;
+  Type type;
+  DictionaryAttr siblings;
+
+  InFlightDiagnostic emitError(StringRef attrName) const {
+    return op->emitError() << kind << " #" << index << " '" << attrName
+                           << "': ";
+  }
+};
+} // namespace
+
+/// Reads a dim_order from an array of integers.
+static FailureOr<SmallVector<int32_t>> getDimOrder(Attribute attr) {
+  SmallVector<int32_t> order;
+  if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    for (int64_t v : dense.asArrayRef())
+      order.push_back(static_cast<int32_t>(v));
+    return order;
+  }
+  auto array = dyn_cast<ArrayAttr>(attr);
+  if (!array)
+    return failure();
+  for (Attribute element : array) {
+    auto integer = dyn_cast<IntegerAttr>(element);
+    if (!integer)
+      return failure();
+    order.push_back(static_cast<int32_t>(integer.getInt()));
+  }
+  return order;
+}
+
+static LogicalResult verifyValueAttribute(const AnnotatedValue &value,
+                                          NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  bool isLayout = name == SpyreDialect::kLayoutAttrName;
+  bool isDimOrder = name == SpyreDialect::kDimOrderAttrName;
+  if (!isLayout && !isDimOrder)
+    return value.op->emitError()
+           << "unknown spyre dialect attribute '" << name << "' on "
+           << value.kind << " #" << value.index;
+  if (isLayout && value.siblings &&
+      value.siblings.get(SpyreDialect::kDimOrderAttrName))
+    return value.emitError(name)
+           << "give either 'spyre.layout' or 'spyre.dim_order', not both";
+  auto tensorType = dyn_cast<RankedTensorType>(value.type);
+  if (!tensorType)
+    return value.emitError(name)
+           << "only ranked tensors have a device layout, got " << value.type;
+  if (LayoutAttr existing = getLayoutAttr(tensorType))
+    return value.emitError(name)
+           << "the type already carries a layout; drop the attribute";
+
+  if (isLayout) {
+    auto layout = dyn_cast<LayoutAttr>(attr.getValue());
+    if (!layout)
+      return value.emitError(name) << "must be a #spyre.layout attribute";
+    return layout.verifyEncoding(tensorType.getShape(),
+                                 tensorType.getElementType(),
+                                 [&] { return value.emitError(name); });
+  }
+  FailureOr<SmallVector<int32_t>> order = getDimOrder(attr.getValue());
+  if (failed(order))
+    return value.emitError(name)
+           << "must be an array of host dims, e.g. array<i64: 1, 0>";
+  llvm::Expected<::spyre::SpyreTensorLayout> layout =
+      getDefaultLayout(tensorType, ArrayRef<int32_t>(*order));
+  if (!layout)
+    return value.emitError(name) << llvm::toString(layout.takeError());
+  return success();
+}
+
+static Type getFunctionValueType(Operation *op, unsigned regionIndex,
+                                 unsigned index, bool isResult) {
+  if (auto function = dyn_cast<FunctionOpInterface>(op))
+    return isResult ? function.getResultTypes()[index]
+                    : function.getArgumentTypes()[index];
+  if (isResult || op->getNumRegions() <= regionIndex ||
+      op->getRegion(regionIndex).empty())
+    return {};
+  return op->getRegion(regionIndex).getArgument(index).getType();
+}
+
+LogicalResult SpyreDialect::verifyRegionArgAttribute(Operation *op,
+                                                     unsigned regionIndex,
+                                                     unsigned argIndex,
+                                                     NamedAttribute attr) {
+  DictionaryAttr siblings;
+  if (auto function = dyn_cast<FunctionOpInterface>(op))
+    siblings = function.getArgAttrDict(argIndex);
+  AnnotatedValue value{op, "argument", argIndex,
+                       getFunctionValueType(op, regionIndex, argIndex, false),
+                       siblings};
+  return verifyValueAttribute(value, attr);
+}
+
+LogicalResult SpyreDialect::verifyRegionResultAttribute(Operation *op,
+                                                        unsigned regionIndex,
+                                                        unsigned resultIndex,
+                                                        NamedAttribute attr) {
+  DictionaryAttr siblings;
+  if (auto function = dyn_cast<FunctionOpInterface>(op))
+    siblings = function.getResultAttrDict(resultIndex);
+  AnnotatedValue value{op, "result", resultIndex,
+                       getFunctionValueType(op, regionIndex, resultIndex, true),
+                       siblings};
+  return verifyValueAttribute(value, attr);
+}

@@ -1,0 +1,461 @@
+//===- Stickify.cpp - Host <-> device buffer conversion -------------------===//
+//
+// Both directions walk the layout's DMA nests. The loops of a nest are
+// re-ordered so the host side is walked sequentially (the device side then
+// advances through a few sequential streams, one per stick column), and the
+// innermost run, a whole stick in the common case, is copied with fixed-size
+// moves; large transfers write with non-temporal stores so the destination is
+// not read for ownership. Everything that changes representation (bf16, bool,
+// i64, i4) takes the per-element path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Layout/Stickify.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+using namespace spyre;
+using llvm::ArrayRef;
+using llvm::SmallVector;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Shortest round-trip text of a value, for diagnostics ("1e+09", "-inf").
+static std::string formatValue(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value < 0 ? "-inf" : "inf";
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, ec == std::errc() ? end : buffer);
+}
+
+static const llvm::fltSemantics *semanticsOf(DataFormat format) {
+  switch (format) {
+  case DataFormat::SEN169_FP16:
+    return &llvm::APFloat::IEEEhalf();
+  case DataFormat::IEEE_FP32:
+    return &llvm::APFloat::IEEEsingle();
+  case DataFormat::SEN143_FP8:
+    return &llvm::APFloat::Float8E4M3FN();
+  case DataFormat::SEN152_FP8:
+    return &llvm::APFloat::Float8E5M2();
+  default:
+    return nullptr;
+  }
+}
+
+llvm::Expected<uint32_t> spyre::encodeDeviceValue(DataFormat format,
+                                                  double value) {
+  if (const llvm::fltSemantics *sem = semanticsOf(format)) {
+    llvm::APFloat converted(value);
+    bool losesInfo = false;
+    converted.convert(*sem, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    bool inRange = std::isnan(value) ? converted.isNaN()
+                   : std::isinf(value)
+                       ? converted.isInfinity()
+                       : !converted.isNaN() && !converted.isInfinity();
+    if (!inRange)
+      return makeError(llvm::formatv("value {0} is not representable in {1}",
+                                     formatValue(value),
+                                     stringifyDataFormat(format)));
+    return static_cast<uint32_t>(converted.bitcastToAPInt().getZExtValue());
+  }
+  unsigned bits = deviceElementBits(format);
+  double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
+  if (value != std::trunc(value) || value < lo || value > hi)
+    return makeError(llvm::formatv(
+        "value {0} is not representable in {1} (integers in [{2}, {3}])",
+        formatValue(value),
+        stringifyDataFormat(format), static_cast<int64_t>(lo),
+        static_cast<int64_t>(hi)));
+  uint64_t mask = bits == 32 ? 0xffffffffULL : ((1ULL << bits) - 1);
+  return static_cast<uint32_t>(static_cast<uint64_t>(
+                                   static_cast<int64_t>(value)) &
+                               mask);
+}
+
+double spyre::decodeDeviceValue(DataFormat format, uint32_t bits) {
+  unsigned width = deviceElementBits(format);
+  if (const llvm::fltSemantics *sem = semanticsOf(format))
+    return llvm::APFloat(*sem, llvm::APInt(width, bits)).convertToDouble();
+  return static_cast<double>(llvm::APInt(width, bits).getSExtValue());
+}
+
+namespace {
+
+/// Calls fn(deviceOffset, hostOffset, range, deviceStride, hostStride) for
+/// every innermost run of a nest.
+template <typename Fn>
+void forEachRun(ArrayRef<DmaLoop> loops, int64_t deviceBase, int64_t hostBase,
+                Fn &&fn) {
+  if (loops.empty()) {
+    fn(deviceBase, hostBase, int64_t(1), int64_t(1), int64_t(1));
+    return;
+  }
+  const DmaLoop &inner = loops.back();
+  ArrayRef<DmaLoop> outer = loops.drop_back();
+  SmallVector<int64_t, 8> index(outer.size(), 0);
+  int64_t device = deviceBase, host = hostBase;
+  while (true) {
+    fn(device, host, inner.range, inner.deviceStride, inner.hostStride);
+    int k = static_cast<int>(outer.size()) - 1;
+    for (; k >= 0; --k) {
+      device += outer[k].deviceStride;
+      host += outer[k].hostStride;
+      if (++index[k] < outer[k].range)
+        break;
+      device -= outer[k].deviceStride * outer[k].range;
+      host -= outer[k].hostStride * outer[k].range;
+      index[k] = 0;
+    }
+    if (k < 0)
+      return;
+  }
+}
+
+/// Keeps the innermost loop (the run) and orders the others by decreasing
+/// host stride, so the host buffer is walked front to back.
+SmallVector<DmaLoop, 8> hostMajorOrder(ArrayRef<DmaLoop> loops) {
+  SmallVector<DmaLoop, 8> ordered(loops.begin(), loops.end());
+  if (ordered.size() > 2)
+    std::stable_sort(ordered.begin(), ordered.end() - 1,
+                     [](const DmaLoop &a, const DmaLoop &b) {
+                       return a.hostStride > b.hostStride;
+                     });
+  return ordered;
+}
+
+/// Transfers larger than this bypass the cache on the write side.
+constexpr int64_t kStreamingThresholdBytes = 4 << 20;
+
+/// Copies `bytes` contiguous bytes; streaming stores when asked and aligned.
+inline void copyRun(uint8_t *dst, const uint8_t *src, int64_t bytes,
+                    bool stream) {
+#if defined(__SSE2__)
+  if (stream && (reinterpret_cast<uintptr_t>(dst) & 15) == 0 &&
+      bytes % 64 == 0) {
+    for (int64_t i = 0; i < bytes; i += 64) {
+      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+      __m128i b =
+          _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 16));
+      __m128i c =
+          _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 32));
+      __m128i d =
+          _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i), a);
+      _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 16), b);
+      _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 32), c);
+      _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 48), d);
+    }
+    return;
+  }
+#endif
+  (void)stream;
+  std::memcpy(dst, src, bytes);
+}
+
+inline void streamFence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+template <typename T>
+void copyStrided(uint8_t *dst, int64_t dstStride, const uint8_t *src,
+                 int64_t srcStride, int64_t count) {
+  T *d = reinterpret_cast<T *>(dst);
+  const T *s = reinterpret_cast<const T *>(src);
+  for (int64_t i = 0; i < count; ++i) {
+    T value;
+    std::memcpy(&value, s + i * srcStride, sizeof(T));
+    std::memcpy(d + i * dstStride, &value, sizeof(T));
+  }
+}
+
+/// Copies every run of `plan` between buffers of the same element width.
+/// `toDevice` selects the direction; offsets are in elements.
+void copySameWidth(const DmaPlan &plan, unsigned elemBytes, uint8_t *device,
+                   const uint8_t *hostIn, uint8_t *hostOut, bool toDevice,
+                   bool stream) {
+  for (const DmaNest &nest : plan.nests) {
+    SmallVector<DmaLoop, 8> loops = hostMajorOrder(nest.loops);
+    forEachRun(loops, nest.deviceOffset, nest.hostOffset,
+               [&](int64_t dev, int64_t host, int64_t range, int64_t ds,
+                   int64_t hs) {
+                 uint8_t *d = device + dev * elemBytes;
+                 if (ds == 1 && hs == 1) {
+                   if (toDevice)
+                     copyRun(d, hostIn + host * elemBytes, range * elemBytes,
+                             stream);
+                   else
+                     copyRun(hostOut + host * elemBytes, d, range * elemBytes,
+                             stream);
+                   return;
+                 }
+                 uint8_t *dst = toDevice ? d : hostOut + host * elemBytes;
+                 const uint8_t *src = toDevice ? hostIn + host * elemBytes : d;
+                 int64_t dstStride = toDevice ? ds : hs;
+                 int64_t srcStride = toDevice ? hs : ds;
+                 switch (elemBytes) {
+                 case 1:
+                   copyStrided<uint8_t>(dst, dstStride, src, srcStride, range);
+                   break;
+                 case 2:
+                   copyStrided<uint16_t>(dst, dstStride, src, srcStride, range);
+                   break;
+                 case 4:
+                   copyStrided<uint32_t>(dst, dstStride, src, srcStride, range);
+                   break;
+                 default:
+                   for (int64_t i = 0; i < range; ++i)
+                     std::memcpy(dst + i * dstStride * elemBytes,
+                                 src + i * srcStride * elemBytes, elemBytes);
+                 }
+               });
+  }
+  if (stream)
+    streamFence();
+}
+
+/// Element access to a device buffer of any width (4-bit elements packed two
+/// per byte, low nibble first).
+struct DeviceBuffer {
+  uint8_t *base;
+  unsigned bits;
+
+  uint32_t load(int64_t e) const {
+    switch (bits) {
+    case 4: {
+      uint8_t byte = base[e / 2];
+      return (e % 2 == 0) ? (byte & 0xf) : (byte >> 4);
+    }
+    case 8:
+      return base[e];
+    case 16: {
+      uint16_t v;
+      std::memcpy(&v, base + e * 2, 2);
+      return v;
+    }
+    default: {
+      uint32_t v;
+      std::memcpy(&v, base + e * 4, 4);
+      return v;
+    }
+    }
+  }
+  void store(int64_t e, uint32_t v) const {
+    switch (bits) {
+    case 4: {
+      uint8_t &byte = base[e / 2];
+      byte = (e % 2 == 0) ? ((byte & 0xf0) | (v & 0xf))
+                          : ((byte & 0x0f) | ((v & 0xf) << 4));
+      return;
+    }
+    case 8:
+      base[e] = static_cast<uint8_t>(v);
+      return;
+    case 16: {
+      uint16_t w = static_cast<uint16_t>(v);
+      std::memcpy(base + e * 2, &w, 2);
+      return;
+    }
+    default:
+      std::memcpy(base + e * 4, &v, 4);
+    }
+  }
+};
+
+/// Whether host elements of `type` are stored on the device bit for bit.
+bool isBitExact(HostType type) {
+  switch (type) {
+  case HostType::Float16:
+  case HostType::Float32:
+  case HostType::Int8:
+  case HostType::Int32:
+  case HostType::Float8E4M3FN:
+  case HostType::Float8E5M2:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+static llvm::Error checkTypes(const BoundLayout &layout, HostType hostType) {
+  DataFormat format = layout.layout().getFormat();
+  if (deviceFormatFor(hostType) != format)
+    return makeError(llvm::formatv(
+        "host elements of type {0} are stored as {1}, but the layout's device "
+        "format is {2}",
+        stringifyHostType(hostType),
+        stringifyDataFormat(deviceFormatFor(hostType)),
+        stringifyDataFormat(format)));
+  return llvm::Error::success();
+}
+
+llvm::Error spyre::stickify(const BoundLayout &layout, HostType hostType,
+                            const void *host, void *device, double padValue) {
+  if (llvm::Error err = checkTypes(layout, hostType))
+    return err;
+  const SpyreTensorLayout &stl = layout.layout();
+  DataFormat format = stl.getFormat();
+  llvm::Expected<uint32_t> pad = encodeDeviceValue(format, padValue);
+  if (!pad)
+    return makeError("pad value: " + llvm::toString(pad.takeError()));
+  DeviceBuffer out{static_cast<uint8_t *>(device), deviceElementBits(format)};
+  bool stream = stl.deviceBytes() >= kStreamingThresholdBytes;
+
+  // Padding first: each padding position is written exactly once.
+  for (const DmaNest &nest : layout.paddingPlan().nests)
+    forEachRun(nest.loops, nest.deviceOffset, 0,
+               [&](int64_t dev, int64_t, int64_t range, int64_t ds, int64_t) {
+                 if (ds == 1 && out.bits == 16) {
+                   uint16_t *p = reinterpret_cast<uint16_t *>(out.base) + dev;
+                   std::fill_n(p, range, static_cast<uint16_t>(*pad));
+                   return;
+                 }
+                 if (ds == 1 && out.bits == 8) {
+                   std::memset(out.base + dev, static_cast<int>(*pad), range);
+                   return;
+                 }
+                 for (int64_t i = 0; i < range; ++i)
+                   out.store(dev + i * ds, *pad);
+               });
+
+  const uint8_t *in = static_cast<const uint8_t *>(host);
+  DmaPlan plan = layout.dmaPlan(DmaDirection::HostToDevice);
+  if (isBitExact(hostType)) {
+    copySameWidth(plan, hostElementBytes(hostType), out.base, in, nullptr,
+                  /*toDevice=*/true, stream);
+    return llvm::Error::success();
+  }
+
+  // Converting transfers, one element at a time.
+  uint32_t one = 0;
+  if (hostType == HostType::Bool)
+    one = llvm::cantFail(encodeDeviceValue(format, 1.0));
+  unsigned hostBytes = hostElementBytes(hostType);
+  std::optional<int64_t> badInt4;
+  for (const DmaNest &nest : plan.nests)
+    forEachRun(nest.loops, nest.deviceOffset, nest.hostOffset,
+               [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
+                   int64_t hs) {
+                 for (int64_t i = 0; i < range; ++i) {
+                   const uint8_t *src = in + (hostOff + i * hs) * hostBytes;
+                   uint32_t bits = 0;
+                   switch (hostType) {
+                   case HostType::BFloat16: {
+                     uint16_t raw;
+                     std::memcpy(&raw, src, 2);
+                     llvm::APFloat value(llvm::APFloat::BFloat(),
+                                         llvm::APInt(16, raw));
+                     bool losesInfo;
+                     value.convert(llvm::APFloat::IEEEhalf(),
+                                   llvm::APFloat::rmNearestTiesToEven,
+                                   &losesInfo);
+                     bits = static_cast<uint32_t>(
+                         value.bitcastToAPInt().getZExtValue());
+                     break;
+                   }
+                   case HostType::Bool:
+                     bits = *src ? one : 0;
+                     break;
+                   case HostType::Int64: {
+                     int64_t v;
+                     std::memcpy(&v, src, 8);
+                     bits = static_cast<uint32_t>(v);
+                     break;
+                   }
+                   case HostType::Int4: {
+                     int8_t v = static_cast<int8_t>(*src);
+                     if ((v < -8 || v > 7) && !badInt4)
+                       badInt4 = hostOff + i * hs;
+                     bits = static_cast<uint32_t>(v) & 0xf;
+                     break;
+                   }
+                   default:
+                     break;
+                   }
+                   out.store(dev + i * ds, bits);
+                 }
+               });
+  if (badInt4)
+    return makeError(llvm::formatv(
+        "int4 host value at element offset {0} is outside [-8, 7]", *badInt4));
+  return llvm::Error::success();
+}
+
+llvm::Error spyre::unstickify(const BoundLayout &layout, HostType hostType,
+                              const void *device, void *host) {
+  if (llvm::Error err = checkTypes(layout, hostType))
+    return err;
+  const SpyreTensorLayout &stl = layout.layout();
+  DataFormat format = stl.getFormat();
+  DeviceBuffer in{const_cast<uint8_t *>(static_cast<const uint8_t *>(device)),
+                  deviceElementBits(format)};
+  uint8_t *out = static_cast<uint8_t *>(host);
+  DmaPlan plan = layout.dmaPlan(DmaDirection::DeviceToHost);
+  bool stream = stl.deviceBytes() >= kStreamingThresholdBytes;
+  if (isBitExact(hostType)) {
+    copySameWidth(plan, hostElementBytes(hostType), in.base, nullptr, out,
+                  /*toDevice=*/false, stream);
+    return llvm::Error::success();
+  }
+  unsigned hostBytes = hostElementBytes(hostType);
+  for (const DmaNest &nest : plan.nests)
+    forEachRun(nest.loops, nest.deviceOffset, nest.hostOffset,
+               [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
+                   int64_t hs) {
+                 for (int64_t i = 0; i < range; ++i) {
+                   uint8_t *dst = out + (hostOff + i * hs) * hostBytes;
+                   uint32_t bits = in.load(dev + i * ds);
+                   switch (hostType) {
+                   case HostType::BFloat16: {
+                     llvm::APFloat value(llvm::APFloat::IEEEhalf(),
+                                         llvm::APInt(16, bits));
+                     bool losesInfo;
+                     value.convert(llvm::APFloat::BFloat(),
+                                   llvm::APFloat::rmNearestTiesToEven,
+                                   &losesInfo);
+                     uint16_t raw = static_cast<uint16_t>(
+                         value.bitcastToAPInt().getZExtValue());
+                     std::memcpy(dst, &raw, 2);
+                     break;
+                   }
+                   case HostType::Bool:
+                     *dst = (bits & 0x7fff) != 0;
+                     break;
+                   case HostType::Int64: {
+                     int64_t v = static_cast<int32_t>(bits);
+                     std::memcpy(dst, &v, 8);
+                     break;
+                   }
+                   case HostType::Int4: {
+                     int8_t v = static_cast<int8_t>(bits << 4) >> 4;
+                     *dst = static_cast<uint8_t>(v);
+                     break;
+                   }
+                   default:
+                     break;
+                   }
+                 }
+               });
+  return llvm::Error::success();
+}
