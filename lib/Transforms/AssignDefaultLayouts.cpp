@@ -60,16 +60,11 @@ FailureOr<Type> layOut(Type type, DictionaryAttr attrs, int64_t stickBytes,
       attrs ? attrs.get(SpyreDialect::kDimOrderAttrName) : Attribute();
 
   if (auto layout = dyn_cast_or_null<LayoutAttr>(layoutAttr)) {
-    FailureOr<::spyre::DataFormat> format =
-        layout.getFormatFor(tensorType.getElementType());
-    if (succeeded(format) &&
-        layout.getDeviceSize().back() !=
-            ::spyre::elemsPerStick(*format, stickBytes)) {
-      emitError() << "its 'spyre.layout' holds "
-                  << layout.getDeviceSize().back()
-                  << " elements per stick, but the target's " << stickBytes
-                  << "-byte sticks hold "
-                  << ::spyre::elemsPerStick(*format, stickBytes);
+    if (layout.getStickBytes() != stickBytes) {
+      emitError() << "its 'spyre.layout' is built for "
+                  << layout.getStickBytes()
+                  << "-byte sticks, but the target's sticks have "
+                  << stickBytes << " bytes";
       return failure();
     }
     return Type(withLayout(tensorType, layout));

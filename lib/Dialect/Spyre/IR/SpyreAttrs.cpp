@@ -57,16 +57,19 @@ FailureOr<llvm::APFloat> mlir::spyre::parseReal(AsmParser &parser) {
   return llvm::APFloat(value);
 }
 
-void mlir::spyre::printReal(AsmPrinter &printer, const llvm::APFloat &real) {
-  double value = real.convertToDouble();
-  // Shortest text that reads back as the same double, always with a '.' or an
-  // exponent so it parses as a float.
+/// Shortest text that reads back as the same double, always with a '.' or an
+/// exponent so it parses as a float.
+static std::string formatReal(double value) {
   char buffer[64];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
   std::string text(buffer, ec == std::errc() ? end : buffer);
   if (text.find_first_of(".eEn") == std::string::npos)
     text += ".0";
-  printer << text;
+  return text;
+}
+
+void mlir::spyre::printReal(AsmPrinter &printer, const llvm::APFloat &real) {
+  printer << formatReal(real.convertToDouble());
 }
 
 FailureOr<std::optional<DataFormat>>
@@ -209,7 +212,10 @@ LogicalResult
 LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                    ArrayRef<int64_t> deviceSize, ArrayRef<int64_t> strideMap,
                    std::optional<DataFormat> format,
-                   ElementArrangement arrangement) {
+                   ElementArrangement arrangement, int64_t stickBytes) {
+  if (stickBytes <= 0 || stickBytes % 4 != 0)
+    return emitError() << "stick_bytes = " << stickBytes
+                       << " must be a positive multiple of 4";
   // Without a format the stick size is checked against the element type in
   // verifyEncoding; here any format whose stick matches stands in for it so
   // the shape-independent rules are still checked where the attribute is
@@ -219,18 +225,20 @@ LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     for (DataFormat candidate :
          {DataFormat::SEN169_FP16, DataFormat::IEEE_FP32, DataFormat::SENINT8,
           DataFormat::SENINT4})
-      if (::spyre::elemsPerStick(candidate) == deviceSize.back())
+      if (::spyre::elemsPerStick(candidate, stickBytes) == deviceSize.back())
         checkFormat = candidate;
     if (!checkFormat)
       return emitError()
              << "stick dim device_size[" << deviceSize.size() - 1
-             << "] = " << deviceSize.back()
-             << " holds no whole stick of any device format (a stick holds "
-                "64 16-bit, 32 32-bit, 128 8-bit or 256 4-bit elements)";
+             << "] = " << deviceSize.back() << " holds no whole "
+             << stickBytes << "-byte stick of any device format (it holds "
+             << stickBytes / 2 << " 16-bit, " << stickBytes / 4
+             << " 32-bit, " << stickBytes << " 8-bit or " << stickBytes * 2
+             << " 4-bit elements)";
   }
   llvm::Expected<SpyreTensorLayout> layout = SpyreTensorLayout::get(
       deviceSize, strideMap,
-      checkFormat.value_or(DataFormat::SEN169_FP16), arrangement);
+      checkFormat.value_or(DataFormat::SEN169_FP16), arrangement, stickBytes);
   if (!layout)
     return emitError() << llvm::toString(layout.takeError());
   return success();
@@ -294,7 +302,7 @@ LayoutAttr::getLayout(Type elementType) const {
                 "', which is stored as " +
                 ::spyre::stringifyDataFormat(natural));
   return SpyreTensorLayout::get(getDeviceSize(), getStrideMap(), natural,
-                                getArrangement());
+                                getArrangement(), getStickBytes());
 }
 
 llvm::Expected<BoundLayout> LayoutAttr::bind(RankedTensorType type) const {
@@ -312,7 +320,7 @@ LayoutAttr LayoutAttr::get(MLIRContext *context,
       ::spyre::deviceFormatFor(*hostType) == layout.getFormat())
     format = std::nullopt;
   return get(context, layout.getDeviceSize(), layout.getStrideMap(), format,
-             layout.getArrangement());
+             layout.getArrangement(), layout.stickBytes());
 }
 
 //===----------------------------------------------------------------------===//
@@ -353,13 +361,13 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
                        << " must be a multiple of 4 (a stick holds whole "
                           "32-bit elements)";
   if (!(lxReserved >= 0.0 && lxReserved < 1.0))
-    return emitError() << "#spyre.target lx_reserved = " << lxReserved
-                       << " must be in [0, 1)";
+    return emitError() << "#spyre.target lx_reserved = "
+                       << formatReal(lxReserved) << " must be in [0, 1)";
   if (!(ddrGBps > 0.0))
-    return emitError() << "#spyre.target ddr_gbps = " << ddrGBps
+    return emitError() << "#spyre.target ddr_gbps = " << formatReal(ddrGBps)
                        << " must be positive";
   if (!(clockGHz > 0.0))
-    return emitError() << "#spyre.target clock_ghz = " << clockGHz
+    return emitError() << "#spyre.target clock_ghz = " << formatReal(clockGHz)
                        << " must be positive";
   if (lxBytes % stickBytes != 0)
     return emitError() << "#spyre.target lx_bytes = " << lxBytes

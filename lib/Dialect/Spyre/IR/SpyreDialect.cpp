@@ -24,30 +24,17 @@ void SpyreDialect::initialize() {
       >();
 }
 
-/// Checks that every layout in `module` holds exactly one stick of the
-/// target's size (layouts are verified with the default stick when parsed).
+/// Checks that every layout in `module` is built for the target's stick.
 static LogicalResult verifyStickSize(Operation *module, TargetAttr target) {
   int64_t stickBytes = target.getStickBytes();
-  if (stickBytes == ::spyre::kDefaultStickBytes)
-    return success();
   auto check = [&](Operation *op, Type type) -> LogicalResult {
-    auto tensorType = dyn_cast<RankedTensorType>(type);
     LayoutAttr layout = getLayoutAttr(type);
-    if (!layout)
-      return success();
-    FailureOr<::spyre::DataFormat> format =
-        layout.getFormatFor(tensorType.getElementType());
-    if (failed(format))
-      return success(); // Reported by the encoding verifier.
-    int64_t eps = ::spyre::elemsPerStick(*format, stickBytes);
-    if (layout.getDeviceSize().back() == eps)
+    if (!layout || layout.getStickBytes() == stickBytes)
       return success();
     return op->emitOpError()
-           << "uses a layout whose stick holds "
-           << layout.getDeviceSize().back() << " elements, but the module's "
-           << "#spyre.target has " << stickBytes << "-byte sticks ("
-           << eps << " " << ::spyre::stringifyDataFormat(*format)
-           << " elements)";
+           << "uses a layout built for " << layout.getStickBytes()
+           << "-byte sticks, but the module's #spyre.target has " << stickBytes
+           << "-byte sticks";
   };
   WalkResult result = module->walk([&](Operation *op) {
     for (Type type : op->getResultTypes())

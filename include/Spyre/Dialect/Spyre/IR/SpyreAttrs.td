@@ -65,6 +65,9 @@ def Spyre_LayoutAttr : Spyre_Attr<"Layout", "layout",
       f8E4M3FN -> `SEN143_FP8`; f8E5M2 -> `SEN152_FP8`; i4 -> `SENINT4`).
     - `arrangement` (optional): `standard` (default), `dl16_to_fp32`,
       `qfp8ch` or `exx2`.
+    - `stick_bytes` (optional): the stick size the layout is built for
+      (default 128). It must match the module's `#spyre.target`; stating it
+      keeps a layout verifiable on its own, wherever its type is built.
 
     The encoding is verified against its tensor type: the stick must match
     the format, every device dim must step along exactly one host dim, and
@@ -82,7 +85,9 @@ def Spyre_LayoutAttr : Spyre_Attr<"Layout", "layout",
     Spyre_IntListParameter:$device_size,
     Spyre_IntListParameter:$stride_map,
     Spyre_DataFormatParameter:$format,
-    Spyre_ArrangementParameter:$arrangement
+    Spyre_ArrangementParameter:$arrangement,
+    DefaultValuedParameter<"int64_t", "::spyre::kDefaultStickBytes",
+                           "bytes per stick">:$stick_bytes
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -1,0 +1,291 @@
+// RUN: spyre-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// Malformed #spyre.layout attributes
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{struct is missing required parameter: stride_map}}
+func.func private @missing_stride_map(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64]>>)
+
+// -----
+
+// expected-error @+1 {{duplicate or unknown struct parameter name: strides}}
+func.func private @unknown_parameter(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], strides = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+2 {{expected '['}}
+// expected-error @+1 {{failed to parse Spyre_LayoutAttr parameter 'device_size'}}
+func.func private @not_a_list(%a: tensor<1024x256xf16, #spyre.layout<device_size = 4, stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+2 {{expected integer value}}
+// expected-error @+1 {{failed to parse Spyre_LayoutAttr parameter 'device_size'}}
+func.func private @not_an_integer(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, x, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+2 {{failed to parse Spyre_LayoutAttr parameter 'format'}}
+// expected-error @+1 {{unknown device data format 'FP64'; expected one of SEN169_FP16, IEEE_FP32, IEEE_INT32, SENINT8, SEN143_FP8, SEN152_FP8, SENINT4}}
+func.func private @unknown_format(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1], format = FP64>>)
+
+// -----
+
+// expected-error @+2 {{failed to parse Spyre_LayoutAttr parameter 'arrangement'}}
+// expected-error @+1 {{unknown element arrangement 'zigzag'; expected one of standard, dl16_to_fp32, qfp8ch, exx2}}
+func.func private @unknown_arrangement(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1], arrangement = zigzag>>)
+
+// -----
+
+// expected-error @+1 {{device_size has 3 entries but stride_map has 2; they must match}}
+func.func private @length_mismatch(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 1]>>)
+
+// -----
+
+// expected-error @+1 {{device_size must have at least one dim (the stick)}}
+func.func private @empty(%a: tensor<1024x256xf16, #spyre.layout<device_size = [], stride_map = []>>)
+
+// -----
+
+// expected-error @+1 {{device rank 9 exceeds the maximum of 8}}
+func.func private @device_rank(%a: tensor<64xf16, #spyre.layout<device_size = [1, 1, 1, 1, 1, 1, 1, 1, 64], stride_map = [-1, -1, -1, -1, -1, -1, -1, -1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{device_size[0] = 0 must be positive}}
+func.func private @zero_device_size(%a: tensor<1024x256xf16, #spyre.layout<device_size = [0, 1024, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{device_size[1] = -4 must be positive}}
+func.func private @negative_device_size(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, -4, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{stride_map[1] = -2 is invalid: entries are host strides >= 0, or -1 for a synthetic dim}}
+func.func private @stride_below_minus_one(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, -2, 1]>>)
+
+// -----
+
+// expected-error @+1 {{stick dim device_size[2] = 100 holds no whole 128-byte stick of any device format (it holds 64 16-bit, 32 32-bit, 128 8-bit or 256 4-bit elements)}}
+func.func private @stick_of_no_format(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 100], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{stick_bytes = 6 must be a positive multiple of 4}}
+func.func private @bad_stick_bytes(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1], stick_bytes = 6>>)
+
+// -----
+
+// expected-error @+1 {{device tensor of sizes [1099511627776, 1099511627776, 64] is too large (its byte size overflows 64 bits)}}
+func.func private @overflow(%a: tensor<64xf16, #spyre.layout<device_size = [1099511627776, 1099511627776, 64], stride_map = [-1, -1, 1]>>)
+
+//===----------------------------------------------------------------------===//
+// Layouts that do not fit their tensor type
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// f32 sticks hold 32 elements.
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf32>: stick dim device_size[2] = 64 must be 32: one 128-byte stick of IEEE_FP32 holds 32 elements}}
+func.func private @stick_size_vs_format(%a: tensor<1024x256xf32, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf32>: device format SEN169_FP16 does not match element type 'f32', which is stored as IEEE_FP32}}
+func.func private @format_vs_element_type(%a: tensor<1024x256xf32, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1], format = SEN169_FP16>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf64>: element type 'f64' has no Spyre device format}}
+func.func private @unsupported_element_type(%a: tensor<1024x256xf64, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<64xui8>: element type 'ui8' has no Spyre device format}}
+func.func private @unsigned_element_type(%a: tensor<64xui8, #spyre.layout<device_size = [1, 128], stride_map = [128, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout needs a static shape, but dim 0 of the tensor is dynamic}}
+func.func private @dynamic_shape(%a: tensor<?x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<0x256xf16>: host size[0] = 0 must be positive (tensor sizes [0, 256])}}
+func.func private @empty_tensor(%a: tensor<0x256xf16, #spyre.layout<device_size = [4, 1, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1x1x1x1x1x1x64xf16>: host rank 7 exceeds the maximum of 6}}
+func.func private @host_rank(%a: tensor<1x1x1x1x1x1x64xf16, #spyre.layout<device_size = [1, 64], stride_map = [64, 1]>>)
+
+// -----
+
+// Two device slots on one host element: dim 0 steps 32 elements into a dim
+// whose stick already covers 64.
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf16>: device dims 2 and 0 both map host dim 1 (size 256) at step 32: two device slots would hold one host element}}
+func.func private @two_slots_one_element(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [32, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf16>: host dim 1 (size 256): device dim 2 covers 64 elements but the next device dim 0 steps by 128, leaving host elements without a device slot}}
+func.func private @gap(%a: tensor<1024x256xf16, #spyre.layout<device_size = [2, 1024, 64], stride_map = [128, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf16>: layout too small: its device dims cover 192 of the 256 elements of host dim 1}}
+func.func private @too_small_stick_dim(%a: tensor<1024x256xf16, #spyre.layout<device_size = [3, 1024, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf16>: layout too small: its device dims cover 512 of the 1024 elements of host dim 0}}
+func.func private @too_small_row_dim(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 512, 64], stride_map = [64, 256, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf16>: stride_map[1] = 257 does not step along any host dim of a tensor with sizes [1024, 256] and strides [256, 1] (an entry must be k * host_stride[h] with k < size[h])}}
+func.func private @stride_of_no_dim(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 257, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf16>: host dim 0 (size 1024) is not mapped by any device dim: no stride_map entry steps along it}}
+func.func private @unmapped_host_dim(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 64], stride_map = [64, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf16>: host dim 1 (size 256) has no device dim stepping by its host stride 1; its elements between multiples of 2 have no device slot}}
+func.func private @no_innermost_piece(%a: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 2]>>)
+
+// -----
+
+// The layout is also checked where types are built by operations.
+func.func @op_result(%h: tensor<1024x256xf16>) {
+  // expected-error @+1 {{#spyre.layout does not fit tensor<1024x256xf16>: layout too small}}
+  %d = spyre.to_device %h : tensor<1024x256xf16> -> tensor<1024x256xf16, #spyre.layout<device_size = [3, 1024, 64], stride_map = [64, 256, 1]>>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Operations
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @to_device_without_layout(%h: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.to_device' op result #0 must be ranked tensor with a #spyre.layout encoding, but got 'tensor<4x64xf16>'}}
+  %d = spyre.to_device %h : tensor<4x64xf16> -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @to_device_of_device_tensor(%d: tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>) {
+  // expected-error @+1 {{'spyre.to_device' op operand #0 must be ranked tensor without a #spyre.layout encoding}}
+  %e = spyre.to_device %d : tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>> -> tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>
+  return
+}
+
+// -----
+
+func.func @to_device_shape(%h: tensor<8x64xf16>) {
+  // expected-error @+1 {{'spyre.to_device' op result shape [4, 64] differs from input shape [8, 64]; only the layout may change}}
+  %d = spyre.to_device %h : tensor<8x64xf16> -> tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>
+  return
+}
+
+// -----
+
+func.func @from_device_element_type(%d: tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>) {
+  // expected-error @+1 {{'spyre.from_device' op result element type 'f32' differs from input element type 'f16'; the device format is given by the layout}}
+  %h = spyre.from_device %d : tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>> -> tensor<4x64xf32>
+  return
+}
+
+// -----
+
+func.func @from_device_to_device_tensor(%d: tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>) {
+  // expected-error @+1 {{'spyre.from_device' op result #0 must be ranked tensor without a #spyre.layout encoding}}
+  %h = spyre.from_device %d : tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>> -> tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>
+  return
+}
+
+// -----
+
+func.func @restickify_host_tensor(%h: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.restickify' op operand #0 must be ranked tensor with a #spyre.layout encoding, but got 'tensor<4x64xf16>'}}
+  %d = spyre.restickify %h : tensor<4x64xf16> -> tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>
+  return
+}
+
+// -----
+
+func.func @restickify_shape(%d: tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>) {
+  // expected-error @+1 {{'spyre.restickify' op result shape [64, 4] differs from input shape [4, 64]; only the layout may change}}
+  %t = spyre.restickify %d : tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>> -> tensor<64x4xf16, #spyre.layout<device_size = [1, 64, 64], stride_map = [64, 4, 1]>>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Function argument / result attributes and dialect attributes
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{argument #0 'spyre.layout': must be a #spyre.layout attribute}}
+func.func private @layout_not_a_layout(%a: tensor<4x64xf16> {spyre.layout = [1, 0]})
+
+// -----
+
+// expected-error @+1 {{argument #0 'spyre.layout': only ranked tensors have a device layout, got 'memref<4x64xf16>'}}
+func.func private @layout_on_memref(%a: memref<4x64xf16> {spyre.layout = #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>})
+
+// -----
+
+// expected-error @+1 {{argument #0 'spyre.layout': #spyre.layout does not fit tensor<8x64xf16>: layout too small: its device dims cover 4 of the 8 elements of host dim 0}}
+func.func private @layout_does_not_fit(%a: tensor<8x64xf16> {spyre.layout = #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>})
+
+// -----
+
+// expected-error @+1 {{argument #0 'spyre.dim_order': dim_order [0, 0] must be a permutation of the 2 host dims [0, 2), optionally followed by -1 for a sparse layout}}
+func.func private @dim_order_not_a_permutation(%a: tensor<4x64xf16> {spyre.dim_order = array<i64: 0, 0>})
+
+// -----
+
+// expected-error @+1 {{argument #0 'spyre.dim_order': must be an array of host dims, e.g. array<i64: 1, 0>}}
+func.func private @dim_order_not_an_array(%a: tensor<4x64xf16> {spyre.dim_order = "1,0"})
+
+// -----
+
+// expected-error @+1 {{argument #0 'spyre.layout': give either 'spyre.layout' or 'spyre.dim_order', not both}}
+func.func private @layout_and_dim_order(%a: tensor<4x64xf16> {spyre.layout = #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>, spyre.dim_order = array<i64: 1, 0>})
+
+// -----
+
+// expected-error @+1 {{argument #0 'spyre.dim_order': the type already carries a layout; drop the attribute}}
+func.func private @attribute_on_laid_out(%a: tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>> {spyre.dim_order = array<i64: 1, 0>})
+
+// -----
+
+// expected-error @+1 {{unknown spyre dialect attribute 'spyre.stick' on argument #0}}
+func.func private @unknown_argument_attribute(%a: tensor<4x64xf16> {spyre.stick = 1})
+
+// -----
+
+// expected-error @+1 {{result #0 'spyre.dim_order': dim_order [2] must be a permutation of the 1 host dims [0, 1), optionally followed by -1 for a sparse layout}}
+func.func private @bad_result_attribute() -> (tensor<64xf16> {spyre.dim_order = array<i64: 2>})
+
+// -----
+
+// expected-error @+1 {{'spyre.layout' is a function argument or result attribute, not an operation attribute}}
+func.func @layout_on_an_operation() attributes {spyre.layout = #spyre.layout<device_size = [1, 64], stride_map = [-1, 1]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown spyre dialect attribute 'spyre.cores'}}
+func.func @unknown_operation_attribute() attributes {spyre.cores = 4} {
+  return
+}

@@ -1,0 +1,3 @@
+func.func @f(%a: tensor<1000x200xf16>) {
+  return
+}
