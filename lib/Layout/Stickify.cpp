@@ -188,12 +188,98 @@ void copyStrided(uint8_t *dst, int64_t dstStride, const uint8_t *src,
   }
 }
 
+/// Calls fn(deviceOffset, hostOffset) for every iteration of `loops`.
+template <typename Fn>
+void forEachOffset(ArrayRef<DmaLoop> loops, int64_t deviceBase,
+                   int64_t hostBase, Fn &&fn) {
+  SmallVector<DmaLoop, 8> withUnitRun(loops.begin(), loops.end());
+  withUnitRun.push_back({1, 1, 1});
+  forEachRun(withUnitRun, deviceBase, hostBase,
+             [&](int64_t dev, int64_t host, int64_t, int64_t, int64_t) {
+               fn(dev, host);
+             });
+}
+
+/// Columns per block of the blocked transpose: a block of sticks stays in L1.
+constexpr int64_t kTransposeBlock = 64;
+
+/// A stick that gathers a host column: `rows` elements `rowStride` apart on
+/// the host land contiguously on the device, for `columns` host-contiguous
+/// columns whose sticks are `stickStride` apart. Walked in blocks of columns
+/// so every host line read is used for a whole block of sticks.
+template <typename T>
+void transposeBlock(T *device, T *host, int64_t rows, int64_t rowStride,
+                    int64_t columns, int64_t stickStride, bool toDevice) {
+  for (int64_t c0 = 0; c0 < columns; c0 += kTransposeBlock) {
+    int64_t count = std::min(kTransposeBlock, columns - c0);
+    // Host rows are read (written) front to back; the block's sticks, a few
+    // KiB spread over distinct cache sets, stay in L1 across the rows. (The
+    // other order walks the host 8 KiB apart and thrashes one set.)
+    for (int64_t r = 0; r < rows; ++r) {
+      T *h = host + r * rowStride + c0;
+      T *d = device + c0 * stickStride + r;
+      if (toDevice)
+        for (int64_t j = 0; j < count; ++j)
+          d[j * stickStride] = h[j];
+      else
+        for (int64_t j = 0; j < count; ++j)
+          h[j] = d[j * stickStride];
+    }
+  }
+}
+
+/// For a nest whose run gathers along the host (device stride 1, host
+/// stride != 1), the outer loop that is contiguous on the host, if any.
+std::optional<size_t> transposePartner(ArrayRef<DmaLoop> loops) {
+  if (loops.size() < 2 || loops.back().deviceStride != 1 ||
+      loops.back().hostStride == 1)
+    return std::nullopt;
+  for (size_t k = 0; k + 1 < loops.size(); ++k)
+    if (loops[k].hostStride == 1)
+      return k;
+  return std::nullopt;
+}
+
+template <typename T>
+void copyTransposed(const DmaNest &nest, size_t partner, uint8_t *device,
+                    uint8_t *host, bool toDevice) {
+  const DmaLoop &run = nest.loops.back();
+  const DmaLoop &column = nest.loops[partner];
+  SmallVector<DmaLoop, 8> others;
+  for (size_t k = 0; k + 1 < nest.loops.size(); ++k)
+    if (k != partner)
+      others.push_back(nest.loops[k]);
+  forEachOffset(others, nest.deviceOffset, nest.hostOffset,
+                [&](int64_t dev, int64_t hostOff) {
+                  transposeBlock(reinterpret_cast<T *>(device) + dev,
+                                 reinterpret_cast<T *>(host) + hostOff,
+                                 run.range, run.hostStride, column.range,
+                                 column.deviceStride, toDevice);
+                });
+}
+
 /// Copies every run of `plan` between buffers of the same element width.
 /// `toDevice` selects the direction; offsets are in elements.
 void copySameWidth(const DmaPlan &plan, unsigned elemBytes, uint8_t *device,
                    const uint8_t *hostIn, uint8_t *hostOut, bool toDevice,
                    bool stream) {
   for (const DmaNest &nest : plan.nests) {
+    if (std::optional<size_t> partner = transposePartner(nest.loops)) {
+      uint8_t *host = toDevice ? const_cast<uint8_t *>(hostIn) : hostOut;
+      switch (elemBytes) {
+      case 1:
+        copyTransposed<uint8_t>(nest, *partner, device, host, toDevice);
+        continue;
+      case 2:
+        copyTransposed<uint16_t>(nest, *partner, device, host, toDevice);
+        continue;
+      case 4:
+        copyTransposed<uint32_t>(nest, *partner, device, host, toDevice);
+        continue;
+      default:
+        break;
+      }
+    }
     SmallVector<DmaLoop, 8> loops = hostMajorOrder(nest.loops);
     forEachRun(loops, nest.deviceOffset, nest.hostOffset,
                [&](int64_t dev, int64_t host, int64_t range, int64_t ds,
