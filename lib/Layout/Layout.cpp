@@ -836,6 +836,78 @@ int64_t DmaPlan::numElements() const {
 }
 
 //===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+Expected<SpyreTensorLayout>
+spyre::transposeView(const BoundLayout &source, ArrayRef<int64_t> permutation) {
+  const HostView &host = source.host();
+  int n = host.rank();
+  SmallVector<int64_t, 6> inverse(n, -1);
+  bool valid = static_cast<int>(permutation.size()) == n;
+  for (int i = 0; valid && i < n; ++i) {
+    int64_t d = permutation[i];
+    if (d < 0 || d >= n || inverse[d] >= 0)
+      valid = false;
+    else
+      inverse[d] = i;
+  }
+  if (!valid)
+    return makeError(llvm::formatv(
+        "permutation {0} is not a permutation of the {1} host dims",
+        formatList(permutation), n));
+  SmallVector<int64_t, 6> sizes(n);
+  for (int i = 0; i < n; ++i)
+    sizes[i] = host.sizes[permutation[i]];
+  SmallVector<int64_t, 6> strides = rowMajorStrides(sizes);
+
+  // Size-1 dims with a positive stride continue some host dim's mixed radix;
+  // dim_map knows which.
+  Expected<SmallVector<int32_t, 8>> dimMap = source.dimMap();
+  SmallVector<int32_t, 8> owner;
+  if (dimMap)
+    owner = *dimMap;
+  else
+    llvm::consumeError(dimMap.takeError());
+
+  const SpyreTensorLayout &layout = source.layout();
+  SmallVector<int64_t, 8> strideMap(layout.getStrideMap().begin(),
+                                    layout.getStrideMap().end());
+  for (int d = 0; d < layout.deviceRank(); ++d) {
+    const BoundLayout::DimRole &role = source.roles()[d];
+    int64_t stride = strideMap[d];
+    if (role.kind == BoundLayout::DimKind::Piece) {
+      strideMap[d] = role.multiplier * strides[inverse[role.hostDim]];
+    } else if (role.kind == BoundLayout::DimKind::Unit && stride > 0) {
+      int h = owner.empty() ? -1 : owner[d];
+      strideMap[d] = h >= 0 && host.strides[h] > 0 &&
+                             stride % host.strides[h] == 0
+                         ? stride / host.strides[h] * strides[inverse[h]]
+                         : -1;
+    }
+  }
+  Expected<SpyreTensorLayout> view = SpyreTensorLayout::get(
+      layout.getDeviceSize(), strideMap, layout.getFormat(),
+      layout.getArrangement(), layout.stickBytes());
+  if (!view)
+    return view.takeError();
+  if (Expected<BoundLayout> bound = view->bind(HostView(sizes, strides));
+      !bound)
+    return bound.takeError();
+  return view;
+}
+
+bool spyre::survivesReshape(const SpyreTensorLayout &layout,
+                            ArrayRef<int64_t> sizes) {
+  Expected<BoundLayout> bound = layout.bind(HostView::contiguous(sizes));
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // Restickify
 //===----------------------------------------------------------------------===//
 

@@ -273,6 +273,23 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+/// The layout of `transpose(x, permutation)` (result dim i is x's dim
+/// permutation[i], row-major) that describes the same device bytes as x's
+/// layout: every stride_map entry is re-expressed in the result's host
+/// strides. Transposes are free when the consumer accepts this layout.
+llvm::Expected<SpyreTensorLayout>
+transposeView(const BoundLayout &source, llvm::ArrayRef<int64_t> permutation);
+
+/// Whether `layout` also describes a row-major tensor of `sizes` (a reshape
+/// of the tensor it was bound to is then free): stride_map entries count
+/// host elements, which a row-major reshape keeps.
+bool survivesReshape(const SpyreTensorLayout &layout,
+                     llvm::ArrayRef<int64_t> sizes);
+
+//===----------------------------------------------------------------------===//
 // Restickify
 //===----------------------------------------------------------------------===//
 

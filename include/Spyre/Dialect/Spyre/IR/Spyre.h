@@ -13,6 +13,8 @@
 #include "Spyre/Support/TargetModel.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -73,7 +75,48 @@ getDefaultLayout(RankedTensorType type,
 /// attribute on `op` or an ancestor, else the reference machine.
 TargetAttr getTarget(Operation *op);
 
+/// How a compute op constrains the stick dims of its operands.
+enum class StickRule {
+  /// Every input that has the result's stick op dim is sticked on it.
+  Pointwise,
+  /// The input's stick op dim survives, or the result is sparse when the
+  /// reduced dim is the stick.
+  Reduction,
+  /// A sticked on k; B and C sticked on n.
+  Matmul,
+  /// The normalized (last) dim is the stick of input and result.
+  Norm,
+};
+
+/// The unit a compute op runs on.
+enum class ExecutionUnit { PT, SFP };
+
+/// Element-type rule of a pointwise op.
+enum class ElementRule {
+  Same,    ///< all inputs and the result share one element type
+  Compare, ///< inputs share a type, the result is i1
+  Select,  ///< (i1 condition, T, T) -> T
+};
+
+namespace detail {
+unsigned getNumLoops(Operation *op);
+SmallVector<utils::IteratorType> getIteratorTypes(Operation *op);
+SmallVector<int64_t> getStaticLoopRanges(Operation *op);
+LogicalResult verifyComputeOp(Operation *op);
+SmallVector<AffineMap> getPointwiseIndexingMaps(Operation *op,
+                                                ArrayAttr maps);
+SmallVector<AffineMap> getReductionIndexingMaps(Operation *op, int64_t dim);
+SmallVector<AffineMap> getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
+                                             bool batched);
+SmallVector<AffineMap> getNormIndexingMaps(Operation *op);
+LogicalResult verifyPointwiseOp(Operation *op, unsigned numInputs,
+                                ElementRule rule);
+LogicalResult verifyReductionOp(Operation *op, int64_t dim);
+} // namespace detail
+
 } // namespace mlir::spyre
+
+#include "Spyre/Dialect/Spyre/IR/SpyreInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "Spyre/Dialect/Spyre/IR/SpyreOps.h.inc"

@@ -7,6 +7,7 @@ include "Spyre/Dialect/Spyre/IR/SpyreBase.td"
 include "Spyre/Dialect/Spyre/IR/SpyreAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinTypes.td"
+include "Spyre/Dialect/Spyre/IR/SpyreComputeOps.td"
 
 def Spyre_DeviceTensor : Type<
     CPred<"::mlir::spyre::isDeviceTensor($_self)">,
@@ -77,6 +78,89 @@ def Spyre_RestickifyOp : Spyre_Op<"restickify", [Pure]> {
   let arguments = (ins Spyre_DeviceTensor:$input);
   let results = (outs Spyre_DeviceTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+def Spyre_TransposeOp : Spyre_Op<"transpose", [Pure]> {
+  let summary = "Permute the dims of a tensor (a view when layouts allow)";
+  let description = [{
+    `result[i0, ..., in] = input[...]` with result dim `i` being input dim
+    `permutation[i]`. When the result's layout is the input's layout seen
+    through the permutation (`spyre::transposeView`), the op is a view: the
+    same device bytes, no data movement. Any other result layout makes it a
+    copy; `--spyre-propagate-layouts` only chooses that when it is cheaper.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `permutation` `=` $permutation attr-dict `:` "
+                       "type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// Whether the op moves no data: both sides laid out, the result's
+    /// layout the view of the input's.
+    bool isView();
+  }];
+}
+
+def Spyre_ReshapeOp : Spyre_Op<"reshape", [Pure]> {
+  let summary = "Row-major reshape (a view when layouts allow)";
+  let description = [{
+    The same elements in row-major order under another shape. Because a
+    stride_map counts host elements, the input's layout describes the same
+    device bytes for the new shape whenever it binds to it (no padding in the
+    middle of a merged dim): then the op is a view. Otherwise it copies.
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// Whether the op moves no data (same layout on both sides).
+    bool isView();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Padding and constants
+//===----------------------------------------------------------------------===//
+
+def Spyre_PadOp : Spyre_Op<"pad", [Pure]> {
+  let summary = "The same tensor with its padding set to a value";
+  let description = [{
+    The logical tensor is unchanged; the result's layout may cover more device
+    slots than the input's (e.g. a matmul B operand whose K rows are padded to
+    a whole number of sticks), and every padding slot of the result holds
+    `value`. Inserted by `--spyre-insert-padding` where padding must hold a
+    neutral value.
+  }];
+  let arguments = (ins Spyre_DeviceTensor:$input, F64Attr:$value);
+  let results = (outs Spyre_DeviceTensor:$result);
+  let assemblyFormat = "$input `value` `=` $value attr-dict `:` type($input) "
+                       "`->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Spyre_ConstantOp : Spyre_Op<"constant", [Pure, ConstantLike]> {
+  let summary = "A constant tensor";
+  let description = [{
+    Scalars (rank 0) and splats are embedded in the kernels that read them
+    (the SuperDSC's constants); other constants are uploaded like graph
+    inputs. The result may carry a layout.
+
+    ```mlir
+    %half = spyre.constant dense<5.000000e-01> : tensor<f16> -> tensor<f16>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$value attr-dict `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }

@@ -1,0 +1,481 @@
+//===- SpyreComputeOps.cpp - spyre compute, view and constant ops ----------===//
+//
+// Indexing maps, iterator types and verification shared by every compute op
+// class, plus the view ops (transpose, reshape), pad and constant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/Dialect/Spyre/IR/StickRules.h"
+#include "Spyre/Layout/Stickify.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::spyre;
+
+#include "Spyre/Dialect/Spyre/IR/SpyreInterfaces.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared structure of compute ops
+//===----------------------------------------------------------------------===//
+
+unsigned mlir::spyre::detail::getNumLoops(Operation *op) {
+  SmallVector<AffineMap> maps =
+      cast<ComputeOpInterface>(op).getIndexingMapsArray();
+  return maps.empty() ? 0 : maps.front().getNumDims();
+}
+
+SmallVector<utils::IteratorType>
+mlir::spyre::detail::getIteratorTypes(Operation *op) {
+  SmallVector<AffineMap> maps =
+      cast<ComputeOpInterface>(op).getIndexingMapsArray();
+  unsigned numLoops = maps.front().getNumDims();
+  SmallVector<utils::IteratorType> iterators(numLoops,
+                                             utils::IteratorType::reduction);
+  for (AffineExpr expr : maps.back().getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      iterators[dim.getPosition()] = utils::IteratorType::parallel;
+  return iterators;
+}
+
+SmallVector<int64_t> mlir::spyre::detail::getStaticLoopRanges(Operation *op) {
+  SmallVector<AffineMap> maps =
+      cast<ComputeOpInterface>(op).getIndexingMapsArray();
+  SmallVector<int64_t> ranges(maps.front().getNumDims(), ShapedType::kDynamic);
+  SmallVector<Type> types(op->getOperandTypes());
+  types.push_back(op->getResult(0).getType());
+  for (auto [map, type] : llvm::zip(maps, types)) {
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(type).getShape();
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        if (ranges[dim.getPosition()] == ShapedType::kDynamic)
+          ranges[dim.getPosition()] = shape[i];
+  }
+  return ranges;
+}
+
+LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
+  auto compute = cast<ComputeOpInterface>(op);
+  SmallVector<AffineMap> maps = compute.getIndexingMapsArray();
+  unsigned numOperands = op->getNumOperands() + 1;
+  if (maps.size() != numOperands)
+    return op->emitOpError("expects ")
+           << numOperands << " indexing maps (inputs, then the result), got "
+           << maps.size();
+  SmallVector<Type> types(op->getOperandTypes());
+  types.push_back(op->getResult(0).getType());
+  unsigned numLoops = maps.front().getNumDims();
+  SmallVector<int64_t> extents(numLoops, ShapedType::kDynamic);
+  SmallVector<int> seenBy(numLoops, -1);
+  for (auto [i, map, type] : llvm::enumerate(maps, types)) {
+    bool isResult = i + 1 == maps.size();
+    auto name = [&]() -> std::string {
+      return isResult ? "the result" : "input #" + std::to_string(i);
+    };
+    auto tensorType = cast<RankedTensorType>(type);
+    if (!tensorType.hasStaticShape())
+      return op->emitOpError() << name() << " must have a static shape";
+    if (map.getNumDims() != numLoops || map.getNumSymbols() != 0)
+      return op->emitOpError("indexing map of ")
+             << name() << " must have " << numLoops << " dims and no symbols";
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return op->emitOpError("indexing map of ")
+             << name() << " must be a projected permutation, got "
+             << AffineMapAttr::get(map);
+    if (map.getNumResults() != static_cast<unsigned>(tensorType.getRank()))
+      return op->emitOpError("indexing map of ")
+             << name() << " has " << map.getNumResults()
+             << " results but the tensor has rank " << tensorType.getRank();
+    for (auto [j, expr] : llvm::enumerate(map.getResults())) {
+      unsigned d = cast<AffineDimExpr>(expr).getPosition();
+      int64_t size = tensorType.getDimSize(j);
+      if (extents[d] == ShapedType::kDynamic) {
+        extents[d] = size;
+        seenBy[d] = static_cast<int>(i);
+      } else if (extents[d] != size) {
+        return op->emitOpError("op dim d")
+               << d << " has extent " << extents[d] << " in "
+               << (seenBy[d] + 1 == static_cast<int>(maps.size())
+                       ? std::string("the result")
+                       : "input #" + std::to_string(seenBy[d]))
+               << " but " << size << " in " << name();
+      }
+    }
+  }
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (extents[d] == ShapedType::kDynamic)
+      return op->emitOpError("op dim d") << d << " is used by no operand";
+  return verifyStickRule(compute);
+}
+
+//===----------------------------------------------------------------------===//
+// Pointwise ops
+//===----------------------------------------------------------------------===//
+
+SmallVector<AffineMap>
+mlir::spyre::detail::getPointwiseIndexingMaps(Operation *op, ArrayAttr maps) {
+  if (maps)
+    return llvm::to_vector(maps.getAsValueRange<AffineMapAttr>());
+  MLIRContext *context = op->getContext();
+  int64_t rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
+  SmallVector<AffineMap> result;
+  for (Type type : op->getOperandTypes()) {
+    int64_t inputRank = cast<RankedTensorType>(type).getRank();
+    // Same rank: identity; rank 0: a scalar. Anything else needs explicit
+    // maps (the verifier says so); align to the trailing dims meanwhile.
+    result.push_back(AffineMap::getMinorIdentityMap(
+        rank, std::min(inputRank, rank), context));
+  }
+  result.push_back(AffineMap::getMultiDimIdentityMap(rank, context));
+  return result;
+}
+
+LogicalResult mlir::spyre::detail::verifyPointwiseOp(Operation *op,
+                                                     unsigned numInputs,
+                                                     ElementRule rule) {
+  if (op->getNumOperands() != numInputs)
+    return op->emitOpError("expects ")
+           << numInputs << " input" << (numInputs == 1 ? "" : "s") << ", got "
+           << op->getNumOperands();
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  auto mapsAttr = op->getAttrOfType<ArrayAttr>("indexing_maps");
+  if (mapsAttr) {
+    AffineMap resultMap = cast<AffineMapAttr>(mapsAttr.getValue().back())
+                              .getValue();
+    if (!resultMap.isIdentity())
+      return op->emitOpError("the result's indexing map must be the identity "
+                             "(the op dims are the result's dims), got ")
+             << AffineMapAttr::get(resultMap);
+  } else {
+    for (auto [i, type] : llvm::enumerate(op->getOperandTypes())) {
+      int64_t rank = cast<RankedTensorType>(type).getRank();
+      if (rank != 0 && rank != result.getRank())
+        return op->emitOpError("input #")
+               << i << " has rank " << rank << " but the result has rank "
+               << result.getRank()
+               << "; give indexing_maps to say how it broadcasts";
+    }
+  }
+  SmallVector<Type> elements;
+  for (Type type : op->getOperandTypes())
+    elements.push_back(cast<RankedTensorType>(type).getElementType());
+  Type resultElement = result.getElementType();
+  auto mismatch = [&](unsigned i, Type expected) {
+    return op->emitOpError("input #")
+           << i << " has element type " << elements[i] << " but "
+           << expected << " is expected";
+  };
+  switch (rule) {
+  case ElementRule::Same:
+    for (unsigned i = 0; i < elements.size(); ++i)
+      if (elements[i] != resultElement)
+        return mismatch(i, resultElement);
+    break;
+  case ElementRule::Compare:
+    if (!resultElement.isInteger(1))
+      return op->emitOpError("a comparison produces i1, not ")
+             << resultElement;
+    if (elements[1] != elements[0])
+      return mismatch(1, elements[0]);
+    break;
+  case ElementRule::Select:
+    if (!elements[0].isInteger(1))
+      return mismatch(0, IntegerType::get(op->getContext(), 1));
+    for (unsigned i = 1; i < 3; ++i)
+      if (elements[i] != resultElement)
+        return mismatch(i, resultElement);
+    break;
+  }
+  return success();
+}
+
+LogicalResult ClipOp::verify() {
+  if (getInput().getType().getShape() != getType().getShape() ||
+      getInput().getType().getElementType() != getType().getElementType())
+    return emitOpError("result must have the input's shape and element type");
+  if (getMin().convertToDouble() > getMax().convertToDouble())
+    return emitOpError("min ")
+           << getMin().convertToDouble() << " exceeds max "
+           << getMax().convertToDouble();
+  return success();
+}
+
+StringRef ConvertOp::getOpFuncName() {
+  Type from = getInput().getType().getElementType();
+  Type to = getType().getElementType();
+  if (from.isF16() && to.isF32())
+    return "dl16tofp32";
+  if (from.isF32() && to.isF16())
+    return "fp32todl16";
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(from) && to.isF16())
+    return "fp8todl16";
+  if (from.isF16() && isa<Float8E4M3FNType, Float8E5M2Type>(to))
+    return "qfp8ch";
+  return "";
+}
+
+LogicalResult ConvertOp::verify() {
+  if (getInput().getType().getShape() != getType().getShape())
+    return emitOpError("result must have the input's shape");
+  if (getOpFuncName().empty())
+    return emitOpError("unsupported conversion from ")
+           << getInput().getType().getElementType() << " to "
+           << getType().getElementType()
+           << "; the device converts f16 <-> f32, fp8 -> f16 and f16 -> fp8";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+SmallVector<AffineMap>
+mlir::spyre::detail::getReductionIndexingMaps(Operation *op, int64_t dim) {
+  MLIRContext *context = op->getContext();
+  unsigned rank = static_cast<unsigned>(
+      cast<RankedTensorType>(op->getOperand(0).getType()).getRank());
+  SmallVector<AffineExpr> kept;
+  for (unsigned d = 0; d < rank; ++d)
+    if (static_cast<int64_t>(d) != dim)
+      kept.push_back(getAffineDimExpr(d, context));
+  return {AffineMap::getMultiDimIdentityMap(rank, context),
+          AffineMap::get(rank, 0, kept, context)};
+}
+
+LogicalResult mlir::spyre::detail::verifyReductionOp(Operation *op,
+                                                     int64_t dim) {
+  auto input = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (dim < 0 || dim >= input.getRank())
+    return op->emitOpError("dim ")
+           << dim << " is not a dim of the rank-" << input.getRank()
+           << " input";
+  SmallVector<int64_t> expected(input.getShape());
+  expected.erase(expected.begin() + dim);
+  if (result.getShape() != ArrayRef<int64_t>(expected))
+    return op->emitOpError("result shape [")
+           << result.getShape() << "] must be the input shape without dim "
+           << dim << ", i.e. [" << ArrayRef<int64_t>(expected) << "]";
+  if (result.getElementType() != input.getElementType())
+    return op->emitOpError("result element type ")
+           << result.getElementType() << " differs from the input's "
+           << input.getElementType();
+  return success();
+}
+
+double SumOp::getNeutralValue() { return 0.0; }
+double MeanOp::getNeutralValue() { return 0.0; }
+double MaxOp::getNeutralValue() {
+  return -std::numeric_limits<double>::infinity();
+}
+double MinOp::getNeutralValue() {
+  return std::numeric_limits<double>::infinity();
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+SmallVector<AffineMap>
+mlir::spyre::detail::getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
+                                           bool batched) {
+  if (maps)
+    return llvm::to_vector(maps.getAsValueRange<AffineMapAttr>());
+  MLIRContext *context = op->getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, context); };
+  if (!batched) // (m, n, k)
+    return {AffineMap::get(3, 0, {d(0), d(2)}, context),
+            AffineMap::get(3, 0, {d(2), d(1)}, context),
+            AffineMap::get(3, 0, {d(0), d(1)}, context)};
+  // (b, m, n, k)
+  return {AffineMap::get(4, 0, {d(0), d(1), d(3)}, context),
+          AffineMap::get(4, 0, {d(0), d(3), d(2)}, context),
+          AffineMap::get(4, 0, {d(0), d(1), d(2)}, context)};
+}
+
+static LogicalResult verifyMatmul(Operation *op, unsigned numLoops) {
+  auto compute = cast<ComputeOpInterface>(op);
+  SmallVector<AffineMap> maps = compute.getIndexingMapsArray();
+  if (maps.size() != 3)
+    return op->emitOpError("expects 3 indexing maps (A, B, C), got ")
+           << maps.size();
+  if (maps[0].getNumDims() != numLoops)
+    return op->emitOpError("expects ")
+           << numLoops << " operation dims, got " << maps[0].getNumDims();
+  int reductions = 0;
+  for (utils::IteratorType it : compute.getIteratorTypesArray())
+    reductions += it == utils::IteratorType::reduction;
+  if (reductions != 1)
+    return op->emitOpError("expects exactly one reduction dim (k), got ")
+           << reductions;
+  Type a = cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+  Type b = cast<RankedTensorType>(op->getOperand(1).getType()).getElementType();
+  Type c = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+  if (a != b)
+    return op->emitOpError("A and B must have one element type, got ")
+           << a << " and " << b;
+  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(a);
+  if (!(a.isF16() || a.isBF16() || fp8))
+    return op->emitOpError("the PT unit multiplies DL16 or fp8 operands, not ")
+           << a;
+  if (fp8 ? !c.isF16() : c != a)
+    return op->emitOpError("result element type ")
+           << c << " must be " << (fp8 ? "f16" : "the operands'");
+  return success();
+}
+
+StringRef MatmulOp::getOpFuncName() {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(
+             getLhs().getType().getElementType())
+             ? "batchmatmulfp8"
+             : "batchmatmul";
+}
+StringRef BatchMatmulOp::getOpFuncName() {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(
+             getLhs().getType().getElementType())
+             ? "batchmatmulfp8"
+             : "batchmatmul";
+}
+LogicalResult MatmulOp::verify() { return verifyMatmul(*this, 3); }
+LogicalResult BatchMatmulOp::verify() { return verifyMatmul(*this, 4); }
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::verify() {
+  ArrayRef<int64_t> perm = getPermutation();
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getType();
+  SmallVector<bool> seen(input.getRank(), false);
+  if (static_cast<int64_t>(perm.size()) != input.getRank())
+    return emitOpError("permutation has ")
+           << perm.size() << " entries but the input has rank "
+           << input.getRank();
+  for (int64_t d : perm) {
+    if (d < 0 || d >= input.getRank() || seen[d])
+      return emitOpError("permutation [")
+             << perm << "] is not a permutation of [0, " << input.getRank()
+             << ")";
+    seen[d] = true;
+  }
+  SmallVector<int64_t> expected;
+  for (int64_t d : perm)
+    expected.push_back(input.getDimSize(d));
+  if (result.getShape() != ArrayRef<int64_t>(expected) ||
+      result.getElementType() != input.getElementType())
+    return emitOpError("result must be the permuted input, ")
+           << RankedTensorType::get(expected, input.getElementType())
+           << ", not " << withoutLayout(result);
+  return success();
+}
+
+bool TransposeOp::isView() {
+  llvm::Expected<::spyre::BoundLayout> input = bindLayout(getInput().getType());
+  LayoutAttr result = getLayoutAttr(getType());
+  if (!input || !result) {
+    if (!input)
+      llvm::consumeError(input.takeError());
+    return false;
+  }
+  llvm::Expected<::spyre::SpyreTensorLayout> view =
+      ::spyre::transposeView(*input, getPermutation());
+  if (!view) {
+    llvm::consumeError(view.takeError());
+    return false;
+  }
+  return LayoutAttr::get(getContext(), *view, getType().getElementType()) ==
+         result;
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  if (llvm::equal(getPermutation(), llvm::seq<int64_t>(0, getType().getRank())) &&
+      getInput().getType() == getType())
+    return getInput();
+  // transpose(transpose(x, p), q) = transpose(x, p o q).
+  if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
+    SmallVector<int64_t> composed;
+    for (int64_t d : getPermutation())
+      composed.push_back(inner.getPermutation()[d]);
+    getInputMutable().assign(inner.getInput());
+    setPermutation(composed);
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getType();
+  if (!input.hasStaticShape() || !result.hasStaticShape())
+    return emitOpError("reshapes need static shapes");
+  if (input.getNumElements() != result.getNumElements())
+    return emitOpError("reshape from ")
+           << input.getNumElements() << " to " << result.getNumElements()
+           << " elements";
+  if (input.getElementType() != result.getElementType())
+    return emitOpError("reshape changes the element type");
+  return success();
+}
+
+bool ReshapeOp::isView() {
+  LayoutAttr input = getLayoutAttr(getInput().getType());
+  return input && input == getLayoutAttr(getType());
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    if (inner.getInput().getType() == getType())
+      return inner.getInput();
+    // A view of a view is a view of the original when the layouts agree.
+    if (isView() && inner.isView()) {
+      getInputMutable().assign(inner.getInput());
+      return getResult();
+    }
+    if (!isDeviceTensor(getType()) && !isDeviceTensor(inner.getType())) {
+      getInputMutable().assign(inner.getInput());
+      return getResult();
+    }
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Pad and constant
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::verify() {
+  if (getInput().getType().getShape() != getType().getShape() ||
+      getInput().getType().getElementType() != getType().getElementType())
+    return emitOpError("the padded tensor must keep the input's shape and "
+                       "element type");
+  FailureOr<::spyre::DataFormat> format =
+      getLayoutAttr(getType()).getFormatFor(getType().getElementType());
+  if (succeeded(format)) {
+    llvm::Expected<uint32_t> bits = ::spyre::encodeDeviceValue(
+        *format, getValue().convertToDouble());
+    if (!bits)
+      return emitOpError("padding value: ") << llvm::toString(bits.takeError());
+  }
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (valueType.getShape() != getType().getShape() ||
+      valueType.getElementType() != getType().getElementType())
+    return emitOpError("value of type ")
+           << valueType << " does not match the result "
+           << withoutLayout(getType());
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
