@@ -74,7 +74,7 @@ std::optional<HostType> spyre::symbolizeHostType(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<HostType>>(name)
       .Cases({"float16", "half", "f16"}, HostType::Float16)
       .Cases({"bfloat16", "bf16"}, HostType::BFloat16)
-      .Cases({"float32", "float", "f32"}, HostType::Float32)
+      .Cases({"float32", "f32"}, HostType::Float32)
       .Cases({"bool", "bool_", "i1"}, HostType::Bool)
       .Cases({"int8", "i8"}, HostType::Int8)
       .Cases({"int32", "i32"}, HostType::Int32)

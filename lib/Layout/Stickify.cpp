@@ -16,6 +16,8 @@
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
 #include <charconv>
@@ -81,13 +83,11 @@ llvm::Expected<uint32_t> spyre::encodeDeviceValue(DataFormat format,
   if (value != std::trunc(value) || value < lo || value > hi)
     return makeError(llvm::formatv(
         "value {0} is not representable in {1} (integers in [{2}, {3}])",
-        formatValue(value),
-        stringifyDataFormat(format), static_cast<int64_t>(lo),
-        static_cast<int64_t>(hi)));
+        formatValue(value), stringifyDataFormat(format),
+        static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
   uint64_t mask = bits == 32 ? 0xffffffffULL : ((1ULL << bits) - 1);
-  return static_cast<uint32_t>(static_cast<uint64_t>(
-                                   static_cast<int64_t>(value)) &
-                               mask);
+  return static_cast<uint32_t>(
+      static_cast<uint64_t>(static_cast<int64_t>(value)) & mask);
 }
 
 double spyre::decodeDeviceValue(DataFormat format, uint32_t bits) {
@@ -143,12 +143,56 @@ SmallVector<DmaLoop, 8> hostMajorOrder(ArrayRef<DmaLoop> loops) {
 
 /// Transfers larger than this bypass the cache on the write side.
 constexpr int64_t kStreamingThresholdBytes = 4 << 20;
+/// Transfers larger than this use every hardware thread by default (the
+/// threads start in tens of microseconds; the copy takes hundreds).
+constexpr int64_t kParallelThresholdBytes = 8 << 20;
 
-/// Copies `bytes` contiguous bytes; streaming stores when asked and aligned.
+/// Nests smaller than this are not worth splitting across threads.
+constexpr int64_t kParallelMinNestBytes = 1 << 20;
+
+/// Runs fn(lo, hi) over [0, n) in contiguous chunks: one per worker of
+/// `pool` plus one on the calling thread (everything on the caller without a
+/// pool).
+template <typename Fn>
+void parallelChunks(int64_t n, llvm::ThreadPoolInterface *pool, Fn fn) {
+  unsigned parts = pool ? pool->getMaxConcurrency() + 1 : 1;
+  if (parts <= 1 || n < 2) {
+    fn(int64_t(0), n);
+    return;
+  }
+  int64_t chunk = llvm::divideCeil(n, static_cast<int64_t>(parts));
+  llvm::ThreadPoolTaskGroup group(*pool);
+  for (int64_t lo = chunk; lo < n; lo += chunk)
+    group.async([=] { fn(lo, std::min(n, lo + chunk)); });
+  fn(int64_t(0), std::min(n, chunk));
+  group.wait();
+}
+
+/// Splits the outermost loop of `loops` into `parts` chunks run in parallel;
+/// fn(loops, deviceOffset, hostOffset) gets each chunk's nest.
+template <typename Fn>
+void parallelNest(ArrayRef<DmaLoop> loops, int64_t deviceOffset,
+                  int64_t hostOffset, llvm::ThreadPoolInterface *pool, Fn fn) {
+  if (loops.size() < 2 || !pool || loops.front().range < 2) {
+    fn(loops, deviceOffset, hostOffset);
+    return;
+  }
+  const DmaLoop outer = loops.front();
+  parallelChunks(outer.range, pool, [&](int64_t lo, int64_t hi) {
+    SmallVector<DmaLoop, 8> chunk(loops.begin(), loops.end());
+    chunk.front().range = hi - lo;
+    fn(ArrayRef<DmaLoop>(chunk), deviceOffset + lo * outer.deviceStride,
+       hostOffset + lo * outer.hostStride);
+  });
+}
+
+/// Copies `bytes` contiguous bytes; streaming stores when asked and the run
+/// covers whole cache lines (a run straddling lines would flush partial
+/// lines, far slower than ordinary stores).
 inline void copyRun(uint8_t *dst, const uint8_t *src, int64_t bytes,
                     bool stream) {
 #if defined(__SSE2__)
-  if (stream && (reinterpret_cast<uintptr_t>(dst) & 15) == 0 &&
+  if (stream && (reinterpret_cast<uintptr_t>(dst) & 63) == 0 &&
       bytes % 64 == 0) {
     for (int64_t i = 0; i < bytes; i += 64) {
       __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
@@ -242,78 +286,96 @@ std::optional<size_t> transposePartner(ArrayRef<DmaLoop> loops) {
 
 template <typename T>
 void copyTransposed(const DmaNest &nest, size_t partner, uint8_t *device,
-                    uint8_t *host, bool toDevice) {
+                    uint8_t *host, bool toDevice,
+                    llvm::ThreadPoolInterface *pool) {
   const DmaLoop &run = nest.loops.back();
   const DmaLoop &column = nest.loops[partner];
   SmallVector<DmaLoop, 8> others;
   for (size_t k = 0; k + 1 < nest.loops.size(); ++k)
     if (k != partner)
       others.push_back(nest.loops[k]);
-  forEachOffset(others, nest.deviceOffset, nest.hostOffset,
-                [&](int64_t dev, int64_t hostOff) {
-                  transposeBlock(reinterpret_cast<T *>(device) + dev,
-                                 reinterpret_cast<T *>(host) + hostOff,
-                                 run.range, run.hostStride, column.range,
-                                 column.deviceStride, toDevice);
-                });
+  // Threads take disjoint blocks of columns.
+  int64_t blocks = llvm::divideCeil(column.range, kTransposeBlock);
+  parallelChunks(blocks, pool, [&](int64_t lo, int64_t hi) {
+    int64_t first = lo * kTransposeBlock;
+    int64_t count = std::min(column.range, hi * kTransposeBlock) - first;
+    forEachOffset(others, nest.deviceOffset + first * column.deviceStride,
+                  nest.hostOffset + first * column.hostStride,
+                  [&](int64_t dev, int64_t hostOff) {
+                    transposeBlock(reinterpret_cast<T *>(device) + dev,
+                                   reinterpret_cast<T *>(host) + hostOff,
+                                   run.range, run.hostStride, count,
+                                   column.deviceStride, toDevice);
+                  });
+  });
 }
 
 /// Copies every run of `plan` between buffers of the same element width.
 /// `toDevice` selects the direction; offsets are in elements.
 void copySameWidth(const DmaPlan &plan, unsigned elemBytes, uint8_t *device,
                    const uint8_t *hostIn, uint8_t *hostOut, bool toDevice,
-                   bool stream) {
+                   bool stream, llvm::ThreadPoolInterface *workers) {
   for (const DmaNest &nest : plan.nests) {
+    llvm::ThreadPoolInterface *pool =
+        nest.numElements() * elemBytes >= kParallelMinNestBytes ? workers
+                                                                : nullptr;
     if (std::optional<size_t> partner = transposePartner(nest.loops)) {
       uint8_t *host = toDevice ? const_cast<uint8_t *>(hostIn) : hostOut;
       switch (elemBytes) {
       case 1:
-        copyTransposed<uint8_t>(nest, *partner, device, host, toDevice);
+        copyTransposed<uint8_t>(nest, *partner, device, host, toDevice, pool);
         continue;
       case 2:
-        copyTransposed<uint16_t>(nest, *partner, device, host, toDevice);
+        copyTransposed<uint16_t>(nest, *partner, device, host, toDevice, pool);
         continue;
       case 4:
-        copyTransposed<uint32_t>(nest, *partner, device, host, toDevice);
+        copyTransposed<uint32_t>(nest, *partner, device, host, toDevice, pool);
         continue;
       default:
         break;
       }
     }
     SmallVector<DmaLoop, 8> loops = hostMajorOrder(nest.loops);
-    forEachRun(loops, nest.deviceOffset, nest.hostOffset,
-               [&](int64_t dev, int64_t host, int64_t range, int64_t ds,
-                   int64_t hs) {
-                 uint8_t *d = device + dev * elemBytes;
-                 if (ds == 1 && hs == 1) {
-                   if (toDevice)
-                     copyRun(d, hostIn + host * elemBytes, range * elemBytes,
-                             stream);
-                   else
-                     copyRun(hostOut + host * elemBytes, d, range * elemBytes,
-                             stream);
-                   return;
-                 }
-                 uint8_t *dst = toDevice ? d : hostOut + host * elemBytes;
-                 const uint8_t *src = toDevice ? hostIn + host * elemBytes : d;
-                 int64_t dstStride = toDevice ? ds : hs;
-                 int64_t srcStride = toDevice ? hs : ds;
-                 switch (elemBytes) {
-                 case 1:
-                   copyStrided<uint8_t>(dst, dstStride, src, srcStride, range);
-                   break;
-                 case 2:
-                   copyStrided<uint16_t>(dst, dstStride, src, srcStride, range);
-                   break;
-                 case 4:
-                   copyStrided<uint32_t>(dst, dstStride, src, srcStride, range);
-                   break;
-                 default:
-                   for (int64_t i = 0; i < range; ++i)
-                     std::memcpy(dst + i * dstStride * elemBytes,
-                                 src + i * srcStride * elemBytes, elemBytes);
-                 }
-               });
+    parallelNest(
+        loops, nest.deviceOffset, nest.hostOffset, pool,
+        [&](ArrayRef<DmaLoop> chunk, int64_t devBase, int64_t hostBase) {
+          forEachRun(
+              chunk, devBase, hostBase,
+              [&](int64_t dev, int64_t host, int64_t range, int64_t ds,
+                  int64_t hs) {
+                uint8_t *d = device + dev * elemBytes;
+                if (ds == 1 && hs == 1) {
+                  if (toDevice)
+                    copyRun(d, hostIn + host * elemBytes, range * elemBytes,
+                            stream);
+                  else
+                    copyRun(hostOut + host * elemBytes, d, range * elemBytes,
+                            stream);
+                  return;
+                }
+                uint8_t *dst = toDevice ? d : hostOut + host * elemBytes;
+                const uint8_t *src = toDevice ? hostIn + host * elemBytes : d;
+                int64_t dstStride = toDevice ? ds : hs;
+                int64_t srcStride = toDevice ? hs : ds;
+                switch (elemBytes) {
+                case 1:
+                  copyStrided<uint8_t>(dst, dstStride, src, srcStride, range);
+                  break;
+                case 2:
+                  copyStrided<uint16_t>(dst, dstStride, src, srcStride, range);
+                  break;
+                case 4:
+                  copyStrided<uint32_t>(dst, dstStride, src, srcStride, range);
+                  break;
+                default:
+                  for (int64_t i = 0; i < range; ++i)
+                    std::memcpy(dst + i * dstStride * elemBytes,
+                                src + i * srcStride * elemBytes, elemBytes);
+                }
+              });
+          if (stream)
+            streamFence();
+        });
   }
   if (stream)
     streamFence();
@@ -396,8 +458,23 @@ static llvm::Error checkTypes(const BoundLayout &layout, HostType hostType) {
   return llvm::Error::success();
 }
 
+/// Worker threads (besides the caller) for a transfer of `bytes`: none
+/// below the threshold unless asked for.
+static std::optional<llvm::StdThreadPool> workersFor(int64_t bytes,
+                                                     unsigned requested) {
+  unsigned threads = requested > 0 ? requested
+                     : bytes < kParallelThresholdBytes
+                         ? 1
+                         : llvm::hardware_concurrency().compute_thread_count();
+  if (threads <= 1)
+    return std::nullopt;
+  return std::optional<llvm::StdThreadPool>(
+      std::in_place, llvm::hardware_concurrency(threads - 1));
+}
+
 llvm::Error spyre::stickify(const BoundLayout &layout, HostType hostType,
-                            const void *host, void *device, double padValue) {
+                            const void *host, void *device, double padValue,
+                            unsigned threads) {
   if (llvm::Error err = checkTypes(layout, hostType))
     return err;
   const SpyreTensorLayout &stl = layout.layout();
@@ -405,6 +482,25 @@ llvm::Error spyre::stickify(const BoundLayout &layout, HostType hostType,
   llvm::Expected<uint32_t> pad = encodeDeviceValue(format, padValue);
   if (!pad)
     return makeError("pad value: " + llvm::toString(pad.takeError()));
+  const uint8_t *in = static_cast<const uint8_t *>(host);
+  DmaPlan plan = layout.dmaPlan(DmaDirection::HostToDevice);
+  if (hostType == HostType::Int4) {
+    // Check every value before writing anything.
+    std::optional<int64_t> bad;
+    for (const DmaNest &nest : plan.nests)
+      forEachRun(
+          nest.loops, 0, nest.hostOffset,
+          [&](int64_t, int64_t hostOff, int64_t range, int64_t, int64_t hs) {
+            for (int64_t i = 0; i < range && !bad; ++i) {
+              int8_t v = static_cast<int8_t>(in[hostOff + i * hs]);
+              if (v < -8 || v > 7)
+                bad = hostOff + i * hs;
+            }
+          });
+    if (bad)
+      return makeError(llvm::formatv(
+          "int4 host value at element offset {0} is outside [-8, 7]", *bad));
+  }
   DeviceBuffer out{static_cast<uint8_t *>(device), deviceElementBits(format)};
   bool stream = stl.deviceBytes() >= kStreamingThresholdBytes;
 
@@ -421,15 +517,20 @@ llvm::Error spyre::stickify(const BoundLayout &layout, HostType hostType,
                    std::memset(out.base + dev, static_cast<int>(*pad), range);
                    return;
                  }
+                 if (ds == 1 && out.bits == 32) {
+                   uint32_t *p = reinterpret_cast<uint32_t *>(out.base) + dev;
+                   std::fill_n(p, range, *pad);
+                   return;
+                 }
                  for (int64_t i = 0; i < range; ++i)
                    out.store(dev + i * ds, *pad);
                });
 
-  const uint8_t *in = static_cast<const uint8_t *>(host);
-  DmaPlan plan = layout.dmaPlan(DmaDirection::HostToDevice);
   if (isBitExact(hostType)) {
+    std::optional<llvm::StdThreadPool> workers =
+        workersFor(stl.deviceBytes(), threads);
     copySameWidth(plan, hostElementBytes(hostType), out.base, in, nullptr,
-                  /*toDevice=*/true, stream);
+                  /*toDevice=*/true, stream, workers ? &*workers : nullptr);
     return llvm::Error::success();
   }
 
@@ -438,58 +539,51 @@ llvm::Error spyre::stickify(const BoundLayout &layout, HostType hostType,
   if (hostType == HostType::Bool)
     one = llvm::cantFail(encodeDeviceValue(format, 1.0));
   unsigned hostBytes = hostElementBytes(hostType);
-  std::optional<int64_t> badInt4;
   for (const DmaNest &nest : plan.nests)
-    forEachRun(nest.loops, nest.deviceOffset, nest.hostOffset,
-               [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
-                   int64_t hs) {
-                 for (int64_t i = 0; i < range; ++i) {
-                   const uint8_t *src = in + (hostOff + i * hs) * hostBytes;
-                   uint32_t bits = 0;
-                   switch (hostType) {
-                   case HostType::BFloat16: {
-                     uint16_t raw;
-                     std::memcpy(&raw, src, 2);
-                     llvm::APFloat value(llvm::APFloat::BFloat(),
-                                         llvm::APInt(16, raw));
-                     bool losesInfo;
-                     value.convert(llvm::APFloat::IEEEhalf(),
-                                   llvm::APFloat::rmNearestTiesToEven,
-                                   &losesInfo);
-                     bits = static_cast<uint32_t>(
-                         value.bitcastToAPInt().getZExtValue());
-                     break;
-                   }
-                   case HostType::Bool:
-                     bits = *src ? one : 0;
-                     break;
-                   case HostType::Int64: {
-                     int64_t v;
-                     std::memcpy(&v, src, 8);
-                     bits = static_cast<uint32_t>(v);
-                     break;
-                   }
-                   case HostType::Int4: {
-                     int8_t v = static_cast<int8_t>(*src);
-                     if ((v < -8 || v > 7) && !badInt4)
-                       badInt4 = hostOff + i * hs;
-                     bits = static_cast<uint32_t>(v) & 0xf;
-                     break;
-                   }
-                   default:
-                     break;
-                   }
-                   out.store(dev + i * ds, bits);
-                 }
-               });
-  if (badInt4)
-    return makeError(llvm::formatv(
-        "int4 host value at element offset {0} is outside [-8, 7]", *badInt4));
+    forEachRun(
+        nest.loops, nest.deviceOffset, nest.hostOffset,
+        [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
+            int64_t hs) {
+          for (int64_t i = 0; i < range; ++i) {
+            const uint8_t *src = in + (hostOff + i * hs) * hostBytes;
+            uint32_t bits = 0;
+            switch (hostType) {
+            case HostType::BFloat16: {
+              uint16_t raw;
+              std::memcpy(&raw, src, 2);
+              llvm::APFloat value(llvm::APFloat::BFloat(),
+                                  llvm::APInt(16, raw));
+              bool losesInfo;
+              value.convert(llvm::APFloat::IEEEhalf(),
+                            llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+              bits =
+                  static_cast<uint32_t>(value.bitcastToAPInt().getZExtValue());
+              break;
+            }
+            case HostType::Bool:
+              bits = *src ? one : 0;
+              break;
+            case HostType::Int64: {
+              int64_t v;
+              std::memcpy(&v, src, 8);
+              bits = static_cast<uint32_t>(v);
+              break;
+            }
+            case HostType::Int4:
+              bits = static_cast<uint32_t>(*src) & 0xf;
+              break;
+            default:
+              break;
+            }
+            out.store(dev + i * ds, bits);
+          }
+        });
   return llvm::Error::success();
 }
 
 llvm::Error spyre::unstickify(const BoundLayout &layout, HostType hostType,
-                              const void *device, void *host) {
+                              const void *device, void *host,
+                              unsigned threads) {
   if (llvm::Error err = checkTypes(layout, hostType))
     return err;
   const SpyreTensorLayout &stl = layout.layout();
@@ -500,48 +594,50 @@ llvm::Error spyre::unstickify(const BoundLayout &layout, HostType hostType,
   DmaPlan plan = layout.dmaPlan(DmaDirection::DeviceToHost);
   bool stream = stl.deviceBytes() >= kStreamingThresholdBytes;
   if (isBitExact(hostType)) {
+    std::optional<llvm::StdThreadPool> workers =
+        workersFor(stl.deviceBytes(), threads);
     copySameWidth(plan, hostElementBytes(hostType), in.base, nullptr, out,
-                  /*toDevice=*/false, stream);
+                  /*toDevice=*/false, stream, workers ? &*workers : nullptr);
     return llvm::Error::success();
   }
   unsigned hostBytes = hostElementBytes(hostType);
   for (const DmaNest &nest : plan.nests)
-    forEachRun(nest.loops, nest.deviceOffset, nest.hostOffset,
-               [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
-                   int64_t hs) {
-                 for (int64_t i = 0; i < range; ++i) {
-                   uint8_t *dst = out + (hostOff + i * hs) * hostBytes;
-                   uint32_t bits = in.load(dev + i * ds);
-                   switch (hostType) {
-                   case HostType::BFloat16: {
-                     llvm::APFloat value(llvm::APFloat::IEEEhalf(),
-                                         llvm::APInt(16, bits));
-                     bool losesInfo;
-                     value.convert(llvm::APFloat::BFloat(),
-                                   llvm::APFloat::rmNearestTiesToEven,
-                                   &losesInfo);
-                     uint16_t raw = static_cast<uint16_t>(
-                         value.bitcastToAPInt().getZExtValue());
-                     std::memcpy(dst, &raw, 2);
-                     break;
-                   }
-                   case HostType::Bool:
-                     *dst = (bits & 0x7fff) != 0;
-                     break;
-                   case HostType::Int64: {
-                     int64_t v = static_cast<int32_t>(bits);
-                     std::memcpy(dst, &v, 8);
-                     break;
-                   }
-                   case HostType::Int4: {
-                     int8_t v = static_cast<int8_t>(bits << 4) >> 4;
-                     *dst = static_cast<uint8_t>(v);
-                     break;
-                   }
-                   default:
-                     break;
-                   }
-                 }
-               });
+    forEachRun(
+        nest.loops, nest.deviceOffset, nest.hostOffset,
+        [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
+            int64_t hs) {
+          for (int64_t i = 0; i < range; ++i) {
+            uint8_t *dst = out + (hostOff + i * hs) * hostBytes;
+            uint32_t bits = in.load(dev + i * ds);
+            switch (hostType) {
+            case HostType::BFloat16: {
+              llvm::APFloat value(llvm::APFloat::IEEEhalf(),
+                                  llvm::APInt(16, bits));
+              bool losesInfo;
+              value.convert(llvm::APFloat::BFloat(),
+                            llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+              uint16_t raw =
+                  static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
+              std::memcpy(dst, &raw, 2);
+              break;
+            }
+            case HostType::Bool:
+              *dst = (bits & 0x7fff) != 0;
+              break;
+            case HostType::Int64: {
+              int64_t v = static_cast<int32_t>(bits);
+              std::memcpy(dst, &v, 8);
+              break;
+            }
+            case HostType::Int4: {
+              int8_t v = static_cast<int8_t>(bits << 4) >> 4;
+              *dst = static_cast<uint8_t>(v);
+              break;
+            }
+            default:
+              break;
+            }
+          }
+        });
   return llvm::Error::success();
 }

@@ -461,9 +461,10 @@ TEST(LayoutProperties, RandomDirectLayoutsAreRejectedOrBijective) {
     for (int64_t s : c.sizes)
       hostElements *= s;
     ASSERT_EQ(static_cast<int64_t>(hits.size()), hostElements);
-    if (!hasBroadcast)
+    if (!hasBroadcast) {
       for (auto [offset, count] : hits)
         ASSERT_EQ(count, 1) << "host offset " << offset;
+    }
   }
   // Both outcomes must actually occur for the test to mean anything.
   EXPECT_GT(accepted, kCases / 10);

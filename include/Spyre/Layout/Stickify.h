@@ -31,13 +31,15 @@ double decodeDeviceValue(DataFormat format, uint32_t bits);
 /// Copies the host tensor `host` (element (0,...,0) at `host`, strides in
 /// elements from the bound host view, elements of `hostType`) into the device
 /// buffer `device` of `layout().deviceBytes()` bytes, filling padding with
-/// `padValue`.
+/// `padValue`. `threads` = 0 uses every hardware thread for transfers of 8
+/// MiB or more and one thread below; any other value is used as given.
 llvm::Error stickify(const BoundLayout &layout, HostType hostType,
-                     const void *host, void *device, double padValue = 0.0);
+                     const void *host, void *device, double padValue = 0.0,
+                     unsigned threads = 0);
 
 /// The inverse: writes every host element from `device` into `host`.
 llvm::Error unstickify(const BoundLayout &layout, HostType hostType,
-                       const void *device, void *host);
+                       const void *device, void *host, unsigned threads = 0);
 
 } // namespace spyre
 
