@@ -8,9 +8,30 @@
 #ifndef SPYRE_INITSPYRE_H
 #define SPYRE_INITSPYRE_H
 
+#include "mlir/Pass/PassOptions.h"
+
 namespace mlir {
 class DialectRegistry;
+class OpPassManager;
 namespace spyre {
+
+/// Options of `--spyre-pipeline` (shown by `spyre-opt --help`).
+struct SpyrePipelineOptions
+    : public PassPipelineOptions<SpyrePipelineOptions> {
+  Option<int> beamWidth{*this, "beam-width",
+                        llvm::cl::desc("Partial layout assignments kept by "
+                                       "the beam search"),
+                        llvm::cl::init(64)};
+  Option<int> exactLimit{*this, "exact-limit",
+                         llvm::cl::desc("Solve layouts exactly when at most "
+                                        "this many ops have a choice"),
+                         llvm::cl::init(32)};
+};
+
+/// Adds the spyre compiler's passes, in order, to `pm` (a module pass
+/// manager).
+void buildSpyrePipeline(OpPassManager &pm,
+                        const SpyrePipelineOptions &options = {});
 
 /// Adds the spyre dialect and the dialects spyre passes produce.
 void registerSpyreDialects(DialectRegistry &registry);

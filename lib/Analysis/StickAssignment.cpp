@@ -85,7 +85,7 @@ int64_t charge(const Problem &problem, LiveValue &entry, Key req,
   if (entry.charged & bit(req))
     return 0;
   entry.charged |= bit(req);
-  return problem.values[entry.value].elementsFor(entry.key);
+  return problem.values[entry.value].restickifyCost(entry.key, req);
 }
 
 struct SearchResult {
@@ -258,7 +258,7 @@ int64_t spyre::stick::evaluate(const Problem &problem, ArrayRef<int> configs) {
     if (req == kAny || req == keys[v] || (charged[v] & bit(req)))
       return;
     charged[v] |= bit(req);
-    cost += problem.values[v].elementsFor(keys[v]);
+    cost += problem.values[v].restickifyCost(keys[v], req);
   };
   for (auto [i, node] : llvm::enumerate(problem.nodes)) {
     const Config &config = node.configs[configs[i]];
@@ -358,11 +358,11 @@ private:
       keys[v] = node.configs[c].results[r];
   }
   int64_t valueCost(int v) const {
-    int64_t distinct = 0;
+    int64_t cost = 0;
     for (int k = 0; k < kNumKeys; ++k)
       if (requirements[v][k] > 0 && k != keys[v] + 1)
-        ++distinct;
-    return distinct * problem.values[v].elementsFor(keys[v]);
+        cost += problem.values[v].restickifyCost(keys[v], k - 1);
+    return cost;
   }
 
   const Problem &problem;

@@ -37,6 +37,16 @@ constexpr Key kSparse = -1;
 constexpr Key kAny = -2;
 /// Keys are host dims (at most 6) or kSparse.
 constexpr int kNumKeys = 7;
+/// The cost of an impossible restickify: between a sparse layout and a
+/// dense one (no mechanism gathers one value per stick into full sticks or
+/// scatters the other way). Large enough to dominate any real cost, small
+/// enough that sums of a few cannot overflow.
+constexpr int64_t kInfeasible = int64_t(1) << 50;
+
+/// Whether a restickify from `from` to `to` is possible.
+inline bool canRestickify(int32_t from, int32_t to) {
+  return (from == -1) == (to == -1);
+}
 
 struct Value {
   /// Producing node, or -1 for a value with a fixed layout (a function
@@ -51,6 +61,10 @@ struct Value {
   int64_t elements[kNumKeys] = {0, 0, 0, 0, 0, 0, 0};
 
   int64_t elementsFor(Key key) const { return elements[key + 1]; }
+  /// The cost of restickifying this value from layout `from` to `to`.
+  int64_t restickifyCost(Key from, Key to) const {
+    return canRestickify(from, to) ? elementsFor(from) : kInfeasible;
+  }
 };
 
 struct Config {

@@ -1,0 +1,134 @@
+//===- InsertPadding.cpp - --spyre-insert-padding --------------------------===//
+//
+// Device padding holds whatever was there unless something says otherwise.
+// Two places need a neutral value in it:
+//
+//  - matmul reduces over K; when K is not a whole number of sticks, B's K
+//    rows are copied into a layout padded to roundup(K, eps) rows of zeros
+//    (`spyre.pad`). A's tail inside its last K stick is masked by hardware.
+//  - a reduction along a dim whose device extent exceeds the host extent
+//    (the stick dim of a partial stick) masks the padding with its neutral
+//    value (`padding_value`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::spyre {
+#define GEN_PASS_DEF_SPYREINSERTPADDING
+#include "Spyre/Transforms/Passes.h.inc"
+} // namespace mlir::spyre
+
+using namespace mlir;
+using namespace mlir::spyre;
+
+/// Whether host dim `h` of a bound layout has device slots past its end.
+static bool isPadded(const ::spyre::BoundLayout &bound, int h) {
+  ArrayRef<int> pieces = bound.piecesOf(h);
+  if (pieces.empty())
+    return false;
+  int outer = pieces.back();
+  return bound.roles()[outer].multiplier *
+             bound.layout().getDeviceSize()[outer] >
+         bound.host().sizes[h];
+}
+
+/// Pads B's K rows with zeros when K is not a whole number of sticks.
+static LogicalResult padMatmul(ComputeOpInterface op, OpBuilder &builder) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned k = 0;
+  for (auto [d, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::reduction)
+      k = d;
+  Value b = op->getOperand(1);
+  auto type = cast<RankedTensorType>(b.getType());
+  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  if (!bound)
+    return op.emitOpError(llvm::toString(bound.takeError()));
+  int64_t eps = bound->layout().elemsPerStick();
+  int64_t kExtent = ranges[k];
+  if (kExtent % eps == 0)
+    return success();
+  std::optional<unsigned> kDim =
+      maps[1].getResultPosition(builder.getAffineDimExpr(k));
+  if (!kDim)
+    return success();
+  ArrayRef<int> pieces = bound->piecesOf(static_cast<int>(*kDim));
+  if (pieces.empty())
+    return success();
+  // Grow the outermost device dim of K so K's device extent is a whole
+  // number of sticks; everything else stays where it is.
+  int outer = pieces.back();
+  int64_t multiplier = bound->roles()[outer].multiplier;
+  int64_t padded = llvm::alignTo(kExtent, eps);
+  SmallVector<int64_t> deviceSize(bound->layout().getDeviceSize());
+  int64_t grown = llvm::divideCeil(padded, multiplier);
+  if (deviceSize[outer] >= grown)
+    return success(); // already padded far enough
+  deviceSize[outer] = grown;
+  LayoutAttr layout = getLayoutAttr(type);
+  auto paddedLayout = LayoutAttr::get(
+      op->getContext(), deviceSize, layout.getStrideMap(), layout.getFormat(),
+      layout.getArrangement(), layout.getStickBytes());
+  builder.setInsertionPoint(op);
+  Value result =
+      PadOp::create(builder, op->getLoc(),
+                    withLayout(withoutLayout(type), paddedLayout), b,
+                    builder.getF64FloatAttr(0.0));
+  op->setOperand(1, result);
+  return success();
+}
+
+/// Masks padding along the reduced dim with the reduction's neutral value.
+template <typename ReductionOp>
+static void maskReduction(ReductionOp op) {
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return;
+  }
+  if (isPadded(*bound, static_cast<int>(op.getDim())))
+    op.setPaddingValueAttr(
+        FloatAttr::get(Float64Type::get(op.getContext()),
+                       op.getNeutralValue()));
+}
+
+namespace {
+struct InsertPaddingPass
+    : mlir::spyre::impl::SpyreInsertPaddingBase<InsertPaddingPass> {
+  void runOnOperation() override {
+    OpBuilder builder(&getContext());
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (auto compute = dyn_cast<ComputeOpInterface>(op)) {
+        if (!isDeviceTensor(op->getResult(0).getType()))
+          return WalkResult::advance();
+        if (compute.getStickRule() == StickRule::Matmul &&
+            failed(padMatmul(compute, builder)))
+          return WalkResult::interrupt();
+      }
+      auto mask = [](auto reduction) {
+        if (isDeviceTensor(reduction.getInput().getType()))
+          maskReduction(reduction);
+      };
+      if (auto sum = dyn_cast<SumOp>(op))
+        mask(sum);
+      else if (auto max = dyn_cast<MaxOp>(op))
+        mask(max);
+      else if (auto min = dyn_cast<MinOp>(op))
+        mask(min);
+      else if (auto mean = dyn_cast<MeanOp>(op))
+        mask(mean);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

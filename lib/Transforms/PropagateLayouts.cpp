@@ -1,0 +1,650 @@
+//===- PropagateLayouts.cpp - --spyre-propagate-layouts --------------------===//
+//
+// Gives every tensor of a function a `#spyre.layout`, choosing the stick of
+// every value for the whole function at once:
+//
+//  1. The function's spyre ops become a stick-assignment problem (see
+//     Spyre/Analysis/StickAssignment.h): each op's configurations come from
+//     its stick rule (StickRules.h) through its indexing maps; views pass a
+//     stick through; host values read by spyre ops become uploads free to
+//     take any layout; arguments are fixed; results are free unless fixed.
+//  2. The problem is solved (exactly when small, beam search refined by
+//     local improvement otherwise).
+//  3. The solution is materialised: result types get layouts, one
+//     spyre.restickify per (value, required stick), spyre.to_device for
+//     uploads, spyre.from_device for host readers, and the function
+//     signature and call sites are updated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Analysis/StickAssignment.h"
+#include "Spyre/Dialect/Spyre/IR/StickRules.h"
+#include "Spyre/Transforms/Passes.h"
+#include "Spyre/Transforms/Utils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::spyre {
+#define GEN_PASS_DEF_SPYREPROPAGATELAYOUTS
+#include "Spyre/Transforms/Passes.h.inc"
+} // namespace mlir::spyre
+
+using namespace mlir;
+using namespace mlir::spyre;
+namespace stick = ::spyre::stick;
+using stick::Key;
+
+namespace {
+
+/// Ops whose tensors live on the device and get layouts from this pass.
+bool isDeviceOp(Operation *op) {
+  return isa<ComputeOpInterface, TransposeOp, ReshapeOp, ConstantOp>(op);
+}
+
+/// The host dim of `type` that op dim `opDim` indexes through `map`.
+Key hostKey(int opDim, AffineMap map) {
+  if (opDim == kAnyStick)
+    return stick::kAny;
+  if (opDim == kSparseStick)
+    return stick::kSparse;
+  std::optional<unsigned> position = map.getResultPosition(
+      getAffineDimExpr(static_cast<unsigned>(opDim), map.getContext()));
+  return position ? static_cast<Key>(*position) : stick::kAny;
+}
+
+/// The stick key of a laid-out tensor type.
+FailureOr<Key> keyOf(RankedTensorType type) {
+  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return failure();
+  }
+  int h = bound->stickHostDim();
+  return h < 0 ? stick::kSparse : static_cast<Key>(h);
+}
+
+class FunctionPropagation {
+public:
+  FunctionPropagation(func::FuncOp function, int64_t stickBytes,
+                      const stick::SolveOptions &options)
+      : function(function), stickBytes(stickBytes), options(options),
+        builder(function.getContext()) {}
+
+  /// Runs on the function; returns failure after emitting diagnostics.
+  LogicalResult run();
+
+private:
+  LogicalResult layOutArguments();
+  int addValue(Value value, int producer, int result);
+  FailureOr<int> valueFor(Value value, Operation *user);
+  LogicalResult addNode(Operation *op);
+  LogicalResult materialize(const stick::Solution &solution);
+  FailureOr<Value> withKey(int valueId, Key key, Operation *user,
+                           unsigned operandIndex);
+  FailureOr<LayoutAttr> layoutFor(RankedTensorType type, Key key,
+                                  Location loc);
+  LogicalResult finishBoundary();
+
+  func::FuncOp function;
+  int64_t stickBytes;
+  stick::SolveOptions options;
+  OpBuilder builder;
+
+  stick::Problem problem;
+  /// IR value of each problem value (the host value for uploads).
+  SmallVector<Value> irValues;
+  DenseMap<Value, int> valueIds;
+  /// The op of each node (nullptr for uploads).
+  SmallVector<Operation *> nodeOps;
+  /// Upload nodes: the op before which the to_device goes.
+  DenseMap<int, Operation *> uploadSites;
+  /// Boundary: the arguments' types before and after, fixed result layouts.
+  SmallVector<Type> originalArgumentTypes;
+  SmallVector<Type> argumentTypes;
+  SmallVector<LayoutAttr> fixedResults;
+
+  /// Materialisation state.
+  SmallVector<Value> deviceValues; ///< per problem value
+  std::vector<Key> keys;
+  DenseMap<std::pair<int, Key>, Value> restickified;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Building the problem
+//===----------------------------------------------------------------------===//
+
+FailureOr<LayoutAttr> FunctionPropagation::layoutFor(RankedTensorType type,
+                                                     Key key, Location loc) {
+  llvm::Expected<LayoutAttr> layout = getLayoutWithStick(type, key, stickBytes);
+  if (!layout) {
+    emitError(loc) << "cannot lay out " << withoutLayout(type) << ": "
+                   << llvm::toString(layout.takeError());
+    return failure();
+  }
+  return *layout;
+}
+
+int FunctionPropagation::addValue(Value value, int producer, int result) {
+  stick::Value v;
+  v.producer = producer;
+  v.result = result;
+  auto type = cast<RankedTensorType>(value.getType());
+  // Elements a restickify moves, per layout the value could have.
+  auto elements = [&](Key key) -> int64_t {
+    llvm::Expected<LayoutAttr> layout =
+        getLayoutWithStick(withoutLayout(type), key, stickBytes);
+    if (!layout) {
+      llvm::consumeError(layout.takeError());
+      return stick::kInfeasible;
+    }
+    llvm::Expected<::spyre::SpyreTensorLayout> stl =
+        layout->getLayout(type.getElementType());
+    if (!stl) {
+      llvm::consumeError(stl.takeError());
+      return stick::kInfeasible;
+    }
+    return stl->numDeviceElements();
+  };
+  v.elements[0] = elements(stick::kSparse);
+  for (int h = 0; h < type.getRank(); ++h)
+    v.elements[h + 1] = elements(h);
+  if (LayoutAttr fixed = getLayoutAttr(type)) {
+    // A value whose layout is already given: its actual size.
+    if (llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type)) {
+      int h = bound->stickHostDim();
+      v.elements[h + 1] = bound->layout().numDeviceElements();
+    } else {
+      llvm::consumeError(bound.takeError());
+    }
+  }
+  int id = static_cast<int>(problem.values.size());
+  problem.values.push_back(v);
+  irValues.push_back(value);
+  valueIds[value] = id;
+  return id;
+}
+
+LogicalResult FunctionPropagation::layOutArguments() {
+  Block &entry = function.front();
+  for (BlockArgument arg : entry.getArguments())
+    originalArgumentTypes.push_back(arg.getType());
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    FailureOr<Type> type = layOutBoundaryType(
+        arg.getType(), function.getArgAttrDict(i), stickBytes, [&] {
+          return emitError(arg.getLoc())
+                 << "argument #" << i << " of @" << function.getSymName()
+                 << ": ";
+        });
+    if (failed(type))
+      return failure();
+    argumentTypes.push_back(*type);
+  }
+  for (unsigned i = 0; i < function.getNumResults(); ++i) {
+    Type resultType = function.getResultTypes()[i];
+    DictionaryAttr attrs = function.getResultAttrDict(i);
+    bool fixed = isDeviceTensor(resultType) ||
+                 (attrs && (attrs.get(SpyreDialect::kLayoutAttrName) ||
+                            attrs.get(SpyreDialect::kDimOrderAttrName)));
+    LayoutAttr layout;
+    if (fixed) {
+      FailureOr<Type> type =
+          layOutBoundaryType(resultType, attrs, stickBytes, [&] {
+            return function.emitError()
+                   << "result #" << i << " of @" << function.getSymName()
+                   << ": ";
+          });
+      if (failed(type))
+        return failure();
+      layout = getLayoutAttr(*type);
+    }
+    fixedResults.push_back(layout);
+  }
+  // Arguments read by spyre ops are fixed values of the problem.
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    auto type = dyn_cast<RankedTensorType>(argumentTypes[i]);
+    if (!type || !isDeviceTensor(type))
+      continue;
+    int id = addValue(arg, -1, 0);
+    FailureOr<Key> key = keyOf(type);
+    if (failed(key))
+      return emitError(arg.getLoc()) << "argument #" << i
+                                     << " has a layout that does not bind";
+    problem.values[id].fixedKey = *key;
+  }
+  return success();
+}
+
+FailureOr<int> FunctionPropagation::valueFor(Value value, Operation *user) {
+  // Reading a device value back through from_device: use it directly.
+  if (auto fromDevice = value.getDefiningOp<FromDeviceOp>())
+    value = fromDevice.getInput();
+  auto it = valueIds.find(value);
+  if (it != valueIds.end())
+    return it->second;
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return user->emitOpError("operand of type ")
+           << value.getType() << " cannot be moved to the device";
+  if (isDeviceTensor(type)) {
+    // A device value made elsewhere (e.g. an existing to_device): fixed.
+    int id = addValue(value, -1, 0);
+    FailureOr<Key> key = keyOf(type);
+    if (failed(key))
+      return user->emitOpError("operand layout does not bind");
+    problem.values[id].fixedKey = *key;
+    return id;
+  }
+  // A host value: an upload node free to choose any layout.
+  int node = static_cast<int>(problem.nodes.size());
+  stick::Node upload;
+  int id = addValue(value, node, 0);
+  upload.results.push_back(id);
+  for (Key key = type.getRank() > 0 ? 0 : stick::kSparse; key < type.getRank();
+       ++key) {
+    stick::Config config;
+    config.results.push_back(key);
+    upload.configs.push_back(config);
+  }
+  problem.nodes.push_back(upload);
+  nodeOps.push_back(nullptr);
+  uploadSites[node] = user;
+  return id;
+}
+
+LogicalResult FunctionPropagation::addNode(Operation *op) {
+  stick::Node node;
+  for (Value operand : op->getOperands()) {
+    FailureOr<int> id = valueFor(operand, op);
+    if (failed(id))
+      return failure();
+    node.inputs.push_back(*id);
+  }
+  int index = static_cast<int>(problem.nodes.size());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  int rank = static_cast<int>(resultType.getRank());
+
+  if (auto compute = dyn_cast<ComputeOpInterface>(op)) {
+    SmallVector<AffineMap> maps = compute.getIndexingMapsArray();
+    for (const StickConfig &rule : getStickConfigs(compute)) {
+      stick::Config config;
+      for (auto [i, opDim] : llvm::enumerate(rule.inputs))
+        config.inputs.push_back(hostKey(opDim, maps[i]));
+      config.results.push_back(rank == 0 ? stick::kSparse
+                                         : hostKey(rule.result, maps.back()));
+      if (config.results[0] == stick::kAny)
+        continue;
+      node.configs.push_back(config);
+    }
+  } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+    // A view: the stick follows the permutation.
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    for (Key key = stick::kSparse; key < rank; ++key) {
+      stick::Config config;
+      config.inputs.push_back(key);
+      config.results.push_back(
+          key < 0 ? key
+                  : static_cast<Key>(llvm::find(perm, key) - perm.begin()));
+      node.configs.push_back(config);
+    }
+  } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    // A view when the layout survives the reshape, else a copy into any
+    // layout of the new shape.
+    auto inputType = cast<RankedTensorType>(reshape.getInput().getType());
+    int64_t inputRank = inputType.getRank();
+    for (Key key = inputRank > 0 ? 0 : stick::kSparse; key < inputRank;
+         ++key) {
+      llvm::Expected<LayoutAttr> layout =
+          getLayoutWithStick(withoutLayout(inputType), key, stickBytes);
+      if (!layout) {
+        llvm::consumeError(layout.takeError());
+        continue;
+      }
+      std::optional<Key> viewKey;
+      if (auto stl = layout->getLayout(inputType.getElementType());
+          stl && ::spyre::survivesReshape(*stl, resultType.getShape())) {
+        auto bound = stl->bind(
+            ::spyre::HostView::contiguous(resultType.getShape()));
+        int h = bound->stickHostDim();
+        viewKey = h < 0 ? stick::kSparse : static_cast<Key>(h);
+      } else if (!stl) {
+        llvm::consumeError(stl.takeError());
+      }
+      if (viewKey) {
+        stick::Config config;
+        config.inputs.push_back(key);
+        config.results.push_back(*viewKey);
+        node.configs.push_back(config);
+        continue;
+      }
+      for (Key out = rank > 0 ? 0 : stick::kSparse; out < rank; ++out) {
+        stick::Config config;
+        config.inputs.push_back(key);
+        config.results.push_back(out);
+        config.cost = problem.values[node.inputs[0]].elementsFor(key);
+        node.configs.push_back(config);
+      }
+    }
+  } else {
+    // Constants: uploaded in whatever layout suits the readers.
+    for (Key key = rank > 0 ? 0 : stick::kSparse; key < rank; ++key) {
+      stick::Config config;
+      for (size_t i = 0; i < node.inputs.size(); ++i)
+        config.inputs.push_back(stick::kAny);
+      config.results.push_back(key);
+      node.configs.push_back(config);
+    }
+  }
+  // A result that already has a layout keeps it.
+  if (isDeviceTensor(resultType)) {
+    FailureOr<Key> fixed = keyOf(resultType);
+    if (succeeded(fixed))
+      llvm::erase_if(node.configs, [&](const stick::Config &config) {
+        return config.results[0] != *fixed;
+      });
+  }
+  if (node.configs.empty())
+    return op->emitOpError("has no supported layout for its result ")
+           << withoutLayout(resultType);
+  node.results.push_back(addValue(op->getResult(0), index, 0));
+  problem.nodes.push_back(node);
+  nodeOps.push_back(op);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Materialising the solution
+//===----------------------------------------------------------------------===//
+
+/// The value `valueId` with stick `key` for `user`'s operand: the value
+/// itself, or one restickify per (value, key) placed before the first user.
+FailureOr<Value> FunctionPropagation::withKey(int valueId, Key key,
+                                              Operation *user,
+                                              unsigned operandIndex) {
+  Value value = deviceValues[valueId];
+  if (key == stick::kAny || key == keys[valueId])
+    return value;
+  auto it = restickified.find({valueId, key});
+  if (it != restickified.end())
+    return it->second;
+  auto type = cast<RankedTensorType>(value.getType());
+  auto describe = [](Key k) {
+    return k == stick::kSparse ? std::string("sparse (one value per stick)")
+                               : "sticked on host dim " + std::to_string(k);
+  };
+  if (!stick::canRestickify(keys[valueId], key))
+    return user->emitOpError("cannot restickify input #")
+           << operandIndex << ": it is " << describe(keys[valueId])
+           << " but the op needs it " << describe(key)
+           << "; sparse and dense layouts cannot be converted into one "
+              "another";
+  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  if (!bound)
+    return user->emitOpError("input #")
+           << operandIndex << ": " << llvm::toString(bound.takeError());
+  llvm::Expected<::spyre::SpyreTensorLayout> target =
+      ::spyre::restickifyTarget(*bound, key);
+  if (!target) {
+    // Layouts that are not generic stick layouts (e.g. fixed arguments):
+    // go to the canonical layout with that stick instead.
+    llvm::consumeError(target.takeError());
+    FailureOr<LayoutAttr> layout =
+        layoutFor(withoutLayout(type), key, user->getLoc());
+    if (failed(layout))
+      return failure();
+    target = layout->getLayout(type.getElementType());
+    if (!target)
+      return user->emitOpError(llvm::toString(target.takeError()));
+  }
+  builder.setInsertionPoint(user);
+  Value result = RestickifyOp::create(
+      builder, user->getLoc(),
+      withLayout(type, LayoutAttr::get(builder.getContext(), *target,
+                                       type.getElementType())),
+      value);
+  restickified[{valueId, key}] = result;
+  return result;
+}
+
+LogicalResult FunctionPropagation::materialize(const stick::Solution &solution) {
+  keys = stick::valueKeys(problem, solution.configs);
+  deviceValues.assign(irValues.begin(), irValues.end());
+  for (auto [id, value] : llvm::enumerate(problem.values))
+    if (value.producer < 0)
+      deviceValues[id].setType(
+          argumentTypes.empty() || !isa<BlockArgument>(irValues[id])
+              ? irValues[id].getType()
+              : argumentTypes[cast<BlockArgument>(irValues[id])
+                                  .getArgNumber()]);
+
+  for (auto [n, node] : llvm::enumerate(problem.nodes)) {
+    const stick::Config &config = node.configs[solution.configs[n]];
+    Operation *op = nodeOps[n];
+    int resultId = node.results[0];
+    if (!op) {
+      // Upload a host value.
+      Value host = irValues[resultId];
+      auto type = cast<RankedTensorType>(host.getType());
+      FailureOr<LayoutAttr> layout =
+          layoutFor(type, keys[resultId], host.getLoc());
+      if (failed(layout))
+        return failure();
+      builder.setInsertionPoint(uploadSites[static_cast<int>(n)]);
+      deviceValues[resultId] = ToDeviceOp::create(
+          builder, host.getLoc(), withLayout(type, *layout), host);
+      continue;
+    }
+    // Operands with the sticks the configuration needs.
+    for (auto [i, input] : llvm::enumerate(node.inputs)) {
+      FailureOr<Value> operand =
+          withKey(input, config.inputs[i], op, static_cast<unsigned>(i));
+      if (failed(operand))
+        return failure();
+      op->setOperand(static_cast<unsigned>(i), *operand);
+    }
+    Value result = op->getResult(0);
+    auto type = cast<RankedTensorType>(result.getType());
+    LayoutAttr layout;
+    if (auto transpose = dyn_cast<TransposeOp>(op)) {
+      // The transpose of the input's actual layout: same device bytes.
+      llvm::Expected<::spyre::BoundLayout> input =
+          bindLayout(transpose.getInput().getType());
+      if (!input)
+        return op->emitOpError(llvm::toString(input.takeError()));
+      llvm::Expected<::spyre::SpyreTensorLayout> view =
+          ::spyre::transposeView(*input, transpose.getPermutation());
+      if (!view)
+        return op->emitOpError(llvm::toString(view.takeError()));
+      layout = LayoutAttr::get(op->getContext(), *view, type.getElementType());
+    } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      LayoutAttr input = getLayoutAttr(reshape.getInput().getType());
+      llvm::Expected<::spyre::SpyreTensorLayout> stl =
+          input.getLayout(type.getElementType());
+      if (stl && ::spyre::survivesReshape(*stl, type.getShape()))
+        layout = input;
+      if (!stl)
+        llvm::consumeError(stl.takeError());
+    } else if (LayoutAttr existing = getLayoutAttr(type)) {
+      layout = existing;
+    }
+    if (!layout) {
+      FailureOr<LayoutAttr> chosen =
+          layoutFor(withoutLayout(type), keys[resultId], op->getLoc());
+      if (failed(chosen))
+        return failure();
+      layout = *chosen;
+    }
+    result.setType(withLayout(withoutLayout(type), layout));
+    deviceValues[resultId] = result;
+    // The actual key may differ from the plan (e.g. a reshape of a fixed
+    // argument whose layout does not survive); later users see the truth.
+    FailureOr<Key> actual = keyOf(cast<RankedTensorType>(result.getType()));
+    if (succeeded(actual))
+      keys[resultId] = *actual;
+  }
+  return success();
+}
+
+LogicalResult FunctionPropagation::finishBoundary() {
+  Block &entry = function.front();
+  // Arguments take their laid-out types; host readers get from_device.
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    Type hostType = originalArgumentTypes[i];
+    Type deviceType = argumentTypes[i];
+    arg.setType(deviceType);
+    if (hostType == deviceType)
+      continue;
+    builder.setInsertionPointToStart(&entry);
+    SmallVector<OpOperand *> hostUses;
+    for (OpOperand &use : arg.getUses())
+      if (!isDeviceOp(use.getOwner()) &&
+          !isa<RestickifyOp, ToDeviceOp>(use.getOwner()))
+        hostUses.push_back(&use);
+    if (hostUses.empty())
+      continue;
+    auto toHost = FromDeviceOp::create(builder, arg.getLoc(), hostType, arg);
+    for (OpOperand *use : hostUses)
+      use->set(toHost);
+  }
+  // Device results read by host ops.
+  for (auto [id, value] : llvm::enumerate(deviceValues)) {
+    if (problem.values[id].producer < 0 || !nodeOps[problem.values[id].producer])
+      continue;
+    SmallVector<OpOperand *> hostUses;
+    for (OpOperand &use : value.getUses()) {
+      Operation *owner = use.getOwner();
+      if (!isDeviceOp(owner) && !isa<RestickifyOp, func::ReturnOp>(owner))
+        hostUses.push_back(&use);
+    }
+    if (hostUses.empty())
+      continue;
+    builder.setInsertionPointAfterValue(value);
+    auto toHost = FromDeviceOp::create(
+        builder, value.getLoc(),
+        withoutLayout(cast<RankedTensorType>(value.getType())), value);
+    for (OpOperand *use : hostUses)
+      use->set(toHost);
+  }
+  // Results: the returned value's layout unless fixed.
+  SmallVector<Type> resultTypes(function.getResultTypes());
+  WalkResult walk = function.walk([&](func::ReturnOp ret) -> WalkResult {
+    builder.setInsertionPoint(ret);
+    for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
+      Value value = operand;
+      if (auto fromDevice = value.getDefiningOp<FromDeviceOp>())
+        value = fromDevice.getInput();
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type) {
+        resultTypes[i] = value.getType();
+        continue;
+      }
+      LayoutAttr fixed = fixedResults[i];
+      if (!isDeviceTensor(type)) {
+        // A host-computed result goes to the device in its fixed or
+        // default layout.
+        LayoutAttr layout = fixed;
+        if (!layout) {
+          FailureOr<Type> laidOut = layOutBoundaryType(
+              type, {}, stickBytes, [&] {
+                return ret.emitOpError() << "result #" << i << ": ";
+              });
+          if (failed(laidOut))
+            return WalkResult::interrupt();
+          layout = getLayoutAttr(*laidOut);
+        }
+        if (!layout) { // not a tensor that can live on the device
+          resultTypes[i] = type;
+          continue;
+        }
+        value = ToDeviceOp::create(builder, ret.getLoc(),
+                                   withLayout(type, layout), value);
+      } else if (fixed && getLayoutAttr(type) != fixed) {
+        value = RestickifyOp::create(builder, ret.getLoc(),
+                                     withLayout(withoutLayout(type), fixed),
+                                     value);
+      }
+      ret.setOperand(static_cast<unsigned>(i), value);
+      resultTypes[i] = value.getType();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  SmallVector<Type> inputs(entry.getArgumentTypes());
+  function.setType(FunctionType::get(function.getContext(), inputs,
+                                     resultTypes));
+  dropLayoutAttributes(function);
+  return success();
+}
+
+LogicalResult FunctionPropagation::run() {
+  if (function.isExternal())
+    return success();
+  if (!function.getBody().hasOneBlock())
+    return function.emitOpError(
+        "has more than one block; spyre functions are straight-line");
+  if (failed(layOutArguments()))
+    return failure();
+  // Scalar constants are embedded in the kernels that read them: they take
+  // the rank-0 layout up front and are fixed values for their readers.
+  for (Operation &op : function.front().without_terminator())
+    if (auto constant = dyn_cast<ConstantOp>(op);
+        constant && constant.getType().getRank() == 0 &&
+        !isDeviceTensor(constant.getType())) {
+      FailureOr<LayoutAttr> layout =
+          layoutFor(constant.getType(), stick::kSparse, constant.getLoc());
+      if (failed(layout))
+        return failure();
+      constant.getResult().setType(withLayout(constant.getType(), *layout));
+    }
+  for (Operation &op : function.front().without_terminator()) {
+    if (!isDeviceOp(&op))
+      continue;
+    if (auto constant = dyn_cast<ConstantOp>(op);
+        constant && constant.getType().getRank() == 0)
+      continue;
+    if (failed(addNode(&op)))
+      return failure();
+  }
+  std::string broken = problem.verify();
+  if (!broken.empty())
+    return function.emitOpError("internal error building the layout "
+                                "problem: ")
+           << broken;
+  stick::Solution solution = stick::solve(problem, options);
+  if (failed(materialize(solution)))
+    return failure();
+  return finishBoundary();
+}
+
+namespace {
+struct PropagateLayoutsPass
+    : mlir::spyre::impl::SpyrePropagateLayoutsBase<PropagateLayoutsPass> {
+  using SpyrePropagateLayoutsBase::SpyrePropagateLayoutsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int64_t stickBytes = getTarget(module).getStickBytes();
+    stick::SolveOptions options;
+    options.beamWidth = beamWidth;
+    options.exactNodeLimit = exactLimit;
+    DenseMap<StringAttr, FunctionType> oldTypes;
+    bool failedAny = false;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      FunctionType before = function.getFunctionType();
+      FunctionPropagation propagation(function, stickBytes, options);
+      if (failed(propagation.run())) {
+        failedAny = true;
+        continue;
+      }
+      if (function.getFunctionType() != before)
+        oldTypes[function.getSymNameAttr()] = before;
+    }
+    if (failedAny)
+      return signalPassFailure();
+    updateCallSites(module, oldTypes);
+  }
+};
+} // namespace

@@ -1,0 +1,137 @@
+//===- Utils.cpp - Helpers shared by spyre passes --------------------------===//
+
+#include "Spyre/Transforms/Utils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::spyre;
+
+/// Reads a `spyre.dim_order` (already verified by the dialect).
+static SmallVector<int32_t> readDimOrder(Attribute attr) {
+  SmallVector<int32_t> order;
+  if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    for (int64_t v : dense.asArrayRef())
+      order.push_back(static_cast<int32_t>(v));
+  } else if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    for (Attribute element : array)
+      order.push_back(
+          static_cast<int32_t>(cast<IntegerAttr>(element).getInt()));
+  }
+  return order;
+}
+
+FailureOr<Type>
+mlir::spyre::layOutBoundaryType(Type type, DictionaryAttr attrs,
+                                int64_t stickBytes,
+                                function_ref<InFlightDiagnostic()> emitError) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType || isDeviceTensor(tensorType))
+    return type;
+  if (Attribute encoding = tensorType.getEncoding()) {
+    emitError() << "has encoding " << encoding
+                << ", which is not a #spyre.layout; cannot assign a layout";
+    return failure();
+  }
+  Attribute layoutAttr =
+      attrs ? attrs.get(SpyreDialect::kLayoutAttrName) : Attribute();
+  Attribute dimOrderAttr =
+      attrs ? attrs.get(SpyreDialect::kDimOrderAttrName) : Attribute();
+
+  if (auto layout = dyn_cast_or_null<LayoutAttr>(layoutAttr)) {
+    if (layout.getStickBytes() != stickBytes) {
+      emitError() << "its 'spyre.layout' is built for "
+                  << layout.getStickBytes()
+                  << "-byte sticks, but the target's sticks have "
+                  << stickBytes << " bytes";
+      return failure();
+    }
+    return Type(withLayout(tensorType, layout));
+  }
+
+  std::optional<SmallVector<int32_t>> dimOrder;
+  if (dimOrderAttr)
+    dimOrder = readDimOrder(dimOrderAttr);
+  llvm::Expected<::spyre::SpyreTensorLayout> layout = getDefaultLayout(
+      tensorType,
+      dimOrder ? std::optional<ArrayRef<int32_t>>(*dimOrder) : std::nullopt,
+      stickBytes);
+  if (!layout) {
+    emitError() << "cannot assign a layout to " << type << ": "
+                << llvm::toString(layout.takeError());
+    return failure();
+  }
+  return Type(withLayout(
+      tensorType,
+      LayoutAttr::get(type.getContext(), *layout, tensorType.getElementType())));
+}
+
+void mlir::spyre::dropLayoutAttributes(FunctionOpInterface function) {
+  MLIRContext *context = function->getContext();
+  auto layoutName = StringAttr::get(context, SpyreDialect::kLayoutAttrName);
+  auto dimOrderName = StringAttr::get(context, SpyreDialect::kDimOrderAttrName);
+  for (unsigned i = 0; i < function.getNumArguments(); ++i) {
+    function.removeArgAttr(i, layoutName);
+    function.removeArgAttr(i, dimOrderName);
+  }
+  for (unsigned i = 0; i < function.getNumResults(); ++i) {
+    function.removeResultAttr(i, layoutName);
+    function.removeResultAttr(i, dimOrderName);
+  }
+}
+
+void mlir::spyre::updateCallSites(
+    ModuleOp module, const DenseMap<StringAttr, FunctionType> &oldTypes) {
+  module.walk([&](func::CallOp call) {
+    if (!oldTypes.count(call.getCalleeAttr().getAttr()))
+      return;
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+    FunctionType newType = callee.getFunctionType();
+    OpBuilder builder(call);
+    for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
+      Type want = newType.getInput(i);
+      if (operand.getType() == want)
+        continue;
+      Value converted =
+          isDeviceTensor(operand.getType())
+              ? Value(RestickifyOp::create(builder, call.getLoc(), want,
+                                           operand))
+              : Value(ToDeviceOp::create(builder, call.getLoc(), want,
+                                         operand));
+      call.setOperand(i, converted);
+    }
+    builder.setInsertionPointAfter(call);
+    for (auto [i, result] : llvm::enumerate(call.getResults())) {
+      Type hostType = result.getType();
+      if (hostType == newType.getResult(i))
+        continue;
+      result.setType(newType.getResult(i));
+      auto toHost = FromDeviceOp::create(builder, call.getLoc(), hostType,
+                                         result);
+      result.replaceAllUsesExcept(toHost.getResult(), toHost);
+    }
+  });
+}
+
+llvm::Expected<LayoutAttr>
+mlir::spyre::getLayoutWithStick(RankedTensorType type, int stickDim,
+                                int64_t stickBytes) {
+  SmallVector<int32_t, 6> order =
+      ::spyre::SpyreTensorLayout::defaultDimOrder(type.getShape());
+  if (type.getRank() > 0) {
+    if (stickDim < 0)
+      order.push_back(-1);
+    else
+      std::swap(*llvm::find(order, stickDim), order.back());
+  }
+  llvm::Expected<::spyre::SpyreTensorLayout> layout = getDefaultLayout(
+      type,
+      type.getRank() > 0 ? std::optional<ArrayRef<int32_t>>(order)
+                         : std::nullopt,
+      stickBytes);
+  if (!layout)
+    return layout.takeError();
+  return LayoutAttr::get(type.getContext(), *layout, type.getElementType());
+}
