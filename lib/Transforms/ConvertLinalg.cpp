@@ -27,6 +27,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -85,7 +86,7 @@ public:
 
 private:
   FailureOr<Term> inputTerm(linalg::LinalgOp op, OpOperand *operand,
-                            std::string &why);
+                            std::string &why, bool allowScalar = false);
   Value materialize(Location loc, const Term &term, ArrayRef<int64_t> ranges,
                     Type elementType);
   Value toOutput(Location loc, Value value, AffineMap outputMap,
@@ -186,9 +187,19 @@ Value Converter::toOutput(Location loc, Value value, AffineMap outputMap,
 /// constants, broadcasts are looked through (their dims leave the map), and
 /// constant-0 map results (size-1 dims) are reshaped away.
 FailureOr<Term> Converter::inputTerm(linalg::LinalgOp op, OpOperand *operand,
-                                     std::string &why) {
+                                     std::string &why, bool allowScalar) {
   Value value = operand->get();
   AffineMap map = op.getMatchingIndexingMap(operand);
+  // A splat (a fill, or a splat constant) read elementwise is a scalar.
+  if (allowScalar) {
+    if (std::optional<double> splat = getSplatValue(value)) {
+      Type element = cast<ShapedType>(value.getType()).getElementType();
+      if (isSupportedFloat(element))
+        return Term{constantScalar(op.getLoc(), *splat, element),
+                    AffineMap::get(map.getNumDims(), 0, {},
+                                   rewriter.getContext())};
+    }
+  }
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type) {
     why = "operand #" + std::to_string(operand->getOperandNumber()) +
@@ -329,6 +340,21 @@ FailureOr<Value> Converter::convertScalarOp(Operation *scalar,
     }
     return convert.getResult();
   }
+  // max(x, 0) is a relu.
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(scalar)) {
+    for (unsigned i = 0; i < 2; ++i) {
+      FloatAttr zero;
+      bool isZero = matchPattern(scalar->getOperand(i), m_Constant(&zero)) &&
+                    zero.getValueAsDouble() == 0.0;
+      if (!isZero && operands[i].map.getNumResults() == 0)
+        if (auto c = operands[i].tensor.getDefiningOp<mlir::spyre::ConstantOp>())
+          if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
+            isZero = dense.isSplat() &&
+                     dense.getSplatValue<APFloat>().isZero();
+      if (isZero)
+        return pointwise(loc, "relu", {operands[1 - i]}, resultType);
+    }
+  }
   // 1 / x is a reciprocal.
   if (auto div = dyn_cast<arith::DivFOp>(scalar)) {
     FloatAttr numerator;
@@ -373,7 +399,7 @@ Converter::convertStructured(linalg::LinalgOp op) {
 
   DenseMap<Value, Term> env;
   for (OpOperand *operand : op.getDpsInputOperands()) {
-    FailureOr<Term> term = inputTerm(op, operand, why);
+    FailureOr<Term> term = inputTerm(op, operand, why, /*allowScalar=*/true);
     if (failed(term))
       return Unsupported{why};
     env[op.getMatchingBlockArgument(operand)] = *term;
@@ -450,12 +476,39 @@ Converter::convertStructured(linalg::LinalgOp op) {
       }
       operands.push_back(it->second);
     }
-    FailureOr<Value> result = convertScalarOp(&scalar, operands, ranges, why);
+    // Compute the op over just the loops its operands vary along (e.g. a
+    // per-row rsqrt in a norm runs once per row, not once per element), and
+    // broadcast its result through its map.
+    llvm::SmallBitVector used(numLoops);
+    for (const Term &term : operands)
+      for (AffineExpr expr : term.map.getResults())
+        used.set(cast<AffineDimExpr>(expr).getPosition());
+    SmallVector<int64_t> subRanges;
+    SmallVector<int64_t> newIndex(numLoops, -1);
+    SmallVector<AffineExpr> projection;
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (used.test(d)) {
+        newIndex[d] = static_cast<int64_t>(subRanges.size());
+        subRanges.push_back(ranges[d]);
+        projection.push_back(rewriter.getAffineDimExpr(d));
+      }
+    SmallVector<Term> subOperands;
+    for (const Term &term : operands) {
+      SmallVector<AffineExpr> exprs;
+      for (AffineExpr expr : term.map.getResults())
+        exprs.push_back(rewriter.getAffineDimExpr(
+            newIndex[cast<AffineDimExpr>(expr).getPosition()]));
+      subOperands.push_back(Term{term.tensor,
+                                 AffineMap::get(subRanges.size(), 0, exprs,
+                                                rewriter.getContext())});
+    }
+    FailureOr<Value> result =
+        convertScalarOp(&scalar, subOperands, subRanges, why);
     if (failed(result))
       return Unsupported{why};
-    env[scalar.getResult(0)] = Term{
-        *result, AffineMap::getMultiDimIdentityMap(numLoops,
-                                                   rewriter.getContext())};
+    env[scalar.getResult(0)] =
+        Term{*result,
+             AffineMap::get(numLoops, 0, projection, rewriter.getContext())};
   }
 
   Value target = hasReduction ? reduced : yielded;

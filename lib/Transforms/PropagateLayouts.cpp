@@ -294,8 +294,7 @@ LogicalResult FunctionPropagation::addNode(Operation *op) {
     // layout of the new shape.
     auto inputType = cast<RankedTensorType>(reshape.getInput().getType());
     int64_t inputRank = inputType.getRank();
-    for (Key key = inputRank > 0 ? 0 : stick::kSparse; key < inputRank;
-         ++key) {
+    for (Key key = stick::kSparse; key < inputRank; ++key) {
       llvm::Expected<LayoutAttr> layout =
           getLayoutWithStick(withoutLayout(inputType), key, stickBytes);
       if (!layout) {
@@ -561,9 +560,19 @@ LogicalResult FunctionPropagation::finishBoundary() {
         value = ToDeviceOp::create(builder, ret.getLoc(),
                                    withLayout(type, layout), value);
       } else if (fixed && getLayoutAttr(type) != fixed) {
-        value = RestickifyOp::create(builder, ret.getLoc(),
-                                     withLayout(withoutLayout(type), fixed),
-                                     value);
+        RankedTensorType target = withLayout(withoutLayout(type), fixed);
+        FailureOr<Key> from = keyOf(type), to = keyOf(target);
+        if (succeeded(from) && succeeded(to) &&
+            !stick::canRestickify(*from, *to)) {
+          ret.emitOpError("result #")
+              << i << " must have the caller's layout " << fixed
+              << ", but the value is "
+              << (*from == stick::kSparse ? "sparse" : "dense")
+              << " and the layout is not; sparse and dense layouts cannot "
+                 "be converted into one another";
+          return WalkResult::interrupt();
+        }
+        value = RestickifyOp::create(builder, ret.getLoc(), target, value);
       }
       ret.setOperand(static_cast<unsigned>(i), value);
       resultTypes[i] = value.getType();
@@ -608,6 +617,22 @@ LogicalResult FunctionPropagation::run() {
     if (failed(addNode(&op)))
       return failure();
   }
+  // Results whose layout the caller fixed are requirements from outside.
+  function.walk([&](func::ReturnOp ret) {
+    for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
+      Value value = operand;
+      if (auto fromDevice = value.getDefiningOp<FromDeviceOp>())
+        value = fromDevice.getInput();
+      auto it = valueIds.find(value);
+      if (it == valueIds.end() || !fixedResults[i])
+        continue;
+      FailureOr<Key> key = keyOf(withLayout(
+          withoutLayout(cast<RankedTensorType>(value.getType())),
+          fixedResults[i]));
+      if (succeeded(key))
+        problem.sinks.push_back({it->second, *key});
+    }
+  });
   std::string broken = problem.verify();
   if (!broken.empty())
     return function.emitOpError("internal error building the layout "

@@ -289,3 +289,224 @@ func.func @layout_on_an_operation() attributes {spyre.layout = #spyre.layout<dev
 func.func @unknown_operation_attribute() attributes {spyre.cores = 4} {
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Compute ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @wrong_arity(%a: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.add' op expects 2 inputs, got 1}}
+  %0 = spyre.add %a : (tensor<4x64xf16>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @rank_mismatch_without_maps(%a: tensor<4x64xf16>, %b: tensor<64xf16>) {
+  // expected-error @+1 {{'spyre.add' op input #1 has rank 1 but the result has rank 2; give indexing_maps to say how it broadcasts}}
+  %0 = spyre.add %a, %b : (tensor<4x64xf16>, tensor<64xf16>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @extent_mismatch(%a: tensor<4x64xf16>, %b: tensor<4x32xf16>) {
+  // expected-error @+1 {{'spyre.add' op op dim d1 has extent 64 in input #0 but 32 in input #1}}
+  %0 = spyre.add %a, %b : (tensor<4x64xf16>, tensor<4x32xf16>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @not_a_projected_permutation(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.add' op indexing map of input #1 must be a projected permutation, got affine_map<(d0, d1) -> (d0 + d1, d1)>}}
+  %0 = spyre.add %a, %b {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0 + d1, d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<4x64xf16>, tensor<4x64xf16>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @too_few_maps(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.add' op expects 3 indexing maps (inputs, then the result), got 2}}
+  %0 = spyre.add %a, %b {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<4x64xf16>, tensor<4x64xf16>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @permuted_result_map(%a: tensor<4x64xf16>, %b: tensor<64x4xf16>) {
+  // expected-error @+1 {{'spyre.add' op the result's indexing map must be the identity (the op dims are the result's dims), got affine_map<(d0, d1) -> (d1, d0)>}}
+  %0 = spyre.add %a, %b {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>]} : (tensor<4x64xf16>, tensor<64x4xf16>) -> tensor<64x4xf16>
+  return
+}
+
+// -----
+
+func.func @mixed_element_types(%a: tensor<4x64xf16>, %b: tensor<4x64xf32>) {
+  // expected-error @+1 {{'spyre.add' op input #1 has element type 'f32' but 'f16' is expected}}
+  %0 = spyre.add %a, %b : (tensor<4x64xf16>, tensor<4x64xf32>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @comparison_result(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.greater_than' op a comparison produces i1, not 'f16'}}
+  %0 = spyre.greater_than %a, %b : (tensor<4x64xf16>, tensor<4x64xf16>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @where_condition(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.where' op input #0 has element type 'f16' but 'i1' is expected}}
+  %0 = spyre.where %a, %a, %b : (tensor<4x64xf16>, tensor<4x64xf16>, tensor<4x64xf16>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @clip_bounds(%a: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.clip' op min 2.000000e+00 exceeds max 1.000000e+00}}
+  %0 = spyre.clip %a min = 2.0 max = 1.0 : tensor<4x64xf16> -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @unsupported_conversion(%a: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.convert' op unsupported conversion from 'f16' to 'i32'; the device converts f16 <-> f32, fp8 -> f16 and f16 -> fp8}}
+  %0 = spyre.convert %a : tensor<4x64xf16> -> tensor<4x64xi32>
+  return
+}
+
+// -----
+
+func.func @reduction_dim(%a: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.sum' op dim 2 is not a dim of the rank-2 input}}
+  %0 = spyre.sum %a dim = 2 : tensor<4x64xf16> -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @reduction_shape(%a: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.max' op result shape [64] must be the input shape without dim 1, i.e. [4]}}
+  %0 = spyre.max %a dim = 1 : tensor<4x64xf16> -> tensor<64xf16>
+  return
+}
+
+// -----
+
+func.func @matmul_element_types(%a: tensor<4x64xf32>, %b: tensor<64x8xf32>) {
+  // expected-error @+1 {{'spyre.matmul' op the PT unit multiplies DL16 or fp8 operands, not 'f32'}}
+  %0 = spyre.matmul %a, %b : tensor<4x64xf32>, tensor<64x8xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_shapes(%a: tensor<4x64xf16>, %b: tensor<32x8xf16>) {
+  // expected-error @+1 {{'spyre.matmul' op op dim d2 has extent 64 in input #0 but 32 in input #1}}
+  %0 = spyre.matmul %a, %b : tensor<4x64xf16>, tensor<32x8xf16> -> tensor<4x8xf16>
+  return
+}
+
+// -----
+
+func.func @transpose_permutation(%a: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.transpose' op permutation [0, 0] is not a permutation of [0, 2)}}
+  %0 = spyre.transpose %a permutation = [0, 0] : tensor<4x64xf16> -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @transpose_shape(%a: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.transpose' op result must be the permuted input, 'tensor<64x4xf16>', not 'tensor<4x64xf16>'}}
+  %0 = spyre.transpose %a permutation = [1, 0] : tensor<4x64xf16> -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%a: tensor<4x64xf16>) {
+  // expected-error @+1 {{'spyre.reshape' op reshape from 256 to 128 elements}}
+  %0 = spyre.reshape %a : tensor<4x64xf16> -> tensor<128xf16>
+  return
+}
+
+// -----
+
+func.func @constant_type() {
+  // expected-error @+1 {{'spyre.constant' op value of type 'tensor<2xf16>' does not match the result 'tensor<3xf16>'}}
+  %0 = spyre.constant dense<[1.0, 2.0]> : tensor<2xf16> -> tensor<3xf16>
+  return
+}
+
+// -----
+
+func.func @pad_value(%d: tensor<100x64xf16, #spyre.layout<device_size = [1, 100, 64], stride_map = [64, 64, 1]>>) {
+  // expected-error @+1 {{'spyre.pad' op padding value: value 1e+09 is not representable in SEN169_FP16}}
+  %0 = spyre.pad %d value = 1.0e9 : tensor<100x64xf16, #spyre.layout<device_size = [1, 100, 64], stride_map = [64, 64, 1]>> -> tensor<100x64xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [64, 64, 1]>>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Stick rules of laid-out compute ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+#rows = #spyre.layout<device_size = [1, 64, 64], stride_map = [64, 64, 1]>
+#cols = #spyre.layout<device_size = [1, 64, 64], stride_map = [4096, 1, 64]>
+
+func.func @pointwise_sticks(%a: tensor<64x64xf16, #rows>, %b: tensor<64x64xf16, #cols>) {
+  // expected-error @+1 {{'spyre.add' op operands must be sticked on the result's stick dim (inputs broadcast along it are exempt), but they are not:, input #0 on d1, input #1 on d0, result on d1}}
+  %0 = spyre.add %a, %b : (tensor<64x64xf16, #rows>, tensor<64x64xf16, #cols>) -> tensor<64x64xf16, #rows>
+  return
+}
+
+// -----
+
+#rows = #spyre.layout<device_size = [1, 64, 64], stride_map = [64, 64, 1]>
+#cols = #spyre.layout<device_size = [1, 64, 64], stride_map = [4096, 1, 64]>
+
+func.func @matmul_sticks(%a: tensor<64x64xf16, #cols>, %b: tensor<64x64xf16, #rows>) {
+  // expected-error @+1 {{'spyre.matmul' op matmul needs A sticked on k (d2) and B and C sticked on n (d1), but A is on d0, B on d1 and C on d1}}
+  %0 = spyre.matmul %a, %b : tensor<64x64xf16, #cols>, tensor<64x64xf16, #rows> -> tensor<64x64xf16, #rows>
+  return
+}
+
+// -----
+
+#rows = #spyre.layout<device_size = [1, 64, 64], stride_map = [64, 64, 1]>
+#dense = #spyre.layout<device_size = [1, 64], stride_map = [64, 1]>
+
+func.func @stick_reduction_must_be_sparse(%a: tensor<64x64xf16, #rows>) {
+  // expected-error @+1 {{'spyre.sum' op a reduction keeps its input's stick dim, or gives a sparse result when it reduces along the stick; input #0 is sticked on d1 so the result must be sparse, but it is d0}}
+  %0 = spyre.sum %a dim = 1 : tensor<64x64xf16, #rows> -> tensor<64xf16, #dense>
+  return
+}
+
+// -----
+
+#rows = #spyre.layout<device_size = [1, 64, 64], stride_map = [64, 64, 1]>
+
+func.func @mixed_host_and_device(%a: tensor<64x64xf16, #rows>, %b: tensor<64x64xf16>) {
+  // expected-error @+1 {{'spyre.add' op mixes host and device tensors: input #1 has no #spyre.layout but the result has one}}
+  %0 = spyre.add %a, %b : (tensor<64x64xf16, #rows>, tensor<64x64xf16>) -> tensor<64x64xf16, #rows>
+  return
+}
+
+// -----
+
+#f32 = #spyre.layout<device_size = [2, 64, 32], stride_map = [32, 64, 1]>
+
+func.func @fp32_opfunc(%a: tensor<64x64xf32, #f32>) {
+  // expected-error @+1 {{'spyre.tanh' op runs 'tanh', which the device does not compute on IEEE_FP32 data}}
+  %0 = spyre.tanh %a : (tensor<64x64xf32, #f32>) -> tensor<64x64xf32, #f32>
+  return
+}

@@ -111,7 +111,57 @@ LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
   for (unsigned d = 0; d < numLoops; ++d)
     if (extents[d] == ShapedType::kDynamic)
       return op->emitOpError("op dim d") << d << " is used by no operand";
-  return verifyStickRule(compute);
+  if (failed(verifyStickRule(compute)))
+    return failure();
+  return verifyDeviceFormats(compute);
+}
+
+/// OpFuncs the SFP also runs on IEEE_FP32 (the reference's SPYRE_FP32_OPS).
+static bool runsOnFp32(StringRef opFunc) {
+  return llvm::is_contained(
+      {"add", "sub", "mul", "where3", "realdiv", "relufwd", "reciprocal",
+       "mean", "sum", "max", "min", "layernormscale", "abs", "neg", "exp",
+       "sigmoid", "exx2", "layernormnorm", "identity", "sqrt", "rsqrt",
+       "floor", "maximum", "minimum", "dl16tofp32", "fp32todl16"},
+      opFunc);
+}
+
+LogicalResult mlir::spyre::detail::verifyDeviceFormats(ComputeOpInterface op) {
+  StringRef opFunc = op.getOpFuncName();
+  SmallVector<Type> types(op->getOperandTypes());
+  types.push_back(op->getResult(0).getType());
+  for (Type type : types) {
+    LayoutAttr layout = getLayoutAttr(type);
+    if (!layout)
+      continue;
+    FailureOr<::spyre::DataFormat> format =
+        layout.getFormatFor(cast<RankedTensorType>(type).getElementType());
+    if (failed(format))
+      continue; // reported by the encoding verifier
+    bool supported = true;
+    switch (*format) {
+    case ::spyre::DataFormat::SEN169_FP16:
+      break;
+    case ::spyre::DataFormat::IEEE_FP32:
+      supported = runsOnFp32(opFunc);
+      break;
+    case ::spyre::DataFormat::IEEE_INT32:
+      supported = opFunc == "identity";
+      break;
+    case ::spyre::DataFormat::SEN143_FP8:
+    case ::spyre::DataFormat::SEN152_FP8:
+      supported = llvm::is_contained(
+          {"batchmatmulfp8", "fp8todl16", "qfp8ch", "identity"}, opFunc);
+      break;
+    default:
+      supported = opFunc == "identity";
+    }
+    if (!supported)
+      return op.emitOpError("runs '")
+             << opFunc << "', which the device does not compute on "
+             << ::spyre::stringifyDataFormat(*format) << " data";
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,7 +242,7 @@ LogicalResult mlir::spyre::detail::verifyPointwiseOp(Operation *op,
         return mismatch(i, resultElement);
     break;
   }
-  return success();
+  return verifyComputeOp(op);
 }
 
 LogicalResult ClipOp::verify() {
@@ -203,7 +253,7 @@ LogicalResult ClipOp::verify() {
     return emitOpError("min ")
            << getMin().convertToDouble() << " exceeds max "
            << getMax().convertToDouble();
-  return success();
+  return detail::verifyComputeOp(*this);
 }
 
 StringRef ConvertOp::getOpFuncName() {
@@ -228,7 +278,7 @@ LogicalResult ConvertOp::verify() {
            << getInput().getType().getElementType() << " to "
            << getType().getElementType()
            << "; the device converts f16 <-> f32, fp8 -> f16 and f16 -> fp8";
-  return success();
+  return detail::verifyComputeOp(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -266,7 +316,7 @@ LogicalResult mlir::spyre::detail::verifyReductionOp(Operation *op,
     return op->emitOpError("result element type ")
            << result.getElementType() << " differs from the input's "
            << input.getElementType();
-  return success();
+  return verifyComputeOp(op);
 }
 
 double SumOp::getNeutralValue() { return 0.0; }
@@ -327,7 +377,7 @@ static LogicalResult verifyMatmul(Operation *op, unsigned numLoops) {
   if (fp8 ? !c.isF16() : c != a)
     return op->emitOpError("result element type ")
            << c << " must be " << (fp8 ? "f16" : "the operands'");
-  return success();
+  return mlir::spyre::detail::verifyComputeOp(op);
 }
 
 StringRef MatmulOp::getOpFuncName() {

@@ -118,6 +118,13 @@ LogicalResult verifyReductionOp(Operation *op, int64_t dim);
 
 #include "Spyre/Dialect/Spyre/IR/SpyreInterfaces.h.inc"
 
+namespace mlir::spyre::detail {
+/// Checks that a laid-out compute op's device formats are ones its OpFunc
+/// runs on (DL16 always; IEEE_FP32 for a listed subset; fp8 for matmul and
+/// conversions; IEEE_INT32 for copies).
+LogicalResult verifyDeviceFormats(ComputeOpInterface op);
+} // namespace mlir::spyre::detail
+
 #define GET_OP_CLASSES
 #include "Spyre/Dialect/Spyre/IR/SpyreOps.h.inc"
 

@@ -46,7 +46,6 @@ def Spyre_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
       "::llvm::SmallVector<int64_t>", "getStaticLoopRanges", (ins), [{}],
       [{ return ::mlir::spyre::detail::getStaticLoopRanges($_op); }]>,
   ];
-  let verify = [{ return ::mlir::spyre::detail::verifyComputeOp($_op); }];
 }
 
 #endif // SPYRE_DIALECT_SPYRE_IR_SPYREINTERFACES_TD

@@ -9,7 +9,7 @@
 #rows = affine_map<(d0, d1) -> (d0, d1)>
 #bias = affine_map<(d0, d1) -> (d1)>
 
-func.func @mlp_block(%x: tensor<128x768xf16>,
+func.func @gpt2_mlp(%x: tensor<128x768xf16>,
                      %w1: tensor<768x3072xf16>,
                      %b1: tensor<3072xf16>,
                      %w2: tensor<3072x768xf16> {spyre.dim_order = array<i64: 1, 0>},

@@ -1,0 +1,347 @@
+// RUN: spyre-opt %s --spyre-convert-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// A matmul with a zero-filled init: the fill disappears.
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.+]]: tensor<128x256xf16>, %[[B:.+]]: tensor<256x64xf16>)
+// CHECK-NOT: linalg.
+// CHECK: %[[C:.+]] = spyre.matmul %[[A]], %[[B]] : tensor<128x256xf16>, tensor<256x64xf16> -> tensor<128x64xf16>
+// CHECK: return %[[C]]
+func.func @matmul(%a: tensor<128x256xf16>, %b: tensor<256x64xf16>) -> tensor<128x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x64xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<128x64xf16>) -> tensor<128x64xf16>
+  %c = linalg.matmul ins(%a, %b : tensor<128x256xf16>, tensor<256x64xf16>) outs(%z : tensor<128x64xf16>) -> tensor<128x64xf16>
+  return %c : tensor<128x64xf16>
+}
+
+// -----
+
+// A transposed B given by indexing maps; a non-zero init is added.
+// CHECK-LABEL: func.func @matmul_transposed_b
+// CHECK-SAME: (%[[A:.+]]: tensor<128x256xf16>, %[[B:.+]]: tensor<64x256xf16>, %[[C:.+]]: tensor<128x64xf16>)
+// CHECK: %[[P:.+]] = spyre.matmul %[[A]], %[[B]] {indexing_maps = [#[[MA:.+]], #[[MB:.+]], #[[MC:.+]]]} : tensor<128x256xf16>, tensor<64x256xf16> -> tensor<128x64xf16>
+// CHECK: %[[S:.+]] = spyre.add %[[P]], %[[C]] : (tensor<128x64xf16>, tensor<128x64xf16>) -> tensor<128x64xf16>
+// CHECK: return %[[S]]
+func.func @matmul_transposed_b(%a: tensor<128x256xf16>, %b: tensor<64x256xf16>, %c: tensor<128x64xf16>) -> tensor<128x64xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<128x256xf16>, tensor<64x256xf16>) outs(%c : tensor<128x64xf16>) -> tensor<128x64xf16>
+  return %r : tensor<128x64xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: spyre.batch_matmul %{{.*}}, %{{.*}} : tensor<4x32x64xf16>, tensor<4x64x16xf16> -> tensor<4x32x16xf16>
+func.func @batch_matmul(%a: tensor<4x32x64xf16>, %b: tensor<4x64x16xf16>) -> tensor<4x32x16xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x32x16xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<4x32x16xf16>) -> tensor<4x32x16xf16>
+  %c = linalg.batch_matmul ins(%a, %b : tensor<4x32x64xf16>, tensor<4x64x16xf16>) outs(%z : tensor<4x32x16xf16>) -> tensor<4x32x16xf16>
+  return %c : tensor<4x32x16xf16>
+}
+
+// -----
+
+// f16 operands accumulated into f32: the product is converted.
+// CHECK-LABEL: func.func @matmul_f32_result
+// CHECK: %[[P:.+]] = spyre.matmul {{.*}} -> tensor<8x16xf16>
+// CHECK: spyre.convert %[[P]] : tensor<8x16xf16> -> tensor<8x16xf32>
+func.func @matmul_f32_result(%a: tensor<8x64xf16>, %b: tensor<64x16xf16>) -> tensor<8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<8x64xf16>, tensor<64x16xf16>) outs(%z : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %c : tensor<8x16xf32>
+}
+
+// -----
+
+// Elementwise named ops convert through their bodies.
+// CHECK-LABEL: func.func @named_elementwise
+// CHECK-SAME: (%[[A:.+]]: tensor<8x64xf16>, %[[B:.+]]: tensor<8x64xf16>)
+// CHECK: %[[S:.+]] = spyre.add %[[A]], %[[B]]
+// CHECK: %[[E:.+]] = spyre.exp %[[S]]
+// CHECK: %[[M:.+]] = spyre.maximum %[[E]], %[[B]]
+// CHECK: %[[R:.+]] = spyre.reciprocal %[[M]]
+// CHECK: return %[[R]]
+func.func @named_elementwise(%a: tensor<8x64xf16>, %b: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %e = tensor.empty() : tensor<8x64xf16>
+  %s = linalg.add ins(%a, %b : tensor<8x64xf16>, tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %x = linalg.exp ins(%s : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %m = linalg.max ins(%x, %b : tensor<8x64xf16>, tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %r = linalg.reciprocal ins(%m : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %r : tensor<8x64xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @linalg_elementwise
+// CHECK: spyre.sub
+// CHECK: spyre.tanh
+func.func @linalg_elementwise(%a: tensor<8x64xf16>, %b: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %e = tensor.empty() : tensor<8x64xf16>
+  %s = linalg.elementwise kind=#linalg.elementwise_kind<sub> ins(%a, %b : tensor<8x64xf16>, tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %t = linalg.elementwise kind=#linalg.elementwise_kind<tanh> ins(%s : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %t : tensor<8x64xf16>
+}
+
+// -----
+
+// A generic body: every op becomes a spyre op over the iteration space; the
+// bias broadcast is an indexing map, constants are scalars.
+// CHECK-LABEL: func.func @gelu_tanh
+// CHECK-SAME: (%[[X:.+]]: tensor<4x64xf16>, %[[B:.+]]: tensor<64xf16>)
+// CHECK-DAG: %[[HALF:.+]] = spyre.constant dense<5.000000e-01> : tensor<f16> -> tensor<f16>
+// CHECK: %[[V:.+]] = spyre.add %[[X]], %[[B]] {indexing_maps = [#[[ID:.+]], #[[COL:.+]], #[[ID]]]}
+// CHECK: spyre.tanh
+// CHECK: %[[H:.+]] = spyre.mul %[[HALF]], %[[V]] : (tensor<f16>, tensor<4x64xf16>) -> tensor<4x64xf16>
+// CHECK-NOT: linalg.
+func.func @gelu_tanh(%x: tensor<4x64xf16>, %b: tensor<64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : tensor<4x64xf16>, tensor<64xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%v0: f16, %bv: f16, %o: f16):
+    %half = arith.constant 0.5 : f16
+    %one = arith.constant 1.0 : f16
+    %k = arith.constant 0.7978845608 : f16
+    %v = arith.addf %v0, %bv : f16
+    %in = arith.mulf %k, %v : f16
+    %t = math.tanh %in : f16
+    %p = arith.addf %one, %t : f16
+    %h = arith.mulf %half, %v : f16
+    %r = arith.mulf %h, %p : f16
+    linalg.yield %r : f16
+  } -> tensor<4x64xf16>
+  return %r : tensor<4x64xf16>
+}
+
+// -----
+
+// A generic writing its result transposed: computed in op-dim order, then a
+// transpose view.
+// CHECK-LABEL: func.func @transposed_output
+// CHECK: %[[N:.+]] = spyre.neg %{{.*}} : (tensor<4x64xf16>) -> tensor<4x64xf16>
+// CHECK: spyre.transpose %[[N]] permutation = [1, 0] : tensor<4x64xf16> -> tensor<64x4xf16>
+func.func @transposed_output(%x: tensor<4x64xf16>) -> tensor<64x4xf16> {
+  %e = tensor.empty() : tensor<64x4xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e : tensor<64x4xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %n = arith.negf %v : f16
+    linalg.yield %n : f16
+  } -> tensor<64x4xf16>
+  return %r : tensor<64x4xf16>
+}
+
+// -----
+
+// Comparisons and select.
+// CHECK-LABEL: func.func @where
+// CHECK: %[[G:.+]] = spyre.greater_than {{.*}} -> tensor<4x64xi1>
+// CHECK: spyre.where %[[G]], {{.*}} : (tensor<4x64xi1>, tensor<4x64xf16>, tensor<4x64xf16>) -> tensor<4x64xf16>
+func.func @where(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %c = arith.cmpf ogt, %x, %y : f16
+    %s = arith.select %c, %x, %y : f16
+    linalg.yield %s : f16
+  } -> tensor<4x64xf16>
+  return %r : tensor<4x64xf16>
+}
+
+// -----
+
+// A sum of squares as a reduction generic: the square elementwise, then the
+// reduction; the zero init is neutral.
+// CHECK-LABEL: func.func @sum_of_squares
+// CHECK-SAME: (%[[X:.+]]: tensor<32x4096xf16>)
+// CHECK: %[[SQ:.+]] = spyre.mul %[[X]], %[[X]]
+// CHECK: %[[S:.+]] = spyre.sum %[[SQ]] dim = 1 : tensor<32x4096xf16> -> tensor<32xf16>
+// CHECK: return %[[S]]
+func.func @sum_of_squares(%x: tensor<32x4096xf16>) -> tensor<32xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<32xf16>) -> tensor<32xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<32x4096xf16>) outs(%z : tensor<32xf16>) {
+  ^bb0(%v: f16, %acc: f16):
+    %p = arith.mulf %v, %v : f16
+    %s = arith.addf %p, %acc : f16
+    linalg.yield %s : f16
+  } -> tensor<32xf16>
+  return %r : tensor<32xf16>
+}
+
+// -----
+
+// linalg.reduce with max over two dims: one reduction per dim, highest
+// first; -inf is max's neutral element.
+// CHECK-LABEL: func.func @reduce_max
+// CHECK: %[[R2:.+]] = spyre.max %{{.*}} dim = 2 : tensor<4x8x64xf16> -> tensor<4x8xf16>
+// CHECK: %[[R1:.+]] = spyre.max %[[R2]] dim = 1 : tensor<4x8xf16> -> tensor<4xf16>
+// CHECK: return %[[R1]]
+func.func @reduce_max(%x: tensor<4x8x64xf16>) -> tensor<4xf16> {
+  %ninf = arith.constant 0xFC00 : f16
+  %e = tensor.empty() : tensor<4xf16>
+  %i = linalg.fill ins(%ninf : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>
+  %r = linalg.reduce ins(%x : tensor<4x8x64xf16>) outs(%i : tensor<4xf16>) dimensions = [1, 2]
+    (%in: f16, %init: f16) {
+      %m = arith.maximumf %in, %init : f16
+      linalg.yield %m : f16
+    }
+  return %r : tensor<4xf16>
+}
+
+// -----
+
+// A non-neutral init is combined after the reduction.
+// CHECK-LABEL: func.func @sum_into_init
+// CHECK-SAME: (%[[X:.+]]: tensor<8x64xf16>, %[[I:.+]]: tensor<8xf16>)
+// CHECK: %[[S:.+]] = spyre.sum %[[X]] dim = 1
+// CHECK: %[[R:.+]] = spyre.add %[[S]], %[[I]]
+// CHECK: return %[[R]]
+func.func @sum_into_init(%x: tensor<8x64xf16>, %i: tensor<8xf16>) -> tensor<8xf16> {
+  %r = linalg.reduce ins(%x : tensor<8x64xf16>) outs(%i : tensor<8xf16>) dimensions = [1]
+    (%in: f16, %init: f16) {
+      %s = arith.addf %in, %init : f16
+      linalg.yield %s : f16
+    }
+  return %r : tensor<8xf16>
+}
+
+// -----
+
+// Softmax: max, sub, exp, sum, reciprocal, mul.
+// CHECK-LABEL: func.func @softmax
+// CHECK-SAME: (%[[X:.+]]: tensor<8x1000xf16>)
+// CHECK: %[[MAX:.+]] = spyre.max %[[X]] dim = 1 : tensor<8x1000xf16> -> tensor<8xf16>
+// CHECK: %[[SUB:.+]] = spyre.sub %[[X]], %[[MAX]] {indexing_maps = [#[[ID:.+]], #[[ROW:.+]], #[[ID]]]}
+// CHECK: %[[EXP:.+]] = spyre.exp %[[SUB]]
+// CHECK: %[[SUM:.+]] = spyre.sum %[[EXP]] dim = 1
+// CHECK: %[[INV:.+]] = spyre.reciprocal %[[SUM]] : (tensor<8xf16>) -> tensor<8xf16>
+// CHECK: %[[Y:.+]] = spyre.mul %[[EXP]], %[[INV]] {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]}
+// CHECK: return %[[Y]]
+func.func @softmax(%x: tensor<8x1000xf16>) -> tensor<8x1000xf16> {
+  %e = tensor.empty() : tensor<8x1000xf16>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<8x1000xf16>) outs(%e : tensor<8x1000xf16>) -> tensor<8x1000xf16>
+  return %y : tensor<8x1000xf16>
+}
+
+// -----
+
+// Transposes are views; broadcasts fold into the consumer's map.
+// CHECK-LABEL: func.func @views
+// CHECK-SAME: (%[[X:.+]]: tensor<64x8xf16>, %[[B:.+]]: tensor<64xf16>)
+// CHECK: %[[T:.+]] = spyre.transpose %[[X]] permutation = [1, 0] : tensor<64x8xf16> -> tensor<8x64xf16>
+// CHECK-NOT: linalg.broadcast
+// CHECK: %[[S:.+]] = spyre.add %[[T]], %[[B]] {indexing_maps = [#[[ID:.+]], #[[COL:.+]], #[[ID]]]}
+// CHECK: return %[[S]]
+func.func @views(%x: tensor<64x8xf16>, %b: tensor<64xf16>) -> tensor<8x64xf16> {
+  %e = tensor.empty() : tensor<8x64xf16>
+  %t = linalg.transpose ins(%x : tensor<64x8xf16>) outs(%e : tensor<8x64xf16>) permutation = [1, 0]
+  %bb = linalg.broadcast ins(%b : tensor<64xf16>) outs(%e : tensor<8x64xf16>) dimensions = [0]
+  %s = linalg.add ins(%t, %bb : tensor<8x64xf16>, tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %s : tensor<8x64xf16>
+}
+
+// -----
+
+// Reshapes become spyre reshapes; size-1 dims read at constant 0 are
+// reshaped away.
+// CHECK-LABEL: func.func @reshapes
+// CHECK: %[[R:.+]] = spyre.reshape %{{.*}} : tensor<8x64xf16> -> tensor<8x4x16xf16>
+// CHECK: spyre.reshape %{{.*}} : tensor<8x4x16xf16> -> tensor<512xf16>
+// CHECK: spyre.reshape %{{.*}} : tensor<8x1xf16> -> tensor<8xf16>
+func.func @reshapes(%x: tensor<8x64xf16>, %m: tensor<8x1xf16>) -> (tensor<512xf16>, tensor<8x64xf16>) {
+  %a = tensor.expand_shape %x [[0], [1, 2]] output_shape [8, 4, 16] : tensor<8x64xf16> into tensor<8x4x16xf16>
+  %b = tensor.collapse_shape %a [[0, 1, 2]] : tensor<8x4x16xf16> into tensor<512xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<8x64xf16>, tensor<8x1xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%v: f16, %s: f16, %o: f16):
+    %d = arith.subf %v, %s : f16
+    linalg.yield %d : f16
+  } -> tensor<8x64xf16>
+  return %b, %c : tensor<512xf16>, tensor<8x64xf16>
+}
+
+// -----
+
+// Splats read elementwise (fills, splat constants) are scalars; other dense
+// constants are device constants.
+// CHECK-LABEL: func.func @constants
+// CHECK: %[[TWO:.+]] = spyre.constant dense<2.000000e+00> : tensor<f16> -> tensor<f16>
+// CHECK: %[[M:.+]] = spyre.mul %{{.*}}, %[[TWO]] : (tensor<2x2xf16>, tensor<f16>) -> tensor<2x2xf16>
+// CHECK: %[[W:.+]] = spyre.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf16> -> tensor<2x2xf16>
+// CHECK: spyre.add %[[M]], %[[W]]
+func.func @constants(%x: tensor<2x2xf16>) -> tensor<2x2xf16> {
+  %c = arith.constant dense<2.0> : tensor<2x2xf16>
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf16>
+  %e = tensor.empty() : tensor<2x2xf16>
+  %r = linalg.mul ins(%x, %c : tensor<2x2xf16>, tensor<2x2xf16>) outs(%e : tensor<2x2xf16>) -> tensor<2x2xf16>
+  %s = linalg.add ins(%r, %w : tensor<2x2xf16>, tensor<2x2xf16>) outs(%e : tensor<2x2xf16>) -> tensor<2x2xf16>
+  return %s : tensor<2x2xf16>
+}
+
+// -----
+
+// What the device cannot do stays on the host, with a remark.
+func.func @erf(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its body uses 'math.erf', which has no Spyre op}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %y = math.erf %v : f16
+    linalg.yield %y : f16
+  } -> tensor<4x64xf16>
+  return %r : tensor<4x64xf16>
+}
+
+// -----
+
+func.func @integers(%a: tensor<4x64xi32>, %b: tensor<4x64xi32>) -> tensor<4x64xi32> {
+  %e = tensor.empty() : tensor<4x64xi32>
+  // expected-remark @+1 {{'linalg.add' stays on the host: its body computes on i32; the device computes on f16, bf16 and f32}}
+  %r = linalg.add ins(%a, %b : tensor<4x64xi32>, tensor<4x64xi32>) outs(%e : tensor<4x64xi32>) -> tensor<4x64xi32>
+  return %r : tensor<4x64xi32>
+}
+
+// -----
+
+func.func @product_reduction(%x: tensor<4x64xf16>) -> tensor<4xf16> {
+  %one = arith.constant 1.0 : f16
+  %e = tensor.empty() : tensor<4xf16>
+  %i = linalg.fill ins(%one : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>
+  // expected-remark @+1 {{'linalg.reduce' stays on the host: its reduction does not combine with add, max or min}}
+  %r = linalg.reduce ins(%x : tensor<4x64xf16>) outs(%i : tensor<4xf16>) dimensions = [1]
+    (%in: f16, %init: f16) {
+      %m = arith.mulf %in, %init : f16
+      linalg.yield %m : f16
+    }
+  return %r : tensor<4xf16>
+}
+
+// -----
+
+func.func @dynamic(%x: tensor<?x64xf16>) -> tensor<?x64xf16> {
+  // expected-remark @+1 {{'linalg.exp' stays on the host: its iteration space is dynamic}}
+  %r = linalg.exp ins(%x : tensor<?x64xf16>) outs(%x : tensor<?x64xf16>) -> tensor<?x64xf16>
+  return %r : tensor<?x64xf16>
+}
+
+// -----
+
+func.func @float32_matmul(%a: tensor<8x64xf32>, %b: tensor<64x8xf32>, %c: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-remark @+1 {{'linalg.matmul' stays on the host: the PT unit multiplies DL16 or fp8, not f32}}
+  %r = linalg.matmul ins(%a, %b : tensor<8x64xf32>, tensor<64x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}

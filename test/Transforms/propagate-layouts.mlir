@@ -1,0 +1,214 @@
+// RUN: spyre-opt %s --spyre-propagate-layouts -split-input-file -verify-diagnostics | FileCheck %s
+
+// The reference stack's classical cost cases.
+
+// A transposed operand added to a plain one costs exactly one restickify of
+// that operand (here both [256, 256], so either choice costs the same; the
+// transposed one is restickified).
+// CHECK-LABEL: func.func @transposed_plus_plain
+// CHECK-SAME: (%[[A:.+]]: tensor<256x256xf16, #spyre.layout<device_size = [4, 256, 64], stride_map = [64, 256, 1]>>, %[[B:.+]]: tensor<256x256xf16, #spyre.layout<device_size = [4, 256, 64], stride_map = [64, 256, 1]>>)
+// CHECK-COUNT-1: spyre.restickify
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.add
+func.func @transposed_plus_plain(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
+  %bt = spyre.transpose %b permutation = [1, 0] : tensor<256x256xf16> -> tensor<256x256xf16>
+  %c = spyre.add %a, %bt : (tensor<256x256xf16>, tensor<256x256xf16>) -> tensor<256x256xf16>
+  return %c : tensor<256x256xf16>
+}
+
+// -----
+
+// Padding makes the cheaper choice unique: b^T (stored [100, 256]: 4 x 100
+// sticks) is cheaper to restickify than a ([256, 100]: 2 x 256 sticks).
+// The restickify goes on b, before the transpose view (the same bytes).
+// CHECK-LABEL: func.func @transposed_smaller_operand
+// CHECK-SAME: (%[[A:.+]]: tensor<256x100xf16, {{.*}}>, %[[B:.+]]: tensor<100x256xf16, {{.*}}>)
+// CHECK: %[[R:.+]] = spyre.restickify %[[B]] : tensor<100x256xf16, #spyre.layout<device_size = [4, 100, 64], stride_map = [64, 256, 1]>> -> tensor<100x256xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [16384, 1, 256]>>
+// CHECK: %[[BT:.+]] = spyre.transpose %[[R]]
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.add %[[A]], %[[BT]]
+func.func @transposed_smaller_operand(%a: tensor<256x100xf16>, %b: tensor<100x256xf16>) -> tensor<256x100xf16> {
+  %bt = spyre.transpose %b permutation = [1, 0] : tensor<100x256xf16> -> tensor<256x100xf16>
+  %c = spyre.add %a, %bt : (tensor<256x100xf16>, tensor<256x100xf16>) -> tensor<256x100xf16>
+  return %c : tensor<256x100xf16>
+}
+
+// -----
+
+// Two transposed operands plus one plain one: restickify the plain one.
+// CHECK-LABEL: func.func @majority
+// CHECK-SAME: (%[[A:.+]]: tensor<128x128xf16, {{.*}}>, %[[B:.+]]: tensor<128x128xf16, {{.*}}>, %[[C:.+]]: tensor<128x128xf16, {{.*}}>)
+// CHECK: %[[RA:.+]] = spyre.restickify %[[A]]
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.add %[[RA]]
+// CHECK: return
+func.func @majority(%a: tensor<128x128xf16>, %b: tensor<128x128xf16>, %c: tensor<128x128xf16>) -> tensor<128x128xf16> {
+  %bt = spyre.transpose %b permutation = [1, 0] : tensor<128x128xf16> -> tensor<128x128xf16>
+  %ct = spyre.transpose %c permutation = [1, 0] : tensor<128x128xf16> -> tensor<128x128xf16>
+  %s = spyre.add %a, %bt : (tensor<128x128xf16>, tensor<128x128xf16>) -> tensor<128x128xf16>
+  %r = spyre.add %s, %ct : (tensor<128x128xf16>, tensor<128x128xf16>) -> tensor<128x128xf16>
+  return %r : tensor<128x128xf16>
+}
+
+// -----
+
+// Matmul with default-laid-out operands costs nothing: A is sticked on K, B
+// and C on N already.
+// CHECK-LABEL: func.func @matmul_default
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.matmul {{.*}} -> tensor<128x64xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [64, 64, 1]>>
+func.func @matmul_default(%a: tensor<128x256xf16>, %b: tensor<256x64xf16>) -> tensor<128x64xf16> {
+  %c = spyre.matmul %a, %b : tensor<128x256xf16>, tensor<256x64xf16> -> tensor<128x64xf16>
+  return %c : tensor<128x64xf16>
+}
+
+// -----
+
+// A transposed A (stored [K, M], sticked on M) costs one restickify of A.
+// CHECK-LABEL: func.func @matmul_transposed_a
+// CHECK-SAME: (%[[AT:.+]]: tensor<256x128xf16, {{.*}}>, %[[B:.+]]: tensor<256x64xf16, {{.*}}>)
+// CHECK: %[[RAT:.+]] = spyre.restickify %[[AT]] : tensor<256x128xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [64, 128, 1]>> -> tensor<256x128xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 1, 128]>>
+// CHECK: %[[A:.+]] = spyre.transpose %[[RAT]] {{.*}} -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.matmul %[[A]], %[[B]]
+func.func @matmul_transposed_a(%at: tensor<256x128xf16>, %b: tensor<256x64xf16>) -> tensor<128x64xf16> {
+  %a = spyre.transpose %at permutation = [1, 0] : tensor<256x128xf16> -> tensor<128x256xf16>
+  %c = spyre.matmul %a, %b : tensor<128x256xf16>, tensor<256x64xf16> -> tensor<128x64xf16>
+  return %c : tensor<128x64xf16>
+}
+
+// -----
+
+// Both transposed: both are restickified.
+// CHECK-LABEL: func.func @matmul_both_transposed
+// CHECK-COUNT-2: spyre.restickify
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.matmul
+func.func @matmul_both_transposed(%at: tensor<256x128xf16>, %bt: tensor<64x256xf16>) -> tensor<128x64xf16> {
+  %a = spyre.transpose %at permutation = [1, 0] : tensor<256x128xf16> -> tensor<128x256xf16>
+  %b = spyre.transpose %bt permutation = [1, 0] : tensor<64x256xf16> -> tensor<256x64xf16>
+  %c = spyre.matmul %a, %b : tensor<128x256xf16>, tensor<256x64xf16> -> tensor<128x64xf16>
+  return %c : tensor<128x64xf16>
+}
+
+// -----
+
+// A reduction along the stick gives a sparse result; a pointwise op reading
+// it broadcast along the stick needs nothing more.
+// CHECK-LABEL: func.func @softmax_like
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.max %{{.*}} dim = 1 : {{.*}} -> tensor<64xf16, #spyre.layout<device_size = [1, 64, 64], stride_map = [-1, 1, -1]>>
+// CHECK: spyre.sub
+func.func @softmax_like(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %m = spyre.max %x dim = 1 : tensor<64x128xf16> -> tensor<64xf16>
+  %s = spyre.sub %x, %m {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<64x128xf16>, tensor<64xf16>) -> tensor<64x128xf16>
+  return %s : tensor<64x128xf16>
+}
+
+// -----
+
+// A reduction across rows keeps the input's stick ("nonstick").
+// CHECK-LABEL: func.func @nonstick_reduction
+// CHECK: spyre.sum %{{.*}} dim = 0 : tensor<64x128xf16, {{.*}}> -> tensor<128xf16, #spyre.layout<device_size = [2, 64], stride_map = [64, 1]>>
+func.func @nonstick_reduction(%x: tensor<64x128xf16>) -> tensor<128xf16> {
+  %s = spyre.sum %x dim = 0 : tensor<64x128xf16> -> tensor<128xf16>
+  return %s : tensor<128xf16>
+}
+
+// -----
+
+// Arguments keep their spyre.layout / spyre.dim_order; a result with a fixed
+// layout gets it (here through a restickify).
+// CHECK-LABEL: func.func @fixed_boundary
+// CHECK-SAME: (%[[A:.+]]: tensor<128x128xf16, #spyre.layout<device_size = [2, 128, 64], stride_map = [8192, 1, 128]>>)
+// CHECK-SAME: -> tensor<128x128xf16, #spyre.layout<device_size = [2, 128, 64], stride_map = [64, 128, 1]>>
+// CHECK: %[[E:.+]] = spyre.exp %[[A]] : {{.*}} -> tensor<128x128xf16, #spyre.layout<device_size = [2, 128, 64], stride_map = [8192, 1, 128]>>
+// CHECK: %[[R:.+]] = spyre.restickify %[[E]]
+// CHECK: return %[[R]]
+func.func @fixed_boundary(%a: tensor<128x128xf16> {spyre.dim_order = array<i64: 1, 0>})
+    -> (tensor<128x128xf16> {spyre.dim_order = array<i64: 0, 1>}) {
+  %e = spyre.exp %a : (tensor<128x128xf16>) -> tensor<128x128xf16>
+  return %e : tensor<128x128xf16>
+}
+
+// -----
+
+// Host ops stay on the host: their results are uploaded, spyre results they
+// read are brought back.
+// CHECK-LABEL: func.func @host_boundary
+// CHECK: %[[E:.+]] = spyre.exp
+// CHECK: %[[H:.+]] = spyre.from_device %[[E]]
+// CHECK: %[[G:.+]] = linalg.generic {{.*}} ins(%[[H]] :
+// CHECK: %[[D:.+]] = spyre.to_device %[[G]]
+// CHECK: spyre.neg %[[D]]
+func.func @host_boundary(%a: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %e = spyre.exp %a : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  %init = tensor.empty() : tensor<8x64xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%e : tensor<8x64xf16>) outs(%init : tensor<8x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %y = math.erf %v : f16
+    linalg.yield %y : f16
+  } -> tensor<8x64xf16>
+  %n = spyre.neg %g : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %n : tensor<8x64xf16>
+}
+
+// -----
+
+// Callers follow the new signature.
+// CHECK-LABEL: func.func @callee
+// CHECK-SAME: -> tensor<8x64xf16, #spyre.layout
+func.func @callee(%a: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %e = spyre.exp %a : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %e : tensor<8x64xf16>
+}
+// CHECK-LABEL: func.func @caller
+// CHECK: %[[R:.+]] = call @callee(%{{.*}}) : (tensor<8x64xf16, #spyre.layout{{.*}}>) -> tensor<8x64xf16, #spyre.layout
+// CHECK: spyre.neg
+func.func @caller(%a: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %r = call @callee(%a) : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  %n = spyre.neg %r : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %n : tensor<8x64xf16>
+}
+
+// -----
+
+// The stick size comes from the target.
+// CHECK-LABEL: func.func @wide_sticks
+// CHECK: spyre.exp {{.*}} -> tensor<8x256xf16, #spyre.layout<device_size = [2, 8, 128], stride_map = [128, 256, 1], stick_bytes = 256>>
+module attributes {spyre.target = #spyre.target<stick_bytes = 256>} {
+  func.func @wide_sticks(%a: tensor<8x256xf16>) -> tensor<8x256xf16> {
+    %e = spyre.exp %a : (tensor<8x256xf16>) -> tensor<8x256xf16>
+    return %e : tensor<8x256xf16>
+  }
+}
+
+// -----
+
+// Infeasible: a sparse argument (one value per stick) where a matmul needs
+// a dense stick.
+func.func @sparse_argument(%s: tensor<64x64xf16> {spyre.dim_order = array<i64: 0, 1, -1>}, %w: tensor<64x64xf16>) -> tensor<64x64xf16> {
+  // expected-error @+1 {{'spyre.matmul' op cannot restickify input #0: it is sparse (one value per stick) but the op needs it sticked on host dim 1; sparse and dense layouts cannot be converted into one another}}
+  %p = spyre.matmul %s, %w : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf16>
+  return %p : tensor<64x64xf16>
+}
+
+// -----
+
+// A reduction whose result must be dense restickifies its input instead of
+// going sparse.
+// CHECK-LABEL: func.func @dense_reduction_result
+// CHECK: %[[R:.+]] = spyre.restickify
+// CHECK: spyre.max %[[R]] dim = 1 {{.*}} -> tensor<64xf16, #spyre.layout<device_size = [1, 64], stride_map = [64, 1]>>
+func.func @dense_reduction_result(%x: tensor<64x128xf16>) -> (tensor<64xf16> {spyre.dim_order = array<i64: 0>}) {
+  %m = spyre.max %x dim = 1 : tensor<64x128xf16> -> tensor<64xf16>
+  return %m : tensor<64xf16>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 of @dynamic: cannot assign a layout to 'tensor<?x64xf16>': dynamic dims have no device layout}}
+func.func @dynamic(%a: tensor<?x64xf16>) {
+  return
+}
