@@ -14,6 +14,7 @@
 #include "Spyre/Analysis/StickAssignment.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -54,15 +55,19 @@ struct State {
   SmallVector<LiveValue, 16> live; ///< sorted by value id
   int64_t cost = 0;
   int64_t satisfied = 0; ///< requirements met without a restickify
+  uint64_t hash = 0;     ///< XOR of the entries' hashes (order independent)
   int parent = -1;       ///< index into the previous layer's states
   int config = -1;       ///< configuration chosen at this layer
 };
 
-llvm::hash_code hashLive(ArrayRef<LiveValue> live) {
-  llvm::hash_code h = llvm::hash_value(live.size());
-  for (const LiveValue &l : live)
-    h = llvm::hash_combine(h, l.value, l.key, l.charged);
-  return h;
+/// A well-mixed hash of one frontier entry (splitmix64's finaliser).
+uint64_t entryHash(const LiveValue &l) {
+  uint64_t x = (static_cast<uint64_t>(l.value) << 16) ^
+               (static_cast<uint64_t>(l.key + 2) << 8) ^ l.charged;
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
 }
 
 LiveValue *findLive(SmallVector<LiveValue, 16> &live, int value) {
@@ -70,6 +75,15 @@ LiveValue *findLive(SmallVector<LiveValue, 16> &live, int value) {
       live, value, [](const LiveValue &l, int v) { return l.value < v; });
   if (it == live.end() || it->value != value)
     return nullptr;
+  return &*it;
+}
+
+/// Adds a fixed value to the frontier at its first use.
+LiveValue *enterFixed(const Problem &problem, SmallVector<LiveValue, 16> &live,
+                      int value) {
+  auto it = llvm::lower_bound(
+      live, value, [](const LiveValue &l, int v) { return l.value < v; });
+  it = live.insert(it, {value, problem.values[value].fixedKey, 0});
   return &*it;
 }
 
@@ -88,6 +102,70 @@ int64_t charge(const Problem &problem, LiveValue &entry, Key req,
   return problem.values[entry.value].restickifyCost(entry.key, req);
 }
 
+/// The effect of one configuration of node `i` on one state: its cost, the
+/// requirements it meets and its frontier's hash, computed from the entries
+/// the node touches only. With `child`, also builds the new frontier.
+struct Step {
+  int64_t cost;
+  int64_t satisfied;
+  uint64_t hash;
+};
+
+Step step(const Problem &problem, ArrayRef<int> last, int i,
+          const State &state, const Config &config, State *child) {
+  const Node &node = problem.nodes[i];
+  Step out{state.cost + config.cost, state.satisfied, state.hash};
+  // The entries of the node's inputs, as they are before and after.
+  SmallVector<LiveValue, 4> touched;
+  SmallVector<bool, 4> existed;
+  for (auto [j, v] : llvm::enumerate(node.inputs)) {
+    LiveValue *entry = nullptr;
+    for (LiveValue &t : touched)
+      if (t.value == v)
+        entry = &t;
+    if (!entry) {
+      auto it = llvm::lower_bound(
+          state.live, v,
+          [](const LiveValue &l, int value) { return l.value < value; });
+      bool found = it != state.live.end() && it->value == v;
+      touched.push_back(found ? *it
+                              : LiveValue{v, problem.values[v].fixedKey, 0});
+      existed.push_back(found);
+      if (found)
+        out.hash ^= entryHash(*it);
+      entry = &touched.back();
+    }
+    out.cost += charge(problem, *entry, config.inputs[j], out.satisfied);
+  }
+  // Values read for the last time leave the frontier; the others stay with
+  // their new charges; results someone reads join it.
+  for (const LiveValue &t : touched)
+    if (last[t.value] != i)
+      out.hash ^= entryHash(t);
+  for (auto [r, v] : llvm::enumerate(node.results))
+    if (last[v] > i)
+      out.hash ^= entryHash({v, config.results[r], 0});
+  if (!child)
+    return out;
+  child->live = state.live;
+  for (const LiveValue &t : touched) {
+    LiveValue *entry = findLive(child->live, t.value);
+    if (!entry)
+      entry = enterFixed(problem, child->live, t.value);
+    *entry = t;
+  }
+  llvm::erase_if(child->live,
+                 [&](const LiveValue &l) { return last[l.value] == i; });
+  // Results have the largest ids so far, so the frontier stays sorted.
+  for (auto [r, v] : llvm::enumerate(node.results))
+    if (last[v] > i)
+      child->live.push_back({v, config.results[r], 0});
+  child->cost = out.cost;
+  child->satisfied = out.satisfied;
+  child->hash = out.hash;
+  return out;
+}
+
 struct SearchResult {
   Solution solution;
   bool completed = true; ///< no state was dropped for lack of width/budget
@@ -95,86 +173,69 @@ struct SearchResult {
 
 /// The shared forward search. `width` 0 means unbounded (exact); states whose
 /// cost reaches `upperBound` are pruned; `budget` bounds the states created.
+///
+/// Each layer first scores every (state, configuration) pair from the few
+/// frontier entries the node touches, then builds the frontiers of the best
+/// distinct ones only. Frontiers are told apart by an order-independent
+/// 64-bit hash of their entries.
 SearchResult search(const Problem &problem, int width, int64_t upperBound,
                     int64_t budget) {
   SearchResult out;
   std::vector<int> last = lastUses(problem);
   int numNodes = static_cast<int>(problem.nodes.size());
 
-  State initial;
-  for (auto [v, value] : llvm::enumerate(problem.values))
-    if (value.producer < 0 && last[v] >= 0)
-      initial.live.push_back({static_cast<int>(v), value.fixedKey, 0});
+  // Fixed values (arguments) join the frontier at their first use, not at
+  // the start: a weight read once never lingers in every state.
   std::vector<std::vector<State>> layers;
-  layers.push_back({initial});
+  layers.push_back({State()});
   int64_t created = 0;
 
+  struct Candidate {
+    int parent;
+    int config;
+    Step effect;
+  };
+  std::vector<Candidate> candidates;
   for (int i = 0; i < numNodes; ++i) {
     const Node &node = problem.nodes[i];
-    std::vector<State> next;
-    llvm::DenseMap<unsigned, SmallVector<int, 1>> byHash;
     const std::vector<State> &current = layers.back();
-    for (auto [s, state] : llvm::enumerate(current)) {
+    candidates.clear();
+    for (auto [s, state] : llvm::enumerate(current))
       for (auto [c, config] : llvm::enumerate(node.configs)) {
-        State child;
-        child.live = state.live;
-        child.cost = state.cost + config.cost;
-        child.satisfied = state.satisfied;
-        child.parent = static_cast<int>(s);
-        child.config = static_cast<int>(c);
-        for (auto [j, v] : llvm::enumerate(node.inputs)) {
-          LiveValue *entry = findLive(child.live, v);
-          child.cost += charge(problem, *entry, config.inputs[j],
-                               child.satisfied);
-        }
-        // Values read for the last time leave the frontier; new results
-        // that someone reads join it.
-        llvm::erase_if(child.live,
-                       [&](const LiveValue &l) { return last[l.value] == i; });
-        for (auto [r, v] : llvm::enumerate(node.results))
-          if (last[v] > i)
-            child.live.push_back({v, config.results[r], 0});
-        llvm::sort(child.live, [](const LiveValue &a, const LiveValue &b) {
-          return a.value < b.value;
-        });
-        if (child.cost >= upperBound)
-          continue;
-        ++created;
-        unsigned h = static_cast<unsigned>(hashLive(child.live));
-        SmallVector<int, 1> &bucket = byHash[h];
-        bool merged = false;
-        for (int other : bucket) {
-          State &existing = next[other];
-          if (existing.live != child.live)
-            continue;
-          merged = true;
-          if (child.cost < existing.cost ||
-              (child.cost == existing.cost &&
-               child.satisfied > existing.satisfied))
-            existing = std::move(child);
-          break;
-        }
-        if (!merged) {
-          bucket.push_back(static_cast<int>(next.size()));
-          next.push_back(std::move(child));
-        }
+        Step effect = step(problem, last, i, state, config, nullptr);
+        if (effect.cost < upperBound)
+          candidates.push_back(
+              {static_cast<int>(s), static_cast<int>(c), effect});
       }
-    }
-    if (next.empty()) {
+    created += static_cast<int64_t>(candidates.size());
+    if (candidates.empty()) {
       // Everything was pruned by the upper bound: no better solution.
       out.solution.cost = std::numeric_limits<int64_t>::max();
       return out;
     }
-    auto better = [](const State &a, const State &b) {
-      if (a.cost != b.cost)
-        return a.cost < b.cost;
-      return a.satisfied > b.satisfied;
-    };
-    if (width > 0 && static_cast<int>(next.size()) > width) {
-      std::nth_element(next.begin(), next.begin() + width, next.end(),
-                       better);
-      next.resize(width);
-      out.completed = false;
+    // Cheapest first; among equals, the one meeting more requirements (the
+    // majority layout), then expansion order.
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) {
+                       if (a.effect.cost != b.effect.cost)
+                         return a.effect.cost < b.effect.cost;
+                       return a.effect.satisfied > b.effect.satisfied;
+                     });
+    std::vector<State> next;
+    llvm::DenseSet<uint64_t> seen;
+    for (const Candidate &candidate : candidates) {
+      if (!seen.insert(candidate.effect.hash).second)
+        continue; // the same frontier, already reached as cheaply
+      if (width > 0 && static_cast<int>(next.size()) == width) {
+        out.completed = false;
+        break;
+      }
+      State child;
+      child.parent = candidate.parent;
+      child.config = candidate.config;
+      step(problem, last, i, current[candidate.parent],
+           node.configs[candidate.config], &child);
+      next.push_back(std::move(child));
     }
     if (budget > 0 && created > budget) {
       out.completed = false;
@@ -189,9 +250,12 @@ SearchResult search(const Problem &problem, int width, int64_t upperBound,
   int64_t bestCost = std::numeric_limits<int64_t>::max(), bestSatisfied = -1;
   for (auto [s, state] : llvm::enumerate(layers.back())) {
     State final = state;
-    for (auto [v, key] : problem.sinks)
-      final.cost += charge(problem, *findLive(final.live, v), key,
-                           final.satisfied);
+    for (auto [v, key] : problem.sinks) {
+      LiveValue *entry = findLive(final.live, v);
+      if (!entry)
+        entry = enterFixed(problem, final.live, v);
+      final.cost += charge(problem, *entry, key, final.satisfied);
+    }
     if (final.cost < bestCost ||
         (final.cost == bestCost && final.satisfied > bestSatisfied)) {
       best = static_cast<int>(s);
@@ -212,6 +276,7 @@ SearchResult search(const Problem &problem, int width, int64_t upperBound,
 } // namespace
 
 std::string Problem::verify() const {
+  int lastProduced = -1;
   for (auto [v, value] : llvm::enumerate(values)) {
     if (value.producer >= static_cast<int>(nodes.size()))
       return "value " + std::to_string(v) + " has an invalid producer";
@@ -229,6 +294,12 @@ std::string Problem::verify() const {
       if (values[v].producer >= static_cast<int>(i))
         return "node " + std::to_string(i) + " reads a later value";
     }
+    for (int r : node.results)
+      if (r <= lastProduced)
+        return "node " + std::to_string(i) +
+               " has a result id below an earlier node's result";
+      else
+        lastProduced = r;
     for (const Config &config : node.configs)
       if (config.inputs.size() != node.inputs.size() ||
           config.results.size() != node.results.size())

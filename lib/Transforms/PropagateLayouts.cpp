@@ -104,6 +104,14 @@ private:
   SmallVector<Type> argumentTypes;
   SmallVector<LayoutAttr> fixedResults;
 
+  /// Candidate layouts and their sizes, per (host tensor type, key): a model
+  /// has few distinct tensor types, so each is built once.
+  DenseMap<std::pair<Type, Key>, std::optional<LayoutAttr>> layoutCache;
+  DenseMap<std::pair<Type, Key>, int64_t> elementCache;
+  std::optional<LayoutAttr> candidateLayout(RankedTensorType hostType,
+                                            Key key);
+  int64_t candidateElements(RankedTensorType hostType, Key key);
+
   /// Materialisation state.
   SmallVector<Value> deviceValues; ///< per problem value
   std::vector<Key> keys;
@@ -116,8 +124,41 @@ private:
 // Building the problem
 //===----------------------------------------------------------------------===//
 
+std::optional<LayoutAttr>
+FunctionPropagation::candidateLayout(RankedTensorType hostType, Key key) {
+  auto [it, inserted] = layoutCache.try_emplace({hostType, key});
+  if (inserted) {
+    llvm::Expected<LayoutAttr> layout =
+        getLayoutWithStick(hostType, key, stickBytes);
+    if (layout)
+      it->second = *layout;
+    else
+      llvm::consumeError(layout.takeError());
+  }
+  return it->second;
+}
+
+int64_t FunctionPropagation::candidateElements(RankedTensorType hostType,
+                                               Key key) {
+  auto [it, inserted] = elementCache.try_emplace({hostType, key});
+  if (inserted) {
+    it->second = stick::kInfeasible;
+    if (std::optional<LayoutAttr> layout = candidateLayout(hostType, key)) {
+      llvm::Expected<::spyre::SpyreTensorLayout> stl =
+          layout->getLayout(hostType.getElementType());
+      if (stl)
+        it->second = stl->numDeviceElements();
+      else
+        llvm::consumeError(stl.takeError());
+    }
+  }
+  return it->second;
+}
+
 FailureOr<LayoutAttr> FunctionPropagation::layoutFor(RankedTensorType type,
                                                      Key key, Location loc) {
+  if (std::optional<LayoutAttr> cached = candidateLayout(type, key))
+    return *cached;
   llvm::Expected<LayoutAttr> layout = getLayoutWithStick(type, key, stickBytes);
   if (!layout) {
     emitError(loc) << "cannot lay out " << withoutLayout(type) << ": "
@@ -134,19 +175,7 @@ int FunctionPropagation::addValue(Value value, int producer, int result) {
   auto type = cast<RankedTensorType>(value.getType());
   // Elements a restickify moves, per layout the value could have.
   auto elements = [&](Key key) -> int64_t {
-    llvm::Expected<LayoutAttr> layout =
-        getLayoutWithStick(withoutLayout(type), key, stickBytes);
-    if (!layout) {
-      llvm::consumeError(layout.takeError());
-      return stick::kInfeasible;
-    }
-    llvm::Expected<::spyre::SpyreTensorLayout> stl =
-        layout->getLayout(type.getElementType());
-    if (!stl) {
-      llvm::consumeError(stl.takeError());
-      return stick::kInfeasible;
-    }
-    return stl->numDeviceElements();
+    return candidateElements(withoutLayout(type), key);
   };
   v.elements[0] = elements(stick::kSparse);
   for (int h = 0; h < type.getRank(); ++h)
@@ -295,12 +324,10 @@ LogicalResult FunctionPropagation::addNode(Operation *op) {
     auto inputType = cast<RankedTensorType>(reshape.getInput().getType());
     int64_t inputRank = inputType.getRank();
     for (Key key = stick::kSparse; key < inputRank; ++key) {
-      llvm::Expected<LayoutAttr> layout =
-          getLayoutWithStick(withoutLayout(inputType), key, stickBytes);
-      if (!layout) {
-        llvm::consumeError(layout.takeError());
+      std::optional<LayoutAttr> layout =
+          candidateLayout(withoutLayout(inputType), key);
+      if (!layout)
         continue;
-      }
       std::optional<Key> viewKey;
       if (auto stl = layout->getLayout(inputType.getElementType());
           stl && ::spyre::survivesReshape(*stl, resultType.getShape())) {
@@ -336,6 +363,29 @@ LogicalResult FunctionPropagation::addNode(Operation *op) {
       node.configs.push_back(config);
     }
   }
+  // A configuration needing a sparse input that can never be sparse would
+  // only ever cost an impossible conversion: drop it (unless nothing else is
+  // left, so the infeasibility is still diagnosed).
+  auto maySparse = [&](int id) {
+    const stick::Value &v = problem.values[id];
+    if (v.producer < 0)
+      return v.fixedKey == stick::kSparse;
+    for (const stick::Config &c : problem.nodes[v.producer].configs)
+      if (c.results[v.result] == stick::kSparse)
+        return true;
+    return false;
+  };
+  SmallVector<stick::Config, 4> feasible;
+  for (const stick::Config &config : node.configs) {
+    bool possible = true;
+    for (auto [i, key] : llvm::enumerate(config.inputs))
+      if (key == stick::kSparse && !maySparse(node.inputs[i]))
+        possible = false;
+    if (possible)
+      feasible.push_back(config);
+  }
+  if (!feasible.empty())
+    node.configs = std::move(feasible);
   // A result that already has a layout keeps it.
   if (isDeviceTensor(resultType)) {
     FailureOr<Key> fixed = keyOf(resultType);

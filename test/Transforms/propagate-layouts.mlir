@@ -20,13 +20,13 @@ func.func @transposed_plus_plain(%a: tensor<256x256xf16>, %b: tensor<256x256xf16
 
 // Padding makes the cheaper choice unique: b^T (stored [100, 256]: 4 x 100
 // sticks) is cheaper to restickify than a ([256, 100]: 2 x 256 sticks).
-// The restickify goes on b, before the transpose view (the same bytes).
+// The transposed operand is restickified (moving the same bytes as b).
 // CHECK-LABEL: func.func @transposed_smaller_operand
 // CHECK-SAME: (%[[A:.+]]: tensor<256x100xf16, {{.*}}>, %[[B:.+]]: tensor<100x256xf16, {{.*}}>)
-// CHECK: %[[R:.+]] = spyre.restickify %[[B]] : tensor<100x256xf16, #spyre.layout<device_size = [4, 100, 64], stride_map = [64, 256, 1]>> -> tensor<100x256xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [16384, 1, 256]>>
-// CHECK: %[[BT:.+]] = spyre.transpose %[[R]]
+// CHECK: %[[BT:.+]] = spyre.transpose %[[B]]
+// CHECK: %[[R:.+]] = spyre.restickify %[[BT]] : tensor<256x100xf16, #spyre.layout<device_size = [4, 100, 64], stride_map = [6400, 1, 100]>> -> tensor<256x100xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [64, 100, 1]>>
 // CHECK-NOT: spyre.restickify
-// CHECK: spyre.add %[[A]], %[[BT]]
+// CHECK: spyre.add %[[A]], %[[R]]
 func.func @transposed_smaller_operand(%a: tensor<256x100xf16>, %b: tensor<100x256xf16>) -> tensor<256x100xf16> {
   %bt = spyre.transpose %b permutation = [1, 0] : tensor<100x256xf16> -> tensor<256x100xf16>
   %c = spyre.add %a, %bt : (tensor<256x100xf16>, tensor<256x100xf16>) -> tensor<256x100xf16>
@@ -67,10 +67,10 @@ func.func @matmul_default(%a: tensor<128x256xf16>, %b: tensor<256x64xf16>) -> te
 // A transposed A (stored [K, M], sticked on M) costs one restickify of A.
 // CHECK-LABEL: func.func @matmul_transposed_a
 // CHECK-SAME: (%[[AT:.+]]: tensor<256x128xf16, {{.*}}>, %[[B:.+]]: tensor<256x64xf16, {{.*}}>)
-// CHECK: %[[RAT:.+]] = spyre.restickify %[[AT]] : tensor<256x128xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [64, 128, 1]>> -> tensor<256x128xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 1, 128]>>
-// CHECK: %[[A:.+]] = spyre.transpose %[[RAT]] {{.*}} -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+// CHECK: %[[A:.+]] = spyre.transpose %[[AT]]
+// CHECK: %[[RA:.+]] = spyre.restickify %[[A]] : tensor<128x256xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [16384, 1, 256]>> -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
 // CHECK-NOT: spyre.restickify
-// CHECK: spyre.matmul %[[A]], %[[B]]
+// CHECK: spyre.matmul %[[RA]], %[[B]]
 func.func @matmul_transposed_a(%at: tensor<256x128xf16>, %b: tensor<256x64xf16>) -> tensor<128x64xf16> {
   %a = spyre.transpose %at permutation = [1, 0] : tensor<256x128xf16> -> tensor<128x256xf16>
   %c = spyre.matmul %a, %b : tensor<128x256xf16>, tensor<256x64xf16> -> tensor<128x64xf16>

@@ -85,7 +85,8 @@ struct Node {
 struct Problem {
   std::vector<Value> values;
   /// In topological order: a node's inputs are fixed values or results of
-  /// earlier nodes.
+  /// earlier nodes, and its results have larger ids than every value it
+  /// reads and every result of earlier nodes.
   std::vector<Node> nodes;
   /// Requirements from outside the graph (function results whose layout the
   /// caller fixed).

@@ -173,7 +173,23 @@ llvm::Expected<BoundLayout> mlir::spyre::bindLayout(RankedTensorType type) {
   if (!layout)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "tensor type has no #spyre.layout");
-  return layout.bind(type);
+  // Types are uniqued, so a bound layout is computed once per type; every
+  // verification after every pass asks again.
+  auto *dialect = type.getContext()->getLoadedDialect<SpyreDialect>();
+  if (!dialect)
+    return layout.bind(type);
+  {
+    std::lock_guard<std::mutex> lock(dialect->bindCacheMutex);
+    auto it = dialect->bindCache.find(type);
+    if (it != dialect->bindCache.end())
+      return *it->second;
+  }
+  llvm::Expected<BoundLayout> bound = layout.bind(type);
+  if (!bound)
+    return bound.takeError();
+  std::lock_guard<std::mutex> lock(dialect->bindCacheMutex);
+  dialect->bindCache.try_emplace(type, std::make_unique<BoundLayout>(*bound));
+  return bound;
 }
 
 llvm::Expected<SpyreTensorLayout>
@@ -289,16 +305,20 @@ LayoutAttr::getLayout(Type elementType) const {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
   FailureOr<HostType> hostType = getHostType(elementType);
-  std::string typeName;
-  llvm::raw_string_ostream os(typeName);
-  os << elementType;
+  auto typeName = [&] {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << elementType;
+    return name;
+  };
   if (failed(hostType))
-    return fail("element type '" + typeName + "' has no Spyre device format");
+    return fail("element type '" + typeName() +
+                "' has no Spyre device format");
   DataFormat natural = ::spyre::deviceFormatFor(*hostType);
   if (getFormat() && *getFormat() != natural)
     return fail("device format " +
                 ::spyre::stringifyDataFormat(*getFormat()) +
-                " does not match element type '" + typeName +
+                " does not match element type '" + typeName() +
                 "', which is stored as " +
                 ::spyre::stringifyDataFormat(natural));
   return SpyreTensorLayout::get(getDeviceSize(), getStrideMap(), natural,

@@ -23,6 +23,9 @@
 #include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <memory>
+#include <mutex>
+
 namespace mlir::spyre {
 
 // Custom parameter parsers/printers used by the generated attribute code.

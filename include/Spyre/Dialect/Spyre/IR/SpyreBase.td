@@ -52,6 +52,11 @@ def Spyre_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerAttributes();
 
+    /// Layouts bound to their tensor types (see spyre::bindLayout).
+    std::mutex bindCacheMutex;
+    ::llvm::DenseMap<::mlir::Type, std::unique_ptr<::spyre::BoundLayout>>
+        bindCache;
+
     /// Module attribute holding the `#spyre.target`.
     static constexpr ::llvm::StringLiteral kTargetAttrName = "spyre.target";
     /// Function argument/result attribute fixing a `#spyre.layout`.
