@@ -140,3 +140,15 @@ func.func @laid_out(%a: tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 6
   %1 = spyre.sum %a dim = 1 : tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>> -> tensor<64xf16, #spyre.layout<device_size = [1, 64, 64], stride_map = [-1, 1, -1]>>
   return
 }
+
+// The layer-norm family: statistics in a trailing dim of 2.
+// CHECK-LABEL: func.func @layer_norm_family
+func.func @layer_norm_family(%x: tensor<128x768xf16>, %w: tensor<768xf16>, %b: tensor<768xf16>) -> tensor<128x768xf16> {
+  // CHECK: %[[S:.+]] = spyre.exx2 %{{.*}} scale = 0.0013020833{{[0-9]*}} : tensor<128x768xf16> -> tensor<128x2xf16>
+  %s = spyre.exx2 %x scale = 0.0013020833333333333 : tensor<128x768xf16> -> tensor<128x2xf16>
+  // CHECK: %[[N:.+]] = spyre.layernormscale %[[S]] eps = 1.000000e-05 : tensor<128x2xf16> -> tensor<128x2xf16>
+  %n = spyre.layernormscale %s eps = 1.0e-05 : tensor<128x2xf16> -> tensor<128x2xf16>
+  // CHECK: spyre.layernormnorm %{{.*}}, %[[N]], %{{.*}}, %{{.*}} : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  %y = spyre.layernormnorm %x, %n, %w, %b : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  return %y : tensor<128x768xf16>
+}

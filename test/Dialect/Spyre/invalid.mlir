@@ -510,3 +510,39 @@ func.func @fp32_opfunc(%a: tensor<64x64xf32, #f32>) {
   %0 = spyre.tanh %a : (tensor<64x64xf32, #f32>) -> tensor<64x64xf32, #f32>
   return
 }
+
+// -----
+
+func.func @exx2_shape(%x: tensor<128x768xf16>) {
+  // expected-error @+1 {{'spyre.exx2' op result must be 'tensor<128x2xf16>': the two statistics of every row}}
+  %s = spyre.exx2 %x scale = 1.0 : tensor<128x768xf16> -> tensor<128xf16>
+  return
+}
+
+// -----
+
+func.func @layernormscale_shape(%s: tensor<128x3xf16>) {
+  // expected-error @+1 {{'spyre.layernormscale' op operates on exx2 statistics: the innermost dim must have size 2}}
+  %n = spyre.layernormscale %s eps = 1.0e-05 : tensor<128x3xf16> -> tensor<128x3xf16>
+  return
+}
+
+// -----
+
+func.func @layernormnorm_weight(%x: tensor<128x768xf16>, %s: tensor<128x2xf16>, %w: tensor<64xf16>, %b: tensor<768xf16>) {
+  // expected-error @+1 {{'spyre.layernormnorm' op weight must have shape [768], not [64]}}
+  %y = spyre.layernormnorm %x, %s, %w, %b : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<64xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  return
+}
+
+// -----
+
+#rows = #spyre.layout<device_size = [12, 128, 64], stride_map = [64, 768, 1]>
+#cols = #spyre.layout<device_size = [2, 768, 64], stride_map = [49152, 1, 768]>
+#stats = #spyre.layout<device_size = [1, 128, 64], stride_map = [64, 2, 1]>
+
+func.func @norm_sticks(%x: tensor<128x768xf16, #cols>) {
+  // expected-error @+1 {{'spyre.exx2' op every operand must be sticked on its innermost dim (the normalized dim, or the statistic), but they are not:, input #0 on d0, result on d2}}
+  %s = spyre.exx2 %x scale = 1.0 : tensor<128x768xf16, #cols> -> tensor<128x2xf16, #stats>
+  return
+}

@@ -396,6 +396,99 @@ LogicalResult MatmulOp::verify() { return verifyMatmul(*this, 3); }
 LogicalResult BatchMatmulOp::verify() { return verifyMatmul(*this, 4); }
 
 //===----------------------------------------------------------------------===//
+// The layer-norm family
+//===----------------------------------------------------------------------===//
+
+/// Op dims (d0, ..., d(r-1), s): the input's dims plus the statistic.
+SmallVector<AffineMap> Exx2Op::getIndexingMapsArray() {
+  MLIRContext *context = getContext();
+  unsigned rank = static_cast<unsigned>(getInput().getType().getRank());
+  SmallVector<AffineExpr> in, out;
+  for (unsigned d = 0; d < rank; ++d)
+    in.push_back(getAffineDimExpr(d, context));
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    out.push_back(getAffineDimExpr(d, context));
+  out.push_back(getAffineDimExpr(rank, context));
+  return {AffineMap::get(rank + 1, 0, in, context),
+          AffineMap::get(rank + 1, 0, out, context)};
+}
+
+/// The shape of the statistics of `x`: its shape with the innermost dim 2.
+static SmallVector<int64_t> statsShape(RankedTensorType x) {
+  SmallVector<int64_t> shape(x.getShape());
+  if (!shape.empty())
+    shape.back() = 2;
+  return shape;
+}
+
+LogicalResult Exx2Op::verify() {
+  RankedTensorType input = getInput().getType();
+  if (input.getRank() == 0)
+    return emitOpError("needs a dim to normalize");
+  if (getType().getShape() != ArrayRef<int64_t>(statsShape(input)) ||
+      getType().getElementType() != input.getElementType())
+    return emitOpError("result must be ")
+           << RankedTensorType::get(statsShape(input), input.getElementType())
+           << ": the two statistics of every row";
+  return detail::verifyComputeOp(*this);
+}
+
+LogicalResult LayerNormScaleOp::verify() {
+  if (getInput().getType().getShape() != getType().getShape() ||
+      getInput().getType().getElementType() != getType().getElementType())
+    return emitOpError("result must have the input's shape and element type");
+  if (getType().getRank() == 0 || getType().getShape().back() != 2)
+    return emitOpError("operates on exx2 statistics: the innermost dim must "
+                       "have size 2");
+  return detail::verifyComputeOp(*this);
+}
+
+/// Op dims (d0, ..., d(r-1), s).
+SmallVector<AffineMap> LayerNormNormOp::getIndexingMapsArray() {
+  MLIRContext *context = getContext();
+  unsigned rank = static_cast<unsigned>(getInput().getType().getRank());
+  SmallVector<AffineExpr> x, stats;
+  for (unsigned d = 0; d < rank; ++d)
+    x.push_back(getAffineDimExpr(d, context));
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    stats.push_back(getAffineDimExpr(d, context));
+  stats.push_back(getAffineDimExpr(rank, context));
+  AffineMap inner = AffineMap::get(
+      rank + 1, 0, {getAffineDimExpr(rank - 1, context)}, context);
+  AffineMap xMap = AffineMap::get(rank + 1, 0, x, context);
+  return {xMap, AffineMap::get(rank + 1, 0, stats, context), inner, inner,
+          xMap};
+}
+
+LogicalResult LayerNormNormOp::verify() {
+  RankedTensorType x = getInput().getType();
+  if (x.getRank() == 0)
+    return emitOpError("needs a dim to normalize");
+  Type element = x.getElementType();
+  if (getStats().getType().getShape() != ArrayRef<int64_t>(statsShape(x)))
+    return emitOpError("stats must have shape [")
+           << ArrayRef<int64_t>(statsShape(x)) << "] (the input's with an "
+           << "innermost dim of 2), not [" << getStats().getType().getShape()
+           << "]";
+  int64_t n = x.getShape().back();
+  for (auto [name, value] : {std::pair<StringRef, Value>{"weight", getWeight()},
+                             {"bias", getBias()}}) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getShape() != ArrayRef<int64_t>{n})
+      return emitOpError() << name << " must have shape [" << n
+                           << "], not [" << type.getShape() << "]";
+    if (type.getElementType() != element)
+      return emitOpError() << name << " must have element type " << element;
+  }
+  if (getType().getShape() != x.getShape() ||
+      getType().getElementType() != element ||
+      getStats().getType().getElementType() != element)
+    return emitOpError("result and stats must have the input's element type, "
+                       "and the result its shape");
+  return detail::verifyComputeOp(*this);
+}
+
+//===----------------------------------------------------------------------===//
 // Views
 //===----------------------------------------------------------------------===//
 

@@ -85,12 +85,17 @@ SmallVector<StickConfig> mlir::spyre::getStickConfigs(ComputeOpInterface op) {
     break;
   }
   case StickRule::Norm: {
-    int normalized = resultOpDims(resultMap).back();
+    // Every operand is sticked on its innermost dim: the normalized dim of
+    // the data, the statistic dim of the statistics.
+    auto innermost = [](AffineMap map) {
+      return map.getNumResults() == 0
+                 ? kAnyStick
+                 : static_cast<int>(map.getDimPosition(map.getNumResults() - 1));
+    };
     StickConfig config;
-    for (unsigned i = 0; i < inputMaps.size(); ++i)
-      config.inputs.push_back(mapsDim(inputMaps[i], normalized) ? normalized
-                                                                : kAnyStick);
-    config.result = normalized;
+    for (AffineMap map : inputMaps)
+      config.inputs.push_back(innermost(map));
+    config.result = innermost(resultMap);
     configs.push_back(config);
     break;
   }
@@ -192,8 +197,8 @@ LogicalResult mlir::spyre::verifyStickRule(ComputeOpInterface op) {
     break;
   }
   case StickRule::Norm:
-    diag << "the normalized dim (" << describeStick(configs.front().result)
-         << ") must be the stick of the input and the result:";
+    diag << "every operand must be sticked on its innermost dim (the "
+            "normalized dim, or the statistic), but they are not:";
     listSticks();
     break;
   }

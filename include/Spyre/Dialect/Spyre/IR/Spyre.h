@@ -87,7 +87,8 @@ enum class StickRule {
   Reduction,
   /// A sticked on k; B and C sticked on n.
   Matmul,
-  /// The normalized (last) dim is the stick of input and result.
+  /// Every operand is sticked on its innermost dim (the layer-norm family:
+  /// the normalized dim of the data, the statistic dim of the statistics).
   Norm,
 };
 

@@ -249,4 +249,87 @@ def Spyre_BatchMatmulOp : Spyre_MatmulBase<"batch_matmul"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// The layer-norm family
+//===----------------------------------------------------------------------===//
+
+def Spyre_Exx2Op : Spyre_ComputeOp<"exx2", "exx2"> {
+  let summary = "Row statistics: scale * sum(x) and scale * sum(x * x)";
+  let description = [{
+    For each row of the innermost dim (of size N), the two values
+    `[scale * sum(x), scale * sum(x * x)]` - with `scale = 1/N`, E[x] and
+    E[x^2] - in a trailing dim of size 2 (on the device: two values per
+    stick, the EXX2 arrangement). Operation dims: the input's dims plus `s`
+    (the statistic, size 2); the innermost input dim is reduced.
+
+    Layout rule (norm): the input is sticked on the normalized (innermost)
+    dim, the result on the statistic dim.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, F64Attr:$scale);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `scale` `=` $scale attr-dict `:` type($input) "
+                       "`->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::StringRef getOpFuncName() { return "exx2"; }
+    ::mlir::spyre::StickRule getStickRule() {
+      return ::mlir::spyre::StickRule::Norm;
+    }
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
+  }];
+}
+
+def Spyre_LayerNormScaleOp : Spyre_ComputeOp<"layernormscale",
+                                             "layernormscale"> {
+  let summary = "(E[x], E[x^2]) -> (mean, 1 / sqrt(E[x^2] - E[x]^2 + eps))";
+  let description = [{
+    Pointwise over `exx2` statistics (innermost dim of size 2): the first
+    value is kept (the mean), the second becomes the reciprocal standard
+    deviation.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, F64Attr:$eps);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `eps` `=` $eps attr-dict `:` type($input) "
+                       "`->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::StringRef getOpFuncName() { return "layernormscale"; }
+    ::mlir::spyre::StickRule getStickRule() {
+      return ::mlir::spyre::StickRule::Norm;
+    }
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
+      return ::mlir::spyre::detail::getPointwiseIndexingMaps(getOperation(),
+                                                             nullptr);
+    }
+  }];
+}
+
+def Spyre_LayerNormNormOp : Spyre_ComputeOp<"layernormnorm",
+                                            "layernormnorm"> {
+  let summary = "(x - mean) * rstd * w + b";
+  let description = [{
+    Normalizes `x` along its innermost dim with the `layernormscale` result
+    `stats` (`[..., 0]` the mean, `[..., 1]` the reciprocal standard
+    deviation of each row) and applies the weight and bias (both of the
+    innermost dim's size). Operation dims: x's dims plus the statistic `s`,
+    which the result does not have.
+
+    Layout rule (norm): x, w, b and the result sticked on the normalized
+    dim, the statistics on theirs.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$stats,
+                       AnyRankedTensor:$weight, AnyRankedTensor:$bias);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `,` $stats `,` $weight `,` $bias attr-dict `:` "
+                       "functional-type(operands, $result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::StringRef getOpFuncName() { return "layernormnorm"; }
+    ::mlir::spyre::StickRule getStickRule() {
+      return ::mlir::spyre::StickRule::Norm;
+    }
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
+  }];
+}
+
 #endif // SPYRE_DIALECT_SPYRE_IR_SPYRECOMPUTEOPS_TD
