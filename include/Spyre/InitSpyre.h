@@ -26,6 +26,25 @@ struct SpyrePipelineOptions
                          llvm::cl::desc("Solve layouts exactly when at most "
                                         "this many ops have a choice"),
                          llvm::cl::init(32)};
+  Option<int> cores{*this, "cores",
+                    llvm::cl::desc("Cores to divide work across, 1..32 (0: "
+                                   "the target's cores)"),
+                    llvm::cl::init(0)};
+  Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("Work division policy: 'model' (minimise the modelled "
+                     "time) or 'greedy' (the reference stack's)"),
+      llvm::cl::init("model")};
+  Option<bool> lxResidency{
+      *this, "lx-residency",
+      llvm::cl::desc("Keep intermediates in LX between kernels whose "
+                     "slices match"),
+      llvm::cl::init(true)};
+  Option<bool> kernels{
+      *this, "kernels",
+      llvm::cl::desc("Divide work, plan memory and lower to spyre.kernel "
+                     "(false: stop after layouts and padding)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the spyre compiler's passes, in order, to `pm` (a module pass

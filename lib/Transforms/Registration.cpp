@@ -34,14 +34,24 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
   pm.addPass(createSpyreInsertPadding());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (!options.kernels)
+    return;
+  SpyreDivideWorkOptions divide;
+  divide.cores = options.cores;
+  divide.policy = options.policy;
+  pm.addPass(createSpyreDivideWork(divide));
+  SpyrePlanMemoryOptions plan;
+  plan.lxResidency = options.lxResidency;
+  pm.addPass(createSpyrePlanMemory(plan));
+  pm.addPass(createSpyreLowerToKernels());
 }
 
 void mlir::spyre::registerSpyrePassesAndPipelines() {
   registerSpyrePasses();
   PassPipelineRegistration<SpyrePipelineOptions>(
       "spyre-pipeline",
-      "The spyre compiler: linalg on tensors to spyre ops on laid-out "
+      "The spyre compiler: linalg on tensors to spyre kernels on laid-out "
       "tensors (convert-linalg, canonicalize-shapes, propagate-layouts, "
-      "insert-padding)",
+      "insert-padding, divide-work, plan-memory, lower-to-kernels)",
       buildSpyrePipeline);
 }

@@ -1,11 +1,29 @@
-// RUN: spyre-opt %s --spyre-pipeline | FileCheck %s
+// RUN: spyre-opt %s --spyre-pipeline=kernels=false | FileCheck %s
 // Options are accepted (and documented in --help).
-// RUN: spyre-opt %s --spyre-pipeline="beam-width=8 exact-limit=0" | FileCheck %s
+// RUN: spyre-opt %s --spyre-pipeline="beam-width=8 exact-limit=0 kernels=false" | FileCheck %s
 // RUN: spyre-opt --help | FileCheck %s --check-prefix=HELP
+
+// RUN: spyre-opt %s --spyre-pipeline="cores=8 policy=greedy lx-residency=false" | FileCheck %s --check-prefix=KERNELS
 
 // HELP: --spyre-pipeline
 // HELP: --beam-width=
+// HELP: --cores=
 // HELP: --exact-limit=
+// HELP: --kernels
+// HELP: --lx-residency
+// HELP: --policy=
+
+// The whole pipeline ends in kernels: nothing but kernels on the device,
+// every tensor placed, the pool sized.
+// KERNELS-LABEL: func.func @block
+// KERNELS-SAME: {spyre.mem = #spyre.mem<io 0>}
+// KERNELS-SAME: spyre.pool_bytes =
+// KERNELS-NOT: spyre.division
+// KERNELS: spyre.kernel "0_batchmatmul"
+// KERNELS-SAME: split = 8
+// KERNELS: spyre.kernel "1_greaterthan"
+// KERNELS-NOT: mem = <lx
+// KERNELS: return
 
 // linalg in, laid-out spyre ops out: no linalg, no transfers inside.
 // CHECK-LABEL: func.func @block

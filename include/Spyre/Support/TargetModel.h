@@ -15,6 +15,7 @@
 #ifndef SPYRE_SUPPORT_TARGETMODEL_H
 #define SPYRE_SUPPORT_TARGETMODEL_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -43,8 +44,17 @@ struct TargetModel {
   double clockGHz = 1.0;
   /// PT (systolic array) multiply-accumulates per cycle per corelet.
   int64_t ptMacsPerCycle = 768;
+  /// Rows of A one PT pass streams through the array; tiles with fewer rows
+  /// per core than `ptRows * ptFillPasses` do not reach the peak (the
+  /// reference cost model's efficiency curve, see peakFraction).
+  int64_t ptRows = 8;
+  /// PT passes needed to amortise filling and draining the array.
+  int64_t ptFillPasses = 8;
   /// SFP sticks processed per cycle per corelet.
   int64_t sfpSticksPerCycle = 1;
+  /// Bytes per cycle one core's DMA engine moves between DDR and LX (a model
+  /// default: four cores saturate the DDR).
+  int64_t dmaBytesPerCycle = 64;
   /// Ring bytes per cycle per direction between neighbouring cores.
   int64_t ringBytesPerCycle = 128;
   /// Largest trip count of one hardware loop.
@@ -58,6 +68,15 @@ struct TargetModel {
   double clockHz() const { return clockGHz * 1e9; }
   /// DDR bytes per second (all cores together).
   double ddrBytesPerSecond() const { return ddrGBps * 1e9; }
+  /// DMA bytes per second of one core when `active` cores share the DDR.
+  double coreDmaBytesPerSecond(int64_t active) const {
+    return std::min(static_cast<double>(dmaBytesPerCycle) * clockHz(),
+                    ddrBytesPerSecond() / static_cast<double>(active));
+  }
+  /// Ring bytes per second per direction.
+  double ringBytesPerSecond() const {
+    return static_cast<double>(ringBytesPerCycle) * clockHz();
+  }
   /// Peak matmul FLOP/s of one core (2 FLOP per MAC).
   double corePeakFlops() const {
     return 2.0 * static_cast<double>(ptMacsPerCycle * corelets) * clockHz();
@@ -65,6 +84,13 @@ struct TargetModel {
   /// Peak matmul FLOP/s of `n` cores.
   double peakFlops(int64_t n) const {
     return corePeakFlops() * static_cast<double>(n);
+  }
+  /// Fraction of the PT peak a tile with `rows` rows of A reaches:
+  /// min(1, sqrt(max(1, rows / ptRows) / ptFillPasses)).
+  double ptEfficiency(int64_t rows) const {
+    double passes = std::max(1.0, static_cast<double>(rows) /
+                                      static_cast<double>(ptRows));
+    return std::min(1.0, std::sqrt(passes / static_cast<double>(ptFillPasses)));
   }
   /// SFP sticks per second of one core.
   double coreSfpSticksPerSecond() const {

@@ -120,4 +120,103 @@ def SpyreInsertPadding : Pass<"spyre-insert-padding", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
+def SpyreDivideWork : Pass<"spyre-divide-work", "::mlir::ModuleOp"> {
+  let summary = "Split every device op's iteration space across cores";
+  let description = [{
+    Gives every device compute op, restickify and pad a `spyre.division`:
+    how many slices each op dim is cut into (even slices, a stick dim only
+    in whole sticks), which core works on which slice, and - when even a
+    full split leaves some core reaching more than the per-core span of a
+    tensor (256 MiB) - how many sequential chunks the op runs in.
+
+    Limits are never exceeded silently: every tensor's per-core span stays
+    within the target's `span_bytes`, at most one reduction dim is split
+    (its partial results are combined over the ring), every loop and DMA
+    trip count stays within `max_loop_count`, and a per-core tile must fit
+    the usable LX. An op that cannot meet them is an error naming the
+    tensor and the numbers.
+
+    Policies:
+    - `model` (default): every feasible split is costed with the kernel
+      model fed by the `#spyre.target` (DDR traffic shared by the active
+      cores, PT/SFP throughput with the PT fill efficiency, double-buffered
+      overlap, ring combine of partial sums) and the cheapest wins; the
+      greedy split is one of the candidates, so `model` is never slower
+      than `greedy` in the model.
+    - `greedy`: the reference stack's policy - splits the span limit
+      forces, then the result's dims by decreasing extent (largest divisor
+      that fits the cores left), then one reduction dim.
+
+    A `spyre.work_division = array<i64: ...>` attribute on an op (one split
+    per op dim) forces that split; it is checked like the reference stack
+    checks its hints (positive, dividing the stick-adjusted extent, at most
+    one reduction dim, within the cores) and must respect the limits.
+
+    ```mlir
+    %0 = spyre.matmul %a, %b {spyre.work_division = array<i64: 4, 8, 1>} : ...
+    ```
+  }];
+  let options = [
+    Option<"cores", "cores", "int", /*default=*/"0",
+           "Cores to divide work across, 1..32 (0: the target's cores)">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"model\"",
+           "How to choose splits: 'model' (minimise the modelled time) or "
+           "'greedy' (the reference stack's policy)">,
+  ];
+  let dependentDialects = ["::mlir::spyre::SpyreDialect"];
+}
+
+def SpyrePlanMemory : Pass<"spyre-plan-memory", "::mlir::ModuleOp"> {
+  let summary = "Place every device tensor in DDR or LX and tile every op";
+  let description = [{
+    Decides where every device tensor of a function lives and how each
+    divided op walks its per-core slice:
+
+    - host-visible buffers (function arguments and results, constants,
+      tensors crossing to or from host code) are `#spyre.mem<io N>`: each
+      kernel binds them to a 16 GiB DDR segment of its own, as the reference
+      stack does;
+    - intermediates share one DDR pool (the kernels' segment 0), allocated
+      first-fit over their live ranges with reuse once dead, 128-byte
+      aligned: `#spyre.mem<pool OFFSET>`; the pool's size is the function's
+      `spyre.pool_bytes`;
+    - an intermediate whose producer and every consumer give each core the
+      same slice stays in the cores' LX between the kernels
+      (`#spyre.mem<lx OFFSET>`) when it fits beside their staging buffers
+      (`lx-residency=false` turns this off);
+    - every op gets `spyre.tiles`, the per-core tile of each op dim: the
+      whole slice when its staging buffers (double-buffered where a tensor
+      is staged more than once) fit the target's usable LX, else the tiling
+      with the least DDR traffic that does.
+
+    An op whose smallest tile does not fit the usable LX, or a pool larger
+    than a segment, is an error naming the op and the bytes.
+  }];
+  let options = [
+    Option<"lxResidency", "lx-residency", "bool", /*default=*/"true",
+           "Keep intermediates in LX between kernels whose slices match">,
+  ];
+  let dependentDialects = ["::mlir::spyre::SpyreDialect"];
+}
+
+def SpyreLowerToKernels : Pass<"spyre-lower-to-kernels", "::mlir::ModuleOp"> {
+  let summary = "Wrap every divided, planned op in a spyre.kernel";
+  let description = [{
+    Turns every device op carrying a `spyre.division` and `spyre.tiles` (see
+    `--spyre-divide-work` and `--spyre-plan-memory`) into a `spyre.kernel`:
+    the op becomes the kernel's body, and its attributes spell out the
+    per-core program derived from the layout algebra - the op dims with
+    their labels, splits, chunks and tiles; the core id -> slice mapping;
+    for every operand and the result its DDR base address in the kernel's
+    segments, each core's offset, the per-tile and per-chunk address steps,
+    and the DMA descriptor (box of sticks, DDR and LX strides) that stages a
+    tile into its LX buffers. Kernels are numbered in program order
+    (`<index>_<opfunc>`).
+
+    This is the form the SuperDSC and DCI emitters (`spyre-translate`) and
+    the simulator read.
+  }];
+  let dependentDialects = ["::mlir::spyre::SpyreDialect"];
+}
+
 #endif // SPYRE_TRANSFORMS_PASSES_TD

@@ -23,6 +23,8 @@ using ::spyre::HostType;
 using ::spyre::HostView;
 using ::spyre::SpyreTensorLayout;
 
+#include "Spyre/Dialect/Spyre/IR/SpyreEnums.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "Spyre/Dialect/Spyre/IR/SpyreAttrs.cpp.inc"
 
@@ -353,8 +355,10 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
                    llvm::APFloat lxReservedValue, llvm::APFloat ddrGBpsValue,
                    int64_t ddrBytes, int64_t segmentBytes, int64_t spanBytes,
                    llvm::APFloat clockGHzValue,
-                   int64_t ptMacsPerCycle, int64_t sfpSticksPerCycle,
-                   int64_t ringBytesPerCycle, int64_t maxLoopCount) {
+                   int64_t ptMacsPerCycle, int64_t ptRows,
+                   int64_t ptFillPasses, int64_t sfpSticksPerCycle,
+                   int64_t dmaBytesPerCycle, int64_t ringBytesPerCycle,
+                   int64_t maxLoopCount) {
   auto positive = [&](StringRef name, int64_t value) -> LogicalResult {
     if (value > 0)
       return success();
@@ -372,7 +376,10 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
       failed(positive("segment_bytes", segmentBytes)) ||
       failed(positive("span_bytes", spanBytes)) ||
       failed(positive("pt_macs_per_cycle", ptMacsPerCycle)) ||
+      failed(positive("pt_rows", ptRows)) ||
+      failed(positive("pt_fill_passes", ptFillPasses)) ||
       failed(positive("sfp_sticks_per_cycle", sfpSticksPerCycle)) ||
+      failed(positive("dma_bytes_per_cycle", dmaBytesPerCycle)) ||
       failed(positive("ring_bytes_per_cycle", ringBytesPerCycle)) ||
       failed(positive("max_loop_count", maxLoopCount)))
     return failure();
@@ -409,7 +416,10 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
   model.spanBytes = getSpanBytes();
   model.clockGHz = getClockGhz().convertToDouble();
   model.ptMacsPerCycle = getPtMacsPerCycle();
+  model.ptRows = getPtRows();
+  model.ptFillPasses = getPtFillPasses();
   model.sfpSticksPerCycle = getSfpSticksPerCycle();
+  model.dmaBytesPerCycle = getDmaBytesPerCycle();
   model.ringBytesPerCycle = getRingBytesPerCycle();
   model.maxLoopCount = getMaxLoopCount();
   return model;
@@ -421,8 +431,102 @@ TargetAttr TargetAttr::get(MLIRContext *context,
              model.lxBytes, llvm::APFloat(model.lxReservedFraction),
              llvm::APFloat(model.ddrGBps), model.ddrBytes, model.segmentBytes,
              model.spanBytes, llvm::APFloat(model.clockGHz),
-             model.ptMacsPerCycle, model.sfpSticksPerCycle,
+             model.ptMacsPerCycle, model.ptRows, model.ptFillPasses,
+             model.sfpSticksPerCycle, model.dmaBytesPerCycle,
              model.ringBytesPerCycle, model.maxLoopCount);
+}
+
+//===----------------------------------------------------------------------===//
+// DivisionAttr, MemAttr, KernelDimAttr, AccessAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+DivisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     ArrayRef<int64_t> splits, ArrayRef<int64_t> order,
+                     ArrayRef<int64_t> chunks) {
+  if (order.size() != splits.size())
+    return emitError() << "#spyre.division has " << splits.size()
+                       << " splits but an order of " << order.size()
+                       << " dims";
+  if (!chunks.empty() && chunks.size() != splits.size())
+    return emitError() << "#spyre.division has " << splits.size()
+                       << " splits but " << chunks.size() << " chunks";
+  for (auto [d, s] : llvm::enumerate(splits))
+    if (s < 1)
+      return emitError() << "#spyre.division split " << s << " of dim " << d
+                         << " must be positive";
+  for (auto [d, c] : llvm::enumerate(chunks))
+    if (c < 1)
+      return emitError() << "#spyre.division chunk count " << c
+                         << " of dim " << d << " must be positive";
+  SmallVector<bool> seen(splits.size(), false);
+  for (int64_t d : order) {
+    if (d < 0 || d >= static_cast<int64_t>(splits.size()) || seen[d])
+      return emitError() << "#spyre.division order "
+                         << ::spyre::formatList(order)
+                         << " must be a permutation of the "
+                         << splits.size() << " op dims";
+    seen[d] = true;
+  }
+  return success();
+}
+
+int64_t DivisionAttr::getNumCores() const {
+  int64_t n = 1;
+  for (int64_t s : getSplits())
+    n *= s;
+  return n;
+}
+
+int64_t DivisionAttr::getNumChunks() const {
+  int64_t n = 1;
+  for (int64_t c : getChunks())
+    n *= c;
+  return n;
+}
+
+int64_t DivisionAttr::getChunk(unsigned d) const {
+  return getChunks().empty() ? 1 : getChunks()[d];
+}
+
+LogicalResult MemAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              MemorySpace space, int64_t value) {
+  if (value < 0)
+    return emitError() << "#spyre.mem " << stringifyMemorySpace(space) << " "
+                       << (space == MemorySpace::IO ? "buffer index"
+                                                    : "offset")
+                       << " must not be negative, got " << value;
+  return success();
+}
+
+LogicalResult
+KernelDimAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef label, int64_t size, int64_t granule,
+                      int64_t split, int64_t chunks, int64_t tile,
+                      bool reduction) {
+  if (size < 1 || granule < 1 || split < 1 || chunks < 1 || tile < 1)
+    return emitError() << "#spyre.kdim \"" << label
+                       << "\": size, granule, split, chunks and tile must be "
+                          "positive";
+  int64_t padded = (size + granule - 1) / granule * granule;
+  if (padded % (granule * split * chunks))
+    return emitError() << "#spyre.kdim \"" << label << "\": " << padded
+                       << " elements do not divide into " << chunks
+                       << " chunks of " << split << " slices of whole "
+                       << granule << "-element granules";
+  int64_t slice = padded / split / chunks;
+  if (tile % granule || tile > slice)
+    return emitError() << "#spyre.kdim \"" << label << "\": tile " << tile
+                       << " must be a multiple of the granule " << granule
+                       << " and at most the per-core slice " << slice;
+  return success();
+}
+
+int64_t AccessAttr::getBoxSticks() const {
+  int64_t n = 1;
+  for (int64_t b : getBox())
+    n *= b;
+  return n;
 }
 
 //===----------------------------------------------------------------------===//

@@ -50,6 +50,50 @@ static LogicalResult verifyStickSize(Operation *module, TargetAttr target) {
   return failure(result.wasInterrupted());
 }
 
+/// `spyre.division`, `spyre.work_division` and `spyre.tiles` describe the
+/// iteration space of a kernel payload and need one entry per op dim.
+static LogicalResult verifyDivisionAttribute(Operation *op, StringRef name,
+                                             Attribute value) {
+  if (!isKernelPayload(op))
+    return op->emitError() << "'" << name
+                           << "' only applies to spyre compute ops, "
+                              "restickify and pad";
+  size_t numDims = getPayloadInfo(op).ranges.size();
+  ArrayRef<int64_t> values;
+  if (auto division = dyn_cast<DivisionAttr>(value)) {
+    if (name != SpyreDialect::kDivisionAttrName)
+      return op->emitError() << "'" << name
+                             << "' must be an array<i64: ...>, one value per "
+                                "op dim";
+    values = division.getSplits();
+    int64_t cores = getTarget(op).getCores();
+    if (division.getNumCores() > cores)
+      return op->emitError() << "'" << name << "' uses "
+                             << division.getNumCores()
+                             << " cores, the target has " << cores;
+  } else if (auto array = dyn_cast<DenseI64ArrayAttr>(value)) {
+    if (name == SpyreDialect::kDivisionAttrName)
+      return op->emitError() << "'" << name
+                             << "' must be a #spyre.division attribute";
+    values = array.asArrayRef();
+    for (auto [d, v] : llvm::enumerate(values))
+      if (v < 1)
+        return op->emitError() << "'" << name << "' entry " << v
+                               << " for op dim " << d << " must be positive";
+  } else {
+    return op->emitError() << "'" << name << "' must be "
+                           << (name == SpyreDialect::kDivisionAttrName
+                                   ? "a #spyre.division attribute"
+                                   : "an array<i64: ...>, one value per op "
+                                     "dim");
+  }
+  if (values.size() != numDims)
+    return op->emitError() << "'" << name << "' has " << values.size()
+                           << " entries but the op has " << numDims
+                           << " dims";
+  return success();
+}
+
 LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -67,6 +111,27 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << name
                            << "' is a function argument or result attribute, "
                               "not an operation attribute";
+  if (name == kDivisionAttrName || name == kWorkDivisionAttrName ||
+      name == kTilesAttrName)
+    return verifyDivisionAttribute(op, name, attr.getValue());
+  if (name == kMemAttrName) {
+    if (!isa<MemAttr>(attr.getValue()))
+      return op->emitError() << "'" << name
+                             << "' must be a #spyre.mem attribute";
+    if (op->getNumResults() != 1 || !isDeviceTensor(op->getResult(0).getType()))
+      return op->emitError() << "'" << name
+                             << "' annotates the device tensor an op defines; "
+                                "this op does not define exactly one";
+    return success();
+  }
+  if (name == kPoolBytesAttrName) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || bytes.getInt() < 0 || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative integer on a "
+                                "function";
+    return success();
+  }
   return op->emitError() << "unknown spyre dialect attribute '" << name << "'";
 }
 
@@ -109,6 +174,18 @@ static FailureOr<SmallVector<int32_t>> getDimOrder(Attribute attr) {
 static LogicalResult verifyValueAttribute(const AnnotatedValue &value,
                                           NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == SpyreDialect::kMemAttrName) {
+    if (!isDeviceTensor(value.type))
+      return value.emitError(name) << "only device tensors live in device "
+                                      "memory, got "
+                                   << value.type;
+    auto mem = dyn_cast<MemAttr>(attr.getValue());
+    if (!mem || mem.getSpace() != MemorySpace::IO)
+      return value.emitError(name)
+             << "function arguments and results live in host-visible "
+                "buffers, #spyre.mem<io N>";
+    return success();
+  }
   bool isLayout = name == SpyreDialect::kLayoutAttrName;
   bool isDimOrder = name == SpyreDialect::kDimOrderAttrName;
   if (!isLayout && !isDimOrder)

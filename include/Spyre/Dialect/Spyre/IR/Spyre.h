@@ -43,6 +43,8 @@ void printArrangement(AsmPrinter &printer,
 
 #include "Spyre/Dialect/Spyre/IR/SpyreDialect.h.inc"
 
+#include "Spyre/Dialect/Spyre/IR/SpyreEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "Spyre/Dialect/Spyre/IR/SpyreAttrs.h.inc"
 
@@ -131,5 +133,26 @@ LogicalResult verifyDeviceFormats(ComputeOpInterface op);
 
 #define GET_OP_CLASSES
 #include "Spyre/Dialect/Spyre/IR/SpyreOps.h.inc"
+
+namespace mlir::spyre {
+
+/// What a kernel needs of the op it runs: compute ops answer through
+/// ComputeOpInterface; restickify (`ReStickifyOpHBM`) and pad (`identity`
+/// with masked padding) are copies over the tensor's dims.
+struct PayloadInfo {
+  StringRef opFunc;
+  ExecutionUnit unit = ExecutionUnit::SFP;
+  /// Inputs, then the result.
+  SmallVector<AffineMap> maps;
+  SmallVector<utils::IteratorType> iterators;
+  SmallVector<int64_t> ranges;
+};
+
+/// Whether `op` can be run as a kernel (a compute op, restickify or pad).
+bool isKernelPayload(Operation *op);
+/// The kernel view of `op`; `op` must satisfy isKernelPayload.
+PayloadInfo getPayloadInfo(Operation *op);
+
+} // namespace mlir::spyre
 
 #endif // SPYRE_DIALECT_SPYRE_IR_SPYRE_H

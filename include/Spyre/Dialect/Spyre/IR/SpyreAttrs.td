@@ -6,6 +6,7 @@
 include "Spyre/Dialect/Spyre/IR/SpyreBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/TensorEncoding.td"
+include "mlir/IR/EnumAttr.td"
 
 class Spyre_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Spyre_Dialect, name, traits> {
@@ -132,7 +133,10 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     | `span_bytes` | 268435456 | per-core address span per tensor |
     | `clock_ghz` | 1.0 | core clock (model default) |
     | `pt_macs_per_cycle` | 768 | PT MACs per cycle per corelet |
+    | `pt_rows` | 8 | rows of A per PT pass |
+    | `pt_fill_passes` | 8 | PT passes that amortise array fill and drain |
     | `sfp_sticks_per_cycle` | 1 | SFP sticks per cycle per corelet |
+    | `dma_bytes_per_cycle` | 64 | one core's DMA throughput (model default) |
     | `ring_bytes_per_cycle` | 128 | ring bandwidth per direction |
     | `max_loop_count` | 65535 | largest hardware loop trip count |
 
@@ -152,7 +156,10 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     Spyre_CountParameter<"::spyre::TargetModel{}.spanBytes", "span bytes">:$span_bytes,
     Spyre_RealParameter<"::spyre::TargetModel{}.clockGHz", "clock GHz">:$clock_ghz,
     Spyre_CountParameter<"::spyre::TargetModel{}.ptMacsPerCycle", "PT MACs per cycle">:$pt_macs_per_cycle,
+    Spyre_CountParameter<"::spyre::TargetModel{}.ptRows", "PT rows per pass">:$pt_rows,
+    Spyre_CountParameter<"::spyre::TargetModel{}.ptFillPasses", "PT fill passes">:$pt_fill_passes,
     Spyre_CountParameter<"::spyre::TargetModel{}.sfpSticksPerCycle", "SFP sticks per cycle">:$sfp_sticks_per_cycle,
+    Spyre_CountParameter<"::spyre::TargetModel{}.dmaBytesPerCycle", "DMA bytes per cycle">:$dma_bytes_per_cycle,
     Spyre_CountParameter<"::spyre::TargetModel{}.ringBytesPerCycle", "ring bytes per cycle">:$ring_bytes_per_cycle,
     Spyre_CountParameter<"::spyre::TargetModel{}.maxLoopCount", "max loop count">:$max_loop_count
   );
@@ -164,6 +171,158 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     /// The attribute describing `model`.
     static TargetAttr get(::mlir::MLIRContext *context,
                           const ::spyre::TargetModel &model);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Work division, memory and kernels
+//===----------------------------------------------------------------------===//
+
+/// `[1, 2, 3]`, optional (empty when absent).
+def Spyre_OptionalIntListParameter : OptionalArrayRefParameter<"int64_t"> {
+  let parser = "::mlir::spyre::parseIntList($_parser)";
+  let printer = "::mlir::spyre::printIntList($_printer, $_self)";
+}
+
+def Spyre_DivisionAttr : Spyre_Attr<"Division", "division"> {
+  let summary = "How a compute op's iteration space is split across cores";
+  let description = [{
+    Set by `--spyre-divide-work` as the `spyre.division` attribute of every
+    device compute op (and restickify / pad).
+
+    - `splits`: slices per operation dim (the op's iteration space). Their
+      product is the number of cores the op runs on. A split of a dim that
+      is a stick of some operand is counted in whole sticks.
+    - `order`: the operation dims from the fastest-varying digit of the core
+      id to the slowest: core `c` works on slice
+      `(c / prod(splits[order[0..i)])) % splits[order[i]]` of dim `order[i]`.
+      A split matmul `k` comes first, so partial-sum partners are ring
+      neighbours.
+    - `chunks` (optional): sequential launches per operation dim, used when
+      one launch cannot keep every core within the per-core span limit.
+
+    ```mlir
+    %0 = spyre.add %a, %b {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>} : ...
+    ```
+  }];
+  let parameters = (ins Spyre_IntListParameter:$splits,
+                        Spyre_IntListParameter:$order,
+                        Spyre_OptionalIntListParameter:$chunks);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumCores() const;
+    int64_t getNumChunks() const;
+    /// Chunks of dim `d` (1 when `chunks` is absent).
+    int64_t getChunk(unsigned d) const;
+  }];
+}
+
+def Spyre_MemorySpace : I32EnumAttr<"MemorySpace", "where a buffer lives", [
+    I32EnumAttrCase<"IO", 0, "io">,
+    I32EnumAttrCase<"Pool", 1, "pool">,
+    I32EnumAttrCase<"LX", 2, "lx">]> {
+  let cppNamespace = "::mlir::spyre";
+  let genSpecializedAttr = 0;
+}
+
+def Spyre_MemAttr : Spyre_Attr<"Mem", "mem"> {
+  let summary = "Where a device tensor lives";
+  let description = [{
+    Set by `--spyre-plan-memory` (`spyre.mem` on the op defining a tensor, or
+    on a function argument / result):
+
+    - `#spyre.mem<io N>`: host-visible DDR buffer N of the function (its
+      arguments, constants, results, and tensors crossing to or from host
+      code); each kernel binds it to a 16 GiB address segment of its own.
+    - `#spyre.mem<pool OFFSET>`: an intermediate at byte OFFSET of the
+      function's DDR pool (the kernels' segment 0), reused once dead.
+    - `#spyre.mem<lx OFFSET>`: an intermediate that never leaves the
+      scratchpads: every core keeps its slice at byte OFFSET of its LX.
+  }];
+  let parameters = (ins EnumParameter<Spyre_MemorySpace>:$space,
+                        "int64_t":$value);
+  let assemblyFormat = "`<` $space $value `>`";
+  let genVerifyDecl = 1;
+}
+
+def Spyre_KernelDimAttr : Spyre_Attr<"KernelDim", "kdim"> {
+  let summary = "One operation dim of a kernel";
+  let description = [{
+    `label` names the dim as the SuperDSC does (`mb`, `x`, `y`, ..., `out`;
+    matmul `mb`, `out`, `in`). `size` is the logical extent; splits, chunks
+    and tiles count in multiples of `granule` (a stick when the dim is some
+    operand's stick), over the extent rounded up to it. Each core walks its
+    slice (`size` / `chunks` / `split`, rounded) in tiles of `tile`.
+  }];
+  let parameters = (ins
+    StringRefParameter<"SuperDSC label">:$label,
+    "int64_t":$size,
+    DefaultValuedParameter<"int64_t", "1">:$granule,
+    DefaultValuedParameter<"int64_t", "1">:$split,
+    DefaultValuedParameter<"int64_t", "1">:$chunks,
+    "int64_t":$tile,
+    DefaultValuedParameter<"bool", "false">:$reduction
+  );
+  let assemblyFormat =
+      "`<` $label `,` struct($size, $granule, $split, $chunks, $tile, "
+      "$reduction) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The extent rounded up to whole granules.
+    int64_t getPadded() const {
+      return (getSize() + getGranule() - 1) / getGranule() * getGranule();
+    }
+    /// Elements of this dim one core covers in one launch.
+    int64_t getSlice() const { return getPadded() / getChunks() / getSplit(); }
+    /// Tiles per slice.
+    int64_t getTrips() const { return (getSlice() + getTile() - 1) / getTile(); }
+  }];
+}
+
+def Spyre_AccessAttr : Spyre_Attr<"Access", "access"> {
+  let summary = "How a kernel reaches one of its tensors";
+  let description = [{
+    One per kernel operand (inputs, then the result). Addresses are bytes.
+
+    - `mem`: where the tensor lives (see `#spyre.mem`).
+    - `base`: DDR address of the tensor in this kernel (its segment's base
+      plus its offset), or its LX offset when `mem` is `lx`.
+    - `core_offsets`: per core, the offset of the core's slice from `base`
+      (DDR tensors only).
+    - `tile_steps` / `chunk_steps`: per operation dim, the offset added per
+      tile index (in the core's slice) and per chunk index.
+    - `box`: the device extent of one tile, per device dim except the stick
+      (whole sticks); a transfer copies `prod(box)` sticks.
+    - `ddr_strides` / `lx_strides`: per device dim of `box`, the byte
+      distance of consecutive sticks in DDR and in the LX buffer. For an
+      LX-resident tensor `lx_strides` lay out the core's whole slice and
+      there are no DDR strides.
+    - `lx_offsets`: the LX staging buffers of a DDR tensor (two when it is
+      double-buffered), or none for an LX-resident one.
+
+    A tile's transfer is clipped to the tensor's device extent, so operands
+    with a smaller stick (f32 next to f16) never move bytes outside their
+    tensor.
+  }];
+  let parameters = (ins
+    "MemAttr":$mem,
+    "int64_t":$base,
+    Spyre_OptionalIntListParameter:$core_offsets,
+    Spyre_IntListParameter:$tile_steps,
+    Spyre_OptionalIntListParameter:$chunk_steps,
+    Spyre_IntListParameter:$box,
+    Spyre_OptionalIntListParameter:$ddr_strides,
+    Spyre_IntListParameter:$lx_strides,
+    Spyre_OptionalIntListParameter:$lx_offsets
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    bool isResident() const {
+      return getMem().getSpace() == ::mlir::spyre::MemorySpace::LX;
+    }
+    /// Sticks in one tile's box.
+    int64_t getBoxSticks() const;
   }];
 }
 

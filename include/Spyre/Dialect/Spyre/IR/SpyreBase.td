@@ -64,6 +64,19 @@ def Spyre_Dialect : Dialect {
     /// Function argument/result attribute asking for a dim_order.
     static constexpr ::llvm::StringLiteral kDimOrderAttrName =
         "spyre.dim_order";
+    /// Op attribute: the chosen #spyre.division.
+    static constexpr ::llvm::StringLiteral kDivisionAttrName =
+        "spyre.division";
+    /// Op attribute: the user's splits, one per op dim.
+    static constexpr ::llvm::StringLiteral kWorkDivisionAttrName =
+        "spyre.work_division";
+    /// Op attribute: the per-core tile of every op dim.
+    static constexpr ::llvm::StringLiteral kTilesAttrName = "spyre.tiles";
+    /// Op / function argument / result attribute: a #spyre.mem.
+    static constexpr ::llvm::StringLiteral kMemAttrName = "spyre.mem";
+    /// Function attribute: bytes of the DDR intermediate pool.
+    static constexpr ::llvm::StringLiteral kPoolBytesAttrName =
+        "spyre.pool_bytes";
   }];
 }
 

@@ -7,6 +7,7 @@ include "Spyre/Dialect/Spyre/IR/SpyreBase.td"
 include "Spyre/Dialect/Spyre/IR/SpyreAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinTypes.td"
+include "mlir/IR/OpAsmInterface.td"
 include "Spyre/Dialect/Spyre/IR/SpyreComputeOps.td"
 
 def Spyre_DeviceTensor : Type<
@@ -150,9 +151,9 @@ def Spyre_PadOp : Spyre_Op<"pad", [Pure]> {
 def Spyre_ConstantOp : Spyre_Op<"constant", [Pure, ConstantLike]> {
   let summary = "A constant tensor";
   let description = [{
-    Scalars (rank 0) and splats are embedded in the kernels that read them
-    (the SuperDSC's constants); other constants are uploaded like graph
-    inputs. The result may carry a layout.
+    Constants are uploaded like graph inputs (the hardware has no immediate
+    tensor operands; a scalar is one stick that kernels broadcast). The
+    result may carry a layout.
 
     ```mlir
     %half = spyre.constant dense<5.000000e-01> : tensor<f16> -> tensor<f16>
@@ -163,6 +164,95 @@ def Spyre_ConstantOp : Spyre_Op<"constant", [Pure, ConstantLike]> {
   let assemblyFormat = "$value attr-dict `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def Spyre_KernelOp : Spyre_Op<"kernel", [IsolatedFromAbove, Pure,
+                                         SingleBlock]> {
+  let summary = "One op run SPMD on the cores, with its per-core program";
+  let description = [{
+    The form `--spyre-lower-to-kernels` produces and every consumer reads:
+    the SuperDSC and DCI emitters and the simulator. The body holds the
+    computation (one spyre compute op, restickify or pad on the block
+    arguments); the attributes say how the cores run it:
+
+    - `name`: `<index>_<opfunc>`, the kernel's key in the bundle;
+    - `dims`: one `#spyre.kdim` per operation dim - extent, stick granule,
+      split across cores, sequential chunks and per-core tile;
+    - `order`: the core id -> slice mixed radix (operation dims, fastest
+      first);
+    - `accesses`: one `#spyre.access` per operand and for the result - where
+      it lives, its per-core DDR offsets, and the DMA descriptor that stages
+      one tile between DDR and LX;
+    - `segments`: the DDR buffers bound to the kernel's address segments, in
+      order (segment i starts at i times the target's segment size);
+    - `lx_bytes`: the per-core LX the kernel's staging buffers occupy.
+
+    Each core walks its slice tile by tile (parallel dims outermost, then
+    reduction dims), staging every input tile whose position changed from
+    DDR into LX (double-buffered when it is staged more than once), computing
+    the tile on the SFP (pointwise, reductions) or the PT array (matmul), and
+    storing each finished result tile. Partial results of a split reduction
+    dim are combined over the ring before the store.
+
+    ```mlir
+    %r = spyre.kernel "0_add" (%a, %b) : (!t, !t) -> !t attributes {
+        dims = [#spyre.kdim<"mb", size = 128, split = 4, tile = 32>,
+                #spyre.kdim<"out", size = 256, granule = 64, tile = 256>],
+        order = array<i64: 0, 1>, accesses = [...], segments = [...],
+        lx_bytes = 49152} {
+    ^bb0(%x: !t, %y: !t):
+      %0 = spyre.add %x, %y : (!t, !t) -> !t
+      spyre.yield %0 : !t
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Spyre_DeviceTensor>:$inputs,
+                       StrAttr:$name,
+                       TypedArrayAttrBase<Spyre_KernelDimAttr,
+                                          "kernel dims">:$dims,
+                       DenseI64ArrayAttr:$order,
+                       TypedArrayAttrBase<Spyre_AccessAttr,
+                                          "operand accesses">:$accesses,
+                       TypedArrayAttrBase<Spyre_MemAttr,
+                                          "segment buffers">:$segments,
+                       I64Attr:$lx_bytes);
+  let results = (outs Spyre_DeviceTensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name `(` $inputs `)` `:` functional-type($inputs, $result)
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The op in the body computing the kernel's result.
+    ::mlir::Operation *getPayload();
+    /// Cores the kernel runs on (product of the splits).
+    int64_t getNumCores();
+    /// Sequential launches (product of the chunks).
+    int64_t getNumChunks();
+    /// The slice index of `core` along every operation dim.
+    ::llvm::SmallVector<int64_t> getSliceOf(int64_t core);
+    ::mlir::spyre::KernelDimAttr getDim(unsigned d) {
+      return ::llvm::cast<::mlir::spyre::KernelDimAttr>(getDims()[d]);
+    }
+    /// Access of operand `i`; `getNumInputs()` is the result.
+    ::mlir::spyre::AccessAttr getAccess(unsigned i) {
+      return ::llvm::cast<::mlir::spyre::AccessAttr>(getAccesses()[i]);
+    }
+    unsigned getNumInputs() { return getInputs().size(); }
+  }];
+}
+
+def Spyre_YieldOp : Spyre_Op<"yield", [Pure, Terminator,
+                                       HasParent<"KernelOp">]> {
+  let summary = "The result of a kernel body";
+  let arguments = (ins AnyRankedTensor:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 #endif // SPYRE_DIALECT_SPYRE_IR_SPYREOPS_TD

@@ -1,0 +1,64 @@
+//===- KernelUtils.h - From laid-out ops to the kernel model ----*- C++ -*-===//
+//
+// What divide-work, plan-memory, lower-to-kernels and the emitters share: the
+// plain C++ kernel model (Spyre/Analysis/KernelModel.h) of a laid-out payload
+// op, the SuperDSC dim labels, and how views alias the buffers they look at.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_TRANSFORMS_KERNELUTILS_H
+#define SPYRE_TRANSFORMS_KERNELUTILS_H
+
+#include "Spyre/Analysis/KernelModel.h"
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
+
+#include <string>
+
+namespace mlir::spyre {
+
+/// The kernel model of a payload whose operands and result are device
+/// tensors, for sticks of the target's size. Fails with a reason when an
+/// operand has no layout or a layout the kernels cannot walk.
+FailureOr<::spyre::kernel::Problem> getKernelProblem(Operation *op,
+                                                     std::string &reason);
+
+/// The SuperDSC label of every op dim: matmul (..., y, x,) mb, out, in;
+/// other ops mb, x, y, i, j, ki, kj with the last dim called out.
+SmallVector<std::string> getDimLabels(Operation *payload);
+
+/// The OpFunc the SuperDSC names: the op's, with the reference stack's
+/// `nonstick` suffix for sum/max/min/mean whose result keeps a stick.
+std::string getSuperDscOpFunc(Operation *payload);
+
+/// A transpose or reshape that only reinterprets its input's bytes.
+bool isViewOp(Operation *op);
+
+/// The value whose buffer `value` looks at: itself, or the root of the
+/// chain of views it is computed by.
+Value getBufferRoot(Value value);
+
+/// Identifies payload ops that plan the same way: the op name, operand and
+/// result types, inherent attributes and the spyre attributes given (passes
+/// cache per-op work under it).
+using OpSignature = std::vector<intptr_t>;
+OpSignature getOpSignature(Operation *op,
+                           ArrayRef<StringRef> spyreAttrs = {});
+
+/// Whether two divided ops give every core the same slice of a tensor they
+/// share: the one `mapA` indexes in `a` (op dims -> tensor dims) and `mapB`
+/// in `b`.
+bool sameCoreSlices(const ::spyre::kernel::Problem &a,
+                    const ::spyre::kernel::Division &divisionA, AffineMap mapA,
+                    const ::spyre::kernel::Problem &b,
+                    const ::spyre::kernel::Division &divisionB,
+                    AffineMap mapB);
+
+/// The division a kernel's dims and order describe.
+::spyre::kernel::Division getKernelDivision(KernelOp kernel);
+
+/// The `spyre.division` of a payload, or null.
+DivisionAttr getDivision(Operation *op);
+
+} // namespace mlir::spyre
+
+#endif // SPYRE_TRANSFORMS_KERNELUTILS_H

@@ -1,0 +1,998 @@
+//===- KernelModel.cpp - Work division, tiling and timing of kernels ------===//
+
+#include "Spyre/Analysis/KernelModel.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+
+using namespace spyre::kernel;
+using llvm::ArrayRef;
+using llvm::SmallVector;
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+std::string formatInts(ArrayRef<int64_t> values) {
+  std::string out = "[";
+  for (auto [i, v] : llvm::enumerate(values))
+    out += (i ? ", " : "") + std::to_string(v);
+  return out + "]";
+}
+
+/// Divisors of n, ascending.
+SmallVector<int64_t, 16> divisors(int64_t n) {
+  SmallVector<int64_t, 16> low, high;
+  for (int64_t i = 1; i * i <= n; ++i) {
+    if (n % i)
+      continue;
+    low.push_back(i);
+    if (i != n / i)
+      high.push_back(n / i);
+  }
+  low.append(high.rbegin(), high.rend());
+  return low;
+}
+
+/// The reference stack's core_split: the largest divisor of `size` that is
+/// at most `cores`.
+int64_t coreSplit(int64_t size, int64_t cores) {
+  for (int64_t i = std::min(size, cores); i > 1; --i)
+    if (size % i == 0)
+      return i;
+  return 1;
+}
+
+/// Tile iterations per loop (indexed by op dim).
+SmallVector<int64_t, 6> tripCounts(ArrayRef<int64_t> slice,
+                                   ArrayRef<int64_t> tiles) {
+  SmallVector<int64_t, 6> trips;
+  for (auto [s, t] : llvm::zip_equal(slice, tiles))
+    trips.push_back(ceilDiv(s, t));
+  return trips;
+}
+
+/// How many times one core stages `tensor` per launch: the product of the
+/// trip counts of every loop (in loop order) up to the innermost loop with
+/// more than one trip that the tensor depends on.
+int64_t transfers(const Problem &problem, const Tensor &tensor,
+                  ArrayRef<int64_t> trips) {
+  SmallVector<int, 6> order = problem.loopOrder();
+  int last = -1;
+  for (auto [pos, d] : llvm::enumerate(order))
+    if (trips[d] > 1 && tensor.uses(d))
+      last = static_cast<int>(pos);
+  int64_t count = 1;
+  for (int pos = 0; pos <= last; ++pos)
+    count *= trips[order[pos]];
+  return count;
+}
+
+/// The product of the splits of reduction dims (at most one is split).
+int64_t reductionSplit(const Problem &problem, const Division &division) {
+  int64_t r = 1;
+  for (auto [d, dim] : llvm::enumerate(problem.dims))
+    if (dim.reduction)
+      r *= division.splits[d];
+  return r;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Problem, Tensor, Division
+//===----------------------------------------------------------------------===//
+
+int64_t Tensor::numSticks() const {
+  int64_t n = 1;
+  for (size_t d = 0; d + 1 < dims.size(); ++d)
+    n *= dims[d].size;
+  return n;
+}
+
+bool Tensor::uses(int d) const {
+  return llvm::any_of(dims, [&](const TensorDim &td) {
+    return td.opDim == d && td.size > 1;
+  });
+}
+
+SmallVector<int, 6> Problem::loopOrder() const {
+  SmallVector<int, 6> order;
+  for (auto [d, dim] : llvm::enumerate(dims))
+    if (!dim.reduction)
+      order.push_back(static_cast<int>(d));
+  for (auto [d, dim] : llvm::enumerate(dims))
+    if (dim.reduction)
+      order.push_back(static_cast<int>(d));
+  return order;
+}
+
+int64_t Division::numCores() const {
+  int64_t n = 1;
+  for (int64_t s : splits)
+    n *= s;
+  return n;
+}
+
+int64_t Division::numChunks() const {
+  int64_t n = 1;
+  for (int64_t c : chunks)
+    n *= c;
+  return n;
+}
+
+SmallVector<int64_t, 6> Division::sliceOf(int64_t core) const {
+  SmallVector<int64_t, 6> slice(splits.size(), 0);
+  int64_t inner = 1;
+  for (int64_t d : order) {
+    slice[d] = (core / inner) % splits[d];
+    inner *= splits[d];
+  }
+  return slice;
+}
+
+SmallVector<int64_t, 6> Division::defaultOrder(const Problem &problem,
+                                               ArrayRef<int64_t> splits) {
+  SmallVector<int64_t, 6> order;
+  if (problem.isMatmul() && splits[problem.kDim] > 1)
+    order.push_back(problem.kDim);
+  for (int d = 0, e = problem.numDims(); d < e; ++d)
+    if (!(problem.isMatmul() && splits[problem.kDim] > 1 && d == problem.kDim))
+      order.push_back(d);
+  return order;
+}
+
+Tensor spyre::kernel::makeTensor(const spyre::BoundLayout &bound,
+                                 ArrayRef<int> opDims, std::string name,
+                                 bool isResult) {
+  Tensor tensor;
+  tensor.name = std::move(name);
+  tensor.isResult = isResult;
+  tensor.stickBytes = bound.layout().stickBytes();
+  for (auto [d, role] : llvm::enumerate(bound.roles())) {
+    TensorDim dim;
+    dim.size = bound.layout().getDeviceSize()[d];
+    if (role.kind == spyre::BoundLayout::DimKind::Piece &&
+        opDims[role.hostDim] >= 0) {
+      dim.opDim = opDims[role.hostDim];
+      dim.multiplier = role.multiplier;
+    }
+    tensor.dims.push_back(dim);
+  }
+  return tensor;
+}
+
+void spyre::kernel::addGranules(Problem &problem,
+                                const spyre::BoundLayout &bound,
+                                ArrayRef<int> opDims) {
+  for (int h = 0, e = bound.host().rank(); h < e; ++h) {
+    ArrayRef<int> pieces = bound.piecesOf(h);
+    if (pieces.empty() || opDims[h] < 0)
+      continue;
+    int64_t outer = bound.roles()[pieces.back()].multiplier;
+    Dim &dim = problem.dims[opDims[h]];
+    dim.granule = std::lcm(dim.granule, outer);
+  }
+  // Transfers move whole sticks: the stick's host dim comes in whole sticks
+  // even when the tensor has a single stick along it.
+  int stick = bound.layout().deviceRank() - 1;
+  const auto &role = bound.roles()[stick];
+  if (role.kind == spyre::BoundLayout::DimKind::Piece &&
+      opDims[role.hostDim] >= 0) {
+    Dim &dim = problem.dims[opDims[role.hostDim]];
+    dim.granule = std::lcm(
+        dim.granule, role.multiplier * bound.layout().getDeviceSize()[stick]);
+  }
+}
+
+SmallVector<int64_t, 6> spyre::kernel::sliceSizes(const Problem &problem,
+                                                  const Division &division) {
+  SmallVector<int64_t, 6> slice;
+  for (auto [d, dim] : llvm::enumerate(problem.dims))
+    slice.push_back(dim.padded() / division.chunks[d] / division.splits[d]);
+  return slice;
+}
+
+SmallVector<int64_t, 8> spyre::kernel::boxCounts(const Tensor &tensor,
+                                                 ArrayRef<int64_t> extents) {
+  SmallVector<int64_t, 8> counts;
+  for (const TensorDim &td : tensor.dims) {
+    if (td.opDim < 0) {
+      counts.push_back(td.size);
+      continue;
+    }
+    counts.push_back(
+        std::min(td.size, ceilDiv(extents[td.opDim], td.multiplier)));
+  }
+  return counts;
+}
+
+int64_t spyre::kernel::boxSticks(const Tensor &tensor,
+                                 ArrayRef<int64_t> extents) {
+  SmallVector<int64_t, 8> counts = boxCounts(tensor, extents);
+  int64_t n = 1;
+  for (size_t d = 0; d + 1 < counts.size(); ++d)
+    n *= counts[d];
+  return n;
+}
+
+int64_t spyre::kernel::perCoreSpan(const Tensor &tensor,
+                                   ArrayRef<int64_t> slice) {
+  SmallVector<int64_t, 8> counts = boxCounts(tensor, slice);
+  size_t last = tensor.dims.size() - 1;
+  for (size_t d = 0; d < last; ++d) {
+    if (counts[d] <= 1)
+      continue;
+    int64_t inner = 1;
+    for (size_t e = d + 1; e < last; ++e)
+      inner *= tensor.dims[e].size;
+    return counts[d] * inner * tensor.stickBytes;
+  }
+  return tensor.stickBytes;
+}
+
+//===----------------------------------------------------------------------===//
+// Tiling and estimates
+//===----------------------------------------------------------------------===//
+
+int64_t spyre::kernel::transfersPerLaunch(const Problem &problem,
+                                          const Tensor &tensor,
+                                          ArrayRef<int64_t> slice,
+                                          ArrayRef<int64_t> tiles) {
+  return transfers(problem, tensor, tripCounts(slice, tiles));
+}
+
+int64_t spyre::kernel::stagingBuffers(const Problem &problem,
+                                      const Tensor &tensor,
+                                      ArrayRef<int64_t> slice,
+                                      ArrayRef<int64_t> tiles) {
+  if (tensor.lxResident)
+    return 0;
+  return transfersPerLaunch(problem, tensor, slice, tiles) > 1 ? 2 : 1;
+}
+
+int64_t spyre::kernel::lxWorkingSet(const Problem &problem,
+                                    ArrayRef<int64_t> slice,
+                                    ArrayRef<int64_t> tiles) {
+  int64_t bytes = 0;
+  for (const Tensor &t : problem.tensors)
+    bytes += stagingBuffers(problem, t, slice, tiles) * boxSticks(t, tiles) *
+             t.stickBytes;
+  return bytes;
+}
+
+namespace {
+
+/// Evaluates tilings of one per-core slice quickly (no allocation per
+/// candidate): the tile search calls it thousands of times.
+class TileEvaluator {
+public:
+  TileEvaluator(const Problem &problem, const spyre::TargetModel &target,
+                const Division &division)
+      : problem(problem), target(target),
+        slice(sliceSizes(problem, division)), cores(division.numCores()),
+        partners(reductionSplit(problem, division)),
+        order(problem.loopOrder()) {
+    for (const Tensor &t : problem.tensors) {
+      uint32_t mask = 0;
+      for (const TensorDim &d : t.dims)
+        if (d.opDim >= 0 && d.size > 1)
+          mask |= 1u << d.opDim;
+      uses.push_back(mask);
+      // Cores whose slices differ only along dims the tensor does not use
+      // share its tiles.
+      int64_t group = 1;
+      for (auto [d, split] : llvm::enumerate(division.splits))
+        if (!(mask >> d & 1))
+          group *= split;
+      groups.push_back(group);
+    }
+  }
+
+  struct Result {
+    double dmaSeconds = 0, computeSeconds = 0, launchSeconds = 0;
+    /// Per core: bytes staged in and stored.
+    int64_t loadBytes = 0, storeBytes = 0;
+    /// All cores: DDR traffic (shared tiles once per sharing group).
+    int64_t ddrBytes = 0;
+    /// Per core: bytes its DMA engine moves, and bytes it receives from a
+    /// ring neighbour.
+    int64_t dmaBytes = 0, ringBytes = 0;
+    int64_t lxBytes = 0, steps = 1, maxLoopCount = 0;
+  };
+
+  Result evaluate(ArrayRef<int64_t> tiles) const {
+    Result r;
+    int64_t trips[32];
+    size_t n = slice.size();
+    for (size_t d = 0; d < n; ++d) {
+      trips[d] = ceilDiv(slice[d], tiles[d]);
+      r.steps *= trips[d];
+      r.maxLoopCount = std::max(r.maxLoopCount, trips[d]);
+    }
+    int64_t maxSticks = 0;
+    for (auto [i, t] : llvm::enumerate(problem.tensors)) {
+      int64_t sticks = 1;
+      for (size_t d = 0; d + 1 < t.dims.size(); ++d) {
+        const TensorDim &td = t.dims[d];
+        int64_t count = td.opDim < 0
+                            ? td.size
+                            : std::min(td.size,
+                                       ceilDiv(tiles[td.opDim], td.multiplier));
+        r.maxLoopCount = std::max(r.maxLoopCount, count);
+        sticks *= count;
+      }
+      maxSticks = std::max(maxSticks, sticks);
+      if (t.lxResident)
+        continue;
+      int last = -1;
+      for (auto [pos, d] : llvm::enumerate(order))
+        if (trips[d] > 1 && (uses[i] >> d & 1))
+          last = static_cast<int>(pos);
+      int64_t count = 1;
+      for (int pos = 0; pos <= last; ++pos)
+        count *= trips[order[pos]];
+      int64_t bytes = count * sticks * t.stickBytes;
+      if (t.isResult) {
+        // Partial results are combined over the ring; the partners take
+        // turns storing.
+        r.storeBytes += bytes;
+        r.ddrBytes += cores / partners * bytes;
+        r.dmaBytes += bytes / partners;
+      } else {
+        // The cores of a sharing group take turns loading a tile from DDR
+        // and forward it along the ring to the others.
+        r.loadBytes += bytes;
+        r.ddrBytes += cores / groups[i] * bytes;
+        r.dmaBytes += bytes / groups[i];
+        r.ringBytes += bytes - bytes / groups[i];
+      }
+      r.lxBytes += (count > 1 ? 2 : 1) * sticks * t.stickBytes;
+      if (t.isResult && partners > 1)
+        r.lxBytes += sticks * t.stickBytes;
+    }
+    // Each core moves its own bytes at its DMA engine's rate or its share
+    // of the DDR, and the DDR moves every core's bytes; forwarded tiles
+    // arrive over the core's ring link.
+    r.dmaSeconds = std::max(
+        {static_cast<double>(r.ddrBytes) / target.ddrBytesPerSecond(),
+         static_cast<double>(r.dmaBytes) / target.coreDmaBytesPerSecond(cores),
+         static_cast<double>(r.ringBytes) / target.ringBytesPerSecond()});
+    double stepSeconds;
+    if (problem.unit == Unit::PT) {
+      double points = 1;
+      for (size_t d = 0; d < n; ++d)
+        points *= static_cast<double>(tiles[d]);
+      int64_t rows = problem.mDim >= 0 ? tiles[problem.mDim] : 1;
+      stepSeconds = points / (static_cast<double>(target.ptMacsPerCycle *
+                                                  target.corelets) *
+                              target.clockHz() * target.ptEfficiency(rows));
+    } else {
+      stepSeconds = static_cast<double>(maxSticks) /
+                    target.coreSfpSticksPerSecond();
+    }
+    r.computeSeconds = stepSeconds * static_cast<double>(r.steps);
+    // Double buffering overlaps transfers with compute; the first load and
+    // the last compute and store are exposed.
+    if (r.steps == 1)
+      r.launchSeconds = r.dmaSeconds + r.computeSeconds;
+    else
+      r.launchSeconds = std::max(r.dmaSeconds, r.computeSeconds) +
+                        std::min(r.dmaSeconds, r.computeSeconds) /
+                            static_cast<double>(r.steps);
+    return r;
+  }
+
+  /// A lower bound of `evaluate(tiles).launchSeconds` over every tiling:
+  /// compulsory traffic and the compute at the slice's best efficiency.
+  double lowerBound() const {
+    Result whole = evaluate(slice);
+    double compute = whole.computeSeconds;
+    return std::max(whole.dmaSeconds, compute);
+  }
+
+  ArrayRef<int64_t> getSlice() const { return slice; }
+
+private:
+  const Problem &problem;
+  const spyre::TargetModel &target;
+  SmallVector<int64_t, 6> slice;
+  int64_t cores, partners;
+  SmallVector<int, 6> order;
+  SmallVector<uint32_t, 4> uses;
+  SmallVector<int64_t, 4> groups;
+};
+
+/// Tiles within `slice` along each dim: granule multiples dividing it.
+SmallVector<SmallVector<int64_t, 16>, 6>
+tileCandidates(const Problem &problem, ArrayRef<int64_t> slice) {
+  SmallVector<SmallVector<int64_t, 16>, 6> options;
+  for (auto [d, dim] : llvm::enumerate(problem.dims)) {
+    SmallVector<int64_t, 16> values;
+    for (int64_t v : divisors(slice[d] / dim.granule))
+      values.push_back(v * dim.granule);
+    options.push_back(std::move(values));
+  }
+  return options;
+}
+
+llvm::Expected<Tiling> searchTiles(const Problem &problem,
+                                   const spyre::TargetModel &target,
+                                   const Division &division,
+                                   int64_t lxBudget) {
+  TileEvaluator evaluator(problem, target, division);
+  ArrayRef<int64_t> slice = evaluator.getSlice();
+  auto options = tileCandidates(problem, slice);
+  size_t n = options.size();
+  auto feasible = [&](const TileEvaluator::Result &r) {
+    return r.lxBytes <= lxBudget && r.maxLoopCount <= target.maxLoopCount;
+  };
+  // Pick the fastest tiling; within 2% of it, the one with the fewest steps
+  // (the model has no per-step cost, so tiny tiles would win by a hair).
+  struct Candidate {
+    SmallVector<int64_t, 6> tiles;
+    TileEvaluator::Result result;
+  };
+  SmallVector<Candidate, 0> all;
+  double combos = 1;
+  for (const auto &o : options)
+    combos *= static_cast<double>(o.size());
+  if (combos <= 20000) {
+    SmallVector<size_t, 6> at(n, 0);
+    SmallVector<int64_t, 6> tiles(n);
+    while (true) {
+      for (size_t d = 0; d < n; ++d)
+        tiles[d] = options[d][at[d]];
+      TileEvaluator::Result r = evaluator.evaluate(tiles);
+      if (feasible(r))
+        all.push_back({tiles, r});
+      size_t d = 0;
+      while (d < n && ++at[d] == options[d].size())
+        at[d++] = 0;
+      if (d == n)
+        break;
+    }
+  } else {
+    // Too many combinations: shrink from the whole slice, one dim at a
+    // time to its next divisor, keeping the fastest step.
+    SmallVector<size_t, 6> at;
+    for (const auto &o : options)
+      at.push_back(o.size() - 1);
+    SmallVector<int64_t, 6> tiles(n);
+    auto load = [&](ArrayRef<size_t> idx) {
+      for (size_t d = 0; d < n; ++d)
+        tiles[d] = options[d][idx[d]];
+      return evaluator.evaluate(tiles);
+    };
+    TileEvaluator::Result current = load(at);
+    while (true) {
+      if (feasible(current))
+        all.push_back({tiles, current});
+      int best = -1;
+      TileEvaluator::Result bestResult;
+      for (size_t d = 0; d < n; ++d) {
+        if (at[d] == 0)
+          continue;
+        SmallVector<size_t, 6> next = at;
+        --next[d];
+        TileEvaluator::Result r = load(next);
+        bool better = best < 0 || (feasible(r) && !feasible(bestResult)) ||
+                      (feasible(r) == feasible(bestResult) &&
+                       (r.launchSeconds < bestResult.launchSeconds ||
+                        (r.launchSeconds == bestResult.launchSeconds &&
+                         r.lxBytes < bestResult.lxBytes)));
+        if (better) {
+          best = static_cast<int>(d);
+          bestResult = r;
+        }
+      }
+      if (best < 0 || !all.empty())
+        break;
+      --at[best];
+      current = load(at);
+    }
+  }
+  if (all.empty()) {
+    SmallVector<int64_t, 6> smallest;
+    for (const auto &o : options)
+      smallest.push_back(o.front());
+    TileEvaluator::Result r = evaluator.evaluate(smallest);
+    if (r.lxBytes > lxBudget)
+      return llvm::createStringError(llvm::formatv(
+          "the smallest tile {0} needs {1} bytes of LX per core, only {2} "
+          "are available",
+          formatInts(smallest), r.lxBytes, lxBudget));
+    // Bigger tiles to shorten the loops do not fit either.
+    return llvm::createStringError(llvm::formatv(
+        "no tile of the per-core slice {0} both fits the {1} bytes of LX and "
+        "keeps every loop and DMA trip count within the limit of {2}",
+        formatInts(slice), lxBudget, target.maxLoopCount));
+  }
+  double fastest = std::numeric_limits<double>::infinity();
+  for (const Candidate &c : all)
+    fastest = std::min(fastest, c.result.launchSeconds);
+  const Candidate *chosen = nullptr;
+  for (const Candidate &c : all) {
+    if (c.result.launchSeconds > fastest * 1.02)
+      continue;
+    if (!chosen || c.result.steps < chosen->result.steps ||
+        (c.result.steps == chosen->result.steps &&
+         c.result.launchSeconds < chosen->result.launchSeconds))
+      chosen = &c;
+  }
+  Tiling tiling;
+  tiling.tiles = chosen->tiles;
+  return tiling;
+}
+
+} // namespace
+
+llvm::Expected<Tiling> spyre::kernel::chooseTiles(
+    const Problem &problem, const spyre::TargetModel &target,
+    const Division &division, int64_t lxBudget) {
+  return searchTiles(problem, target, division, lxBudget);
+}
+
+Estimate spyre::kernel::estimate(const Problem &problem,
+                                 const Division &division, const Tiling &tiling,
+                                 const spyre::TargetModel &target) {
+  Estimate e;
+  SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
+  int64_t cores = division.numCores();
+  int64_t chunks = division.numChunks();
+  int64_t partners = reductionSplit(problem, division);
+  TileEvaluator evaluator(problem, target, division);
+  TileEvaluator::Result r = evaluator.evaluate(tiling.tiles);
+  e.dmaSeconds = r.dmaSeconds;
+  e.computeSeconds = r.computeSeconds;
+  e.steps = r.steps;
+  const Tensor &result = problem.result();
+  if (partners > 1) {
+    e.combineSeconds = static_cast<double>(partners - 1) *
+                       static_cast<double>(boxSticks(result, slice) *
+                                           result.stickBytes) /
+                       target.ringBytesPerSecond();
+  }
+  e.seconds = (r.launchSeconds + e.combineSeconds) * static_cast<double>(chunks);
+  e.ddrBytes = chunks * r.ddrBytes;
+  e.ringBytes = r.ringBytes;
+  e.lxBytes = r.lxBytes;
+  e.maxLoopCount = std::max(r.maxLoopCount, chunks);
+  double points = 1;
+  for (const Dim &d : problem.dims)
+    points *= static_cast<double>(d.size);
+  e.flops = problem.unit == Unit::PT ? 2 * points : points;
+  if (e.combineSeconds > std::max(e.dmaSeconds, e.computeSeconds))
+    e.bottleneck = "ring";
+  else if (e.computeSeconds > e.dmaSeconds)
+    e.bottleneck = problem.unit == Unit::PT ? "PT" : "SFP";
+  else
+    e.bottleneck = "DDR";
+  return e;
+}
+
+double spyre::kernel::lowerBound(const Problem &problem,
+                                 const Division &division,
+                                 const spyre::TargetModel &target) {
+  SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
+  int64_t partners = reductionSplit(problem, division);
+  TileEvaluator evaluator(problem, target, division);
+  double combine = 0;
+  if (partners > 1) {
+    const Tensor &result = problem.result();
+    combine = static_cast<double>(partners - 1) *
+              static_cast<double>(boxSticks(result, slice) *
+                                  result.stickBytes) /
+              target.ringBytesPerSecond();
+  }
+  return (evaluator.lowerBound() + combine) *
+         static_cast<double>(division.numChunks());
+}
+
+double spyre::kernel::roofline(const Problem &problem,
+                               const spyre::TargetModel &target,
+                               int64_t cores) {
+  int64_t bytes = 0;
+  for (const Tensor &t : problem.tensors)
+    bytes += t.bytes();
+  double ddr = static_cast<double>(bytes) / target.ddrBytesPerSecond();
+  double compute;
+  if (problem.unit == Unit::PT) {
+    double macs = 1;
+    for (const Dim &d : problem.dims)
+      macs *= static_cast<double>(d.size);
+    compute = macs / (static_cast<double>(target.ptMacsPerCycle *
+                                          target.corelets * cores) *
+                      target.clockHz());
+  } else {
+    int64_t sticks = 0;
+    for (const Tensor &t : problem.tensors)
+      sticks = std::max(sticks, t.numSticks());
+    compute = static_cast<double>(sticks) /
+              (target.coreSfpSticksPerSecond() * static_cast<double>(cores));
+  }
+  return std::max(ddr, compute);
+}
+
+//===----------------------------------------------------------------------===//
+// Division
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+Division makeDivision(const Problem &problem, ArrayRef<int64_t> splits,
+                      ArrayRef<int64_t> chunks) {
+  Division division;
+  division.splits.assign(splits.begin(), splits.end());
+  division.chunks.assign(chunks.begin(), chunks.end());
+  division.order = Division::defaultOrder(problem, splits);
+  return division;
+}
+
+/// The first tensor whose per-core span exceeds the limit, if any.
+const Tensor *spanViolation(const Problem &problem, ArrayRef<int64_t> slice,
+                            int64_t limit, int64_t *span = nullptr) {
+  for (const Tensor &t : problem.tensors) {
+    int64_t s = perCoreSpan(t, slice);
+    if (s > limit) {
+      if (span)
+        *span = s;
+      return &t;
+    }
+  }
+  return nullptr;
+}
+
+/// The reference stack's greedy split (work_division.py): span splits first,
+/// then the result's dims by decreasing extent, then one reduction dim.
+llvm::Expected<SmallVector<int64_t, 6>>
+greedySplits(const Problem &problem, int64_t maxCores, ArrayRef<int64_t> chunks,
+             int64_t spanLimit) {
+  int n = problem.numDims();
+  SmallVector<int64_t, 6> units;
+  for (auto [d, dim] : llvm::enumerate(problem.dims))
+    units.push_back(dim.units() / chunks[d]);
+  auto product = [](ArrayRef<int64_t> v) {
+    int64_t p = 1;
+    for (int64_t x : v)
+      p *= x;
+    return p;
+  };
+  auto sliceFor = [&](ArrayRef<int64_t> splits) {
+    SmallVector<int64_t, 6> slice;
+    for (int d = 0; d < n; ++d)
+      slice.push_back(units[d] / splits[d] * problem.dims[d].granule);
+    return slice;
+  };
+
+  // Pass 1: splits the span limit forces, tensor by tensor, outer dims first.
+  SmallVector<int64_t, 6> committed(n, 1);
+  for (const Tensor &t : problem.tensors) {
+    if (perCoreSpan(t, sliceFor(committed)) <= spanLimit)
+      continue;
+    for (size_t dd = 0; dd + 1 < t.dims.size(); ++dd) {
+      int v = t.dims[dd].opDim;
+      if (v < 0 || units[v] <= 1)
+        continue;
+      int64_t bestWithin = 0, bestWithinSpan = -1;
+      int64_t bestAbove = 0, bestAboveSpan = std::numeric_limits<int64_t>::max();
+      for (int64_t s : divisors(units[v])) {
+        if (s < committed[v])
+          continue;
+        SmallVector<int64_t, 6> trial = committed;
+        trial[v] = s;
+        if (product(trial) > maxCores)
+          continue;
+        int64_t span = perCoreSpan(t, sliceFor(trial));
+        if (span <= spanLimit && span > bestWithinSpan) {
+          bestWithin = s;
+          bestWithinSpan = span;
+        } else if (span > spanLimit && span < bestAboveSpan) {
+          bestAbove = s;
+          bestAboveSpan = span;
+        }
+      }
+      if (bestWithin)
+        committed[v] = bestWithin;
+      else if (bestAbove)
+        committed[v] = bestAbove;
+      else
+        break;
+      if (perCoreSpan(t, sliceFor(committed)) <= spanLimit)
+        break;
+      if (boxCounts(t, sliceFor(committed))[dd] > 1)
+        break;
+    }
+  }
+  int reductionSplits = 0;
+  for (int d = 0; d < n; ++d)
+    if (problem.dims[d].reduction && committed[d] > 1)
+      ++reductionSplits;
+  if (reductionSplits > 1)
+    return llvm::createStringError(llvm::formatv(
+        "the span limit of {0} bytes needs {1} reduction dims split, but at "
+        "most one can be",
+        spanLimit, reductionSplits));
+
+  // Pass 3: the result's dims by decreasing extent, then one reduction dim.
+  int64_t left = maxCores / product(committed);
+  SmallVector<int64_t, 6> splits = committed;
+  SmallVector<int, 6> outputDims, reductionDims;
+  for (int d = 0; d < n; ++d) {
+    if (committed[d] > 1)
+      continue;
+    (problem.result().uses(d) ? outputDims : reductionDims).push_back(d);
+  }
+  if (reductionSplits)
+    reductionDims.clear();
+  auto bySize = [&](int a, int b) { return units[a] > units[b]; };
+  std::stable_sort(outputDims.begin(), outputDims.end(), bySize);
+  std::stable_sort(reductionDims.begin(), reductionDims.end(), bySize);
+  for (int d : outputDims) {
+    if (left <= 1)
+      break;
+    int64_t s = coreSplit(units[d], left);
+    if (s > 1) {
+      splits[d] = s;
+      left /= s;
+    }
+  }
+  if (!reductionDims.empty() && left > 1) {
+    int best = -1;
+    int64_t bestSplit = 1;
+    for (int d : reductionDims) {
+      int64_t s = coreSplit(units[d], left);
+      if (s > bestSplit) {
+        best = d;
+        bestSplit = s;
+      }
+    }
+    if (best >= 0)
+      splits[best] = bestSplit;
+  }
+  return splits;
+}
+
+/// Every split vector: divisors of each dim's units, at most `maxCores`
+/// cores, at most one reduction dim split.
+void enumerateSplits(const Problem &problem, ArrayRef<int64_t> chunks,
+                     int64_t maxCores,
+                     llvm::function_ref<void(ArrayRef<int64_t>)> visit) {
+  int n = problem.numDims();
+  SmallVector<SmallVector<int64_t, 16>, 6> options;
+  for (int d = 0; d < n; ++d)
+    options.push_back(divisors(problem.dims[d].units() / chunks[d]));
+  SmallVector<int64_t, 6> splits(n, 1);
+  std::function<void(int, int64_t, bool)> rec = [&](int d, int64_t cores,
+                                                    bool reductionSplit) {
+    if (d == n) {
+      visit(splits);
+      return;
+    }
+    for (int64_t s : options[d]) {
+      if (cores * s > maxCores)
+        break;
+      bool isReduction = problem.dims[d].reduction && s > 1;
+      if (isReduction && reductionSplit)
+        continue;
+      splits[d] = s;
+      rec(d + 1, cores * s, reductionSplit || isReduction);
+    }
+    splits[d] = 1;
+  };
+  rec(0, 1, false);
+}
+
+/// Whether `a` beats `b`: faster in the model, or as fast on fewer cores.
+/// Ties keep the earlier candidate (the greedy split is tried first).
+bool better(const Plan &a, const Plan &b) {
+  double ta = a.estimate.seconds, tb = b.estimate.seconds;
+  if (ta < tb * (1 - 1e-9))
+    return true;
+  if (tb < ta * (1 - 1e-9))
+    return false;
+  return a.division.numCores() < b.division.numCores();
+}
+
+/// The best plan for fixed chunks, or an error explaining why none exists.
+llvm::Expected<Plan> bestPlan(const Problem &problem,
+                              const spyre::TargetModel &target,
+                              int64_t maxCores, Policy policy,
+                              ArrayRef<int64_t> chunks, int64_t lxBudget) {
+  auto greedy = greedySplits(problem, maxCores, chunks, target.spanBytes);
+  if (!greedy)
+    return greedy.takeError();
+  llvm::Expected<Plan> greedyPlan = planDivision(
+      problem, target, makeDivision(problem, *greedy, chunks), lxBudget);
+  if (policy == Policy::Greedy)
+    return greedyPlan;
+
+  std::optional<Plan> best;
+  std::string firstError;
+  if (greedyPlan)
+    best = *greedyPlan;
+  else
+    firstError = llvm::toString(greedyPlan.takeError());
+  // Every feasible split, most promising first; stop once no remaining
+  // split can beat the best even in its lower bound.
+  SmallVector<std::pair<double, Division>, 0> candidates;
+  enumerateSplits(problem, chunks, maxCores, [&](ArrayRef<int64_t> splits) {
+    Division division = makeDivision(problem, splits, chunks);
+    if (spanViolation(problem, sliceSizes(problem, division),
+                      target.spanBytes))
+      return;
+    candidates.push_back({lowerBound(problem, division, target), division});
+  });
+  llvm::stable_sort(candidates, [](const auto &a, const auto &b) {
+    return a.first < b.first;
+  });
+  for (const auto &[bound, division] : candidates) {
+    if (best && bound >= best->estimate.seconds * (1 - 1e-9))
+      break;
+    llvm::Expected<Plan> plan =
+        planDivision(problem, target, division, lxBudget);
+    if (!plan) {
+      if (firstError.empty())
+        firstError = llvm::toString(plan.takeError());
+      else
+        llvm::consumeError(plan.takeError());
+      continue;
+    }
+    if (!best || better(*plan, *best))
+      best = std::move(*plan);
+  }
+  if (best)
+    return *best;
+  return llvm::createStringError(firstError);
+}
+
+} // namespace
+
+llvm::Expected<Plan> spyre::kernel::planDivision(
+    const Problem &problem, const spyre::TargetModel &target,
+    const Division &division, int64_t lxBudget) {
+  int reductionSplits = 0;
+  for (auto [d, dim] : llvm::enumerate(problem.dims)) {
+    int64_t parts = division.splits[d] * division.chunks[d];
+    if (dim.units() % parts)
+      return llvm::createStringError(llvm::formatv(
+          "dim {0} ({1} granules of {2}) does not divide into {3} parts", d,
+          dim.units(), dim.granule, parts));
+    if (dim.reduction && division.splits[d] > 1)
+      ++reductionSplits;
+  }
+  if (reductionSplits > 1)
+    return llvm::createStringError(
+        "at most one reduction dim can be split across cores");
+  SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
+  int64_t span = 0;
+  if (const Tensor *t =
+          spanViolation(problem, slice, target.spanBytes, &span))
+    return llvm::createStringError(llvm::formatv(
+        "{0} would span {1} bytes per core with splits {2}{3}, more than the "
+        "per-core limit of {4} bytes",
+        t->name, span, formatInts(division.splits),
+        division.numChunks() > 1
+            ? " and chunks " + formatInts(division.chunks)
+            : std::string(),
+        target.spanBytes));
+  if (division.numChunks() > target.maxLoopCount)
+    return llvm::createStringError(llvm::formatv(
+        "{0} chunks exceed the loop-count limit of {1}", division.numChunks(),
+        target.maxLoopCount));
+  llvm::Expected<Tiling> tiling =
+      chooseTiles(problem, target, division, lxBudget);
+  if (!tiling)
+    return tiling.takeError();
+  Plan plan;
+  plan.division = division;
+  plan.tiling = *tiling;
+  plan.estimate = estimate(problem, division, *tiling, target);
+  return plan;
+}
+
+llvm::Expected<Plan> spyre::kernel::divide(const Problem &problem,
+                                           const spyre::TargetModel &target,
+                                           int64_t maxCores, Policy policy,
+                                           int64_t lxBudget,
+                                           const Division *preferred) {
+  int n = problem.numDims();
+  SmallVector<int64_t, 6> noChunks(n, 1);
+  llvm::Expected<Plan> plan =
+      bestPlan(problem, target, maxCores, policy, noChunks, lxBudget);
+  if (plan && preferred && policy == Policy::Model &&
+      preferred->numCores() <= maxCores) {
+    llvm::Expected<Plan> wanted =
+        planDivision(problem, target, *preferred, lxBudget);
+    if (!wanted)
+      llvm::consumeError(wanted.takeError());
+    else if (wanted->estimate.seconds <=
+             plan->estimate.seconds * (1 + kPreferenceSlack))
+      return wanted;
+  }
+  if (plan)
+    return plan;
+  std::string reason = llvm::toString(plan.takeError());
+
+  // One launch cannot do it: cut the op into sequential chunks along one
+  // parallel dim, as few as possible.
+  std::optional<Plan> best;
+  SmallVector<std::pair<int64_t, int>, 16> candidates;
+  for (int d = 0; d < n; ++d) {
+    if (problem.dims[d].reduction)
+      continue;
+    for (int64_t c : divisors(problem.dims[d].units()))
+      if (c > 1)
+        candidates.push_back({c, d});
+  }
+  llvm::sort(candidates);
+  int64_t bestChunks = 0;
+  for (auto [c, d] : candidates) {
+    if (bestChunks && c > bestChunks)
+      break;
+    SmallVector<int64_t, 6> chunks = noChunks;
+    chunks[d] = c;
+    llvm::Expected<Plan> chunked =
+        bestPlan(problem, target, maxCores, policy, chunks, lxBudget);
+    if (!chunked) {
+      llvm::consumeError(chunked.takeError());
+      continue;
+    }
+    if (!best || better(*chunked, *best))
+      best = std::move(*chunked);
+    bestChunks = c;
+  }
+  if (best)
+    return *best;
+  return llvm::createStringError(reason);
+}
+
+llvm::Expected<Plan> spyre::kernel::planWithSplits(
+    const Problem &problem, const spyre::TargetModel &target, int64_t maxCores,
+    ArrayRef<int64_t> splits, int64_t lxBudget) {
+  int n = problem.numDims();
+  if (static_cast<int>(splits.size()) != n)
+    return llvm::createStringError(llvm::formatv(
+        "has {0} splits, the op has {1} dims", splits.size(), n));
+  SmallVector<int, 6> reductions;
+  int64_t cores = 1;
+  for (int d = 0; d < n; ++d) {
+    if (splits[d] < 1)
+      return llvm::createStringError(llvm::formatv(
+          "split {0} of dim {1} must be positive", splits[d], d));
+    const Dim &dim = problem.dims[d];
+    if (dim.units() % splits[d]) {
+      if (dim.granule > 1)
+        return llvm::createStringError(llvm::formatv(
+            "dim {0} ({1} elements, {2} sticks) is not evenly divisible by "
+            "split {3}",
+            d, dim.size, dim.units(), splits[d]));
+      return llvm::createStringError(llvm::formatv(
+          "dim {0} of size {1} is not evenly divisible by split {2}", d,
+          dim.size, splits[d]));
+    }
+    if (problem.dims[d].reduction && splits[d] > 1)
+      reductions.push_back(d);
+    cores *= splits[d];
+  }
+  if (reductions.size() > 1)
+    return llvm::createStringError(llvm::formatv(
+        "splits {0} reduction dims ({1}), but at most one can be split",
+        reductions.size(),
+        llvm::join(llvm::map_range(reductions,
+                                   [](int d) { return std::to_string(d); }),
+                   ", ")));
+  if (cores > maxCores)
+    return llvm::createStringError(llvm::formatv(
+        "uses {0} cores, more than the {1} available", cores, maxCores));
+  SmallVector<int64_t, 6> noChunks(n, 1);
+  return planDivision(problem, target, makeDivision(problem, splits, noChunks),
+                      lxBudget);
+}

@@ -1,0 +1,178 @@
+//===- DCI.cpp - DataConversionInfo descriptors ---------------------------===//
+//
+// The runtime's host <-> device DMA descriptor (torch-spyre csrc/spyre_mem.cpp
+// generate_dci): formats on both sides, shapes and stride infos innermost
+// first, one stride info per loop nest of the layout algebra's DMA plan (the
+// main nest over full tiles, then remainder nests for partial sticks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Target/Emitters.h"
+#include "Spyre/Transforms/KernelUtils.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::spyre;
+using llvm::json::Array;
+using llvm::json::Object;
+using JValue = llvm::json::Value;
+
+namespace {
+
+/// The host-side format name of the runtime's type mapping.
+StringRef hostFormat(::spyre::HostType type) {
+  switch (type) {
+  case ::spyre::HostType::Float16:
+    return "IEEE_FP16";
+  case ::spyre::HostType::BFloat16:
+    return "BFLOAT16";
+  case ::spyre::HostType::Float32:
+    return "IEEE_FP32";
+  case ::spyre::HostType::Bool:
+    return "BOOL";
+  case ::spyre::HostType::Int8:
+    return "SENINT8";
+  case ::spyre::HostType::Int32:
+    return "IEEE_INT32";
+  case ::spyre::HostType::Int64:
+    return "IEEE_INT64";
+  case ::spyre::HostType::Float8E4M3FN:
+    return "SEN143_FP8";
+  case ::spyre::HostType::Float8E5M2:
+    return "SEN152_FP8";
+  case ::spyre::HostType::Int4:
+    return "SENINT4";
+  }
+  return "";
+}
+
+template <typename Range> Array reversed(const Range &values) {
+  Array out;
+  for (auto it = std::rbegin(values); it != std::rend(values); ++it)
+    out.push_back(*it);
+  return out;
+}
+
+struct Transfer {
+  ::mlir::Value value;
+  bool hostToDevice;
+  std::string what;
+};
+
+FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
+                           int64_t buffer, StringRef function) {
+  auto type = cast<RankedTensorType>(transfer.value.getType());
+  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    anchor->emitError() << transfer.what << ": "
+                        << llvm::toString(bound.takeError());
+    return failure();
+  }
+  FailureOr<::spyre::HostType> host = getHostType(type.getElementType());
+  if (failed(host)) {
+    anchor->emitError() << transfer.what << ": element type "
+                        << type.getElementType()
+                        << " has no host format for a DMA";
+    return failure();
+  }
+  StringRef hostName = hostFormat(*host);
+  StringRef deviceName =
+      ::spyre::stringifyDataFormat(bound->layout().getFormat());
+  SmallVector<int64_t> hostShape(type.getShape());
+  if (hostShape.empty())
+    hostShape.push_back(1);
+  ArrayRef<int64_t> deviceShape = bound->layout().getDeviceSize();
+
+  ::spyre::DmaPlan plan = bound->dmaPlan(
+      transfer.hostToDevice ? ::spyre::DmaDirection::HostToDevice
+                            : ::spyre::DmaDirection::DeviceToHost);
+  Array infos;
+  for (const ::spyre::DmaNest &nest : plan.nests) {
+    SmallVector<int64_t> sizes, hostStrides, deviceStrides;
+    for (const ::spyre::DmaLoop &loop : nest.loops) {
+      sizes.push_back(loop.range);
+      hostStrides.push_back(loop.hostStride);
+      deviceStrides.push_back(loop.deviceStride);
+    }
+    bool h2d = transfer.hostToDevice;
+    infos.push_back(Object{
+        {"size_", reversed(sizes)},
+        {"stride_src_", reversed(h2d ? hostStrides : deviceStrides)},
+        {"stride_dst_", reversed(h2d ? deviceStrides : hostStrides)},
+        {"offset_src_", h2d ? nest.hostOffset : nest.deviceOffset},
+        {"offset_dst_", h2d ? nest.deviceOffset : nest.hostOffset}});
+  }
+  bool h2d = transfer.hostToDevice;
+  return JValue(Object{
+      {"dci_dsName_", "DCI-Tensor-" + std::to_string(buffer)},
+      {"isHostToSen_", h2d},
+      {"dataformat_src_", h2d ? hostName : deviceName},
+      {"dataformat_dst_", h2d ? deviceName : hostName},
+      {"input_shape_", h2d ? reversed(hostShape) : reversed(deviceShape)},
+      {"output_shape_", h2d ? reversed(deviceShape) : reversed(hostShape)},
+      {"dcsi_", std::move(infos)},
+      {"spyre_", Object{{"function", function},
+                        {"tensor", transfer.what},
+                        {"buffer", buffer}}}});
+}
+
+} // namespace
+
+FailureOr<std::vector<EmittedFile>> mlir::spyre::emitDci(ModuleOp module) {
+  std::vector<EmittedFile> files;
+  for (auto function : module.getOps<FunctionOpInterface>()) {
+    if (function.isExternal())
+      continue;
+    SmallVector<Transfer> transfers;
+    Region &body = function.getFunctionBody();
+    for (BlockArgument arg : body.getArguments())
+      if (isDeviceTensor(arg.getType()))
+        transfers.push_back(
+            {arg, true, "argument " + std::to_string(arg.getArgNumber())});
+    body.walk([&](Operation *op) {
+      if (op->getParentOfType<KernelOp>())
+        return;
+      if (auto constant = dyn_cast<ConstantOp>(op)) {
+        if (isDeviceTensor(constant.getType()))
+          transfers.push_back({constant.getResult(), true, "constant"});
+      } else if (auto toDevice = dyn_cast<ToDeviceOp>(op)) {
+        transfers.push_back({toDevice.getResult(), true, "to_device"});
+      } else if (auto fromDevice = dyn_cast<FromDeviceOp>(op)) {
+        transfers.push_back({fromDevice.getInput(), false, "from_device"});
+      } else if (op->hasTrait<OpTrait::IsTerminator>() &&
+                 op->getParentOp() == function.getOperation()) {
+        for (auto [i, value] : llvm::enumerate(op->getOperands()))
+          if (isDeviceTensor(value.getType()))
+            transfers.push_back({value, false, "result " + std::to_string(i)});
+      }
+    });
+    for (const Transfer &transfer : transfers) {
+      // The buffer the runtime moves: the io buffer of the tensor's root.
+      ::mlir::Value root = getBufferRoot(transfer.value);
+      MemAttr mem;
+      if (auto arg = dyn_cast<BlockArgument>(root))
+        mem = function.getArgAttrOfType<MemAttr>(arg.getArgNumber(),
+                                                 SpyreDialect::kMemAttrName);
+      else if (Operation *def = root.getDefiningOp())
+        mem = def->getAttrOfType<MemAttr>(SpyreDialect::kMemAttrName);
+      if (!mem || mem.getSpace() != MemorySpace::IO) {
+        function.emitError()
+            << transfer.what << " of @" << function.getName()
+            << " has no host-visible buffer; run --spyre-plan-memory first";
+        return failure();
+      }
+      FailureOr<JValue> json =
+          describe(function, transfer, mem.getValue(), function.getName());
+      if (failed(json))
+        return failure();
+      std::string what = transfer.what;
+      std::replace(what.begin(), what.end(), ' ', '_');
+      files.push_back({llvm::formatv("dci_{0}_{1}_{2}.json",
+                                     function.getName(), files.size(), what)
+                           .str(),
+                       std::move(*json)});
+    }
+  }
+  return files;
+}

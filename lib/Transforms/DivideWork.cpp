@@ -1,0 +1,189 @@
+//===- DivideWork.cpp - --spyre-divide-work --------------------------------===//
+//
+// Every device payload op gets a #spyre.division chosen by the kernel model
+// (lib/Analysis/KernelModel). Ops with the same types and attributes get the
+// same division, so each distinct op is planned once per module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <map>
+
+namespace mlir::spyre {
+#define GEN_PASS_DEF_SPYREDIVIDEWORK
+#include "Spyre/Transforms/Passes.h.inc"
+} // namespace mlir::spyre
+
+using namespace mlir;
+using namespace mlir::spyre;
+namespace kernel = ::spyre::kernel;
+
+namespace {
+
+using Key = OpSignature;
+
+/// Identifies ops that divide the same way: their signature with the user's
+/// hint, and the preferred division.
+Key signature(Operation *op, const kernel::Division *preferred) {
+  Key key = getOpSignature(op, {SpyreDialect::kWorkDivisionAttrName});
+  if (preferred) {
+    key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());
+    key.insert(key.end(), preferred->order.begin(), preferred->order.end());
+  }
+  return key;
+}
+
+/// The division of `op` that gives every core the same slice of operand
+/// `index` as `producer` (whose result it is) gives it, so the intermediate
+/// can stay in LX; nullopt when the producer's division cannot be carried
+/// over (chunks, a split reduction, or dims the operand does not index).
+std::optional<kernel::Division>
+carryOver(Operation *op, unsigned index, Operation *producer,
+          const kernel::Division &division) {
+  if (division.numChunks() > 1)
+    return std::nullopt;
+  PayloadInfo from = getPayloadInfo(producer);
+  PayloadInfo to = getPayloadInfo(op);
+  for (auto [d, it] : llvm::enumerate(from.iterators))
+    if (it == utils::IteratorType::reduction && division.splits[d] > 1)
+      return std::nullopt;
+  AffineMap produced = from.maps.back();
+  AffineMap consumed = to.maps[index];
+  size_t n = to.ranges.size();
+  kernel::Division carried;
+  carried.splits.assign(n, 1);
+  carried.chunks.assign(n, 1);
+  SmallVector<int64_t> opDimOf(from.ranges.size(), -1);
+  for (unsigned h = 0; h < produced.getNumResults(); ++h) {
+    auto e = dyn_cast<AffineDimExpr>(produced.getResult(h));
+    auto d = dyn_cast<AffineDimExpr>(consumed.getResult(h));
+    if (!e || !d)
+      return std::nullopt;
+    carried.splits[d.getPosition()] = division.splits[e.getPosition()];
+    opDimOf[e.getPosition()] = d.getPosition();
+  }
+  for (int64_t e : division.order) {
+    if (opDimOf[e] >= 0)
+      carried.order.push_back(opDimOf[e]);
+    else if (division.splits[e] > 1)
+      return std::nullopt;
+  }
+  for (size_t d = 0; d < n; ++d)
+    if (!llvm::is_contained(carried.order, static_cast<int64_t>(d)))
+      carried.order.push_back(d);
+  return carried;
+}
+
+struct DivideWorkPass
+    : public ::mlir::spyre::impl::SpyreDivideWorkBase<DivideWorkPass> {
+  using SpyreDivideWorkBase::SpyreDivideWorkBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ::spyre::TargetModel target = getTarget(module).getModel();
+    int64_t maxCores = cores == 0 ? target.cores : cores;
+    if (maxCores < 1 || maxCores > target.cores) {
+      module.emitError() << "--spyre-divide-work: cores=" << static_cast<int64_t>(cores)
+                         << " must be between 1 and the target's "
+                         << target.cores;
+      return signalPassFailure();
+    }
+    kernel::Policy chosen;
+    if (policy == "model") {
+      chosen = kernel::Policy::Model;
+    } else if (policy == "greedy") {
+      chosen = kernel::Policy::Greedy;
+    } else {
+      module.emitError() << "--spyre-divide-work: unknown policy '" << policy
+                         << "'; use 'model' or 'greedy'";
+      return signalPassFailure();
+    }
+
+    std::map<Key, DivisionAttr> cache;
+    DenseMap<Operation *, kernel::Division> chosenFor;
+    bool failed = false;
+    module.walk([&](Operation *op) {
+      if (!isKernelPayload(op) || op->getParentOfType<KernelOp>())
+        return;
+      // Ops still computing on host tensors stay where they are.
+      if (!isDeviceTensor(op->getResult(0).getType()))
+        return;
+      // Prefer the division of an operand's producer.
+      std::optional<kernel::Division> preferred;
+      for (OpOperand &operand : op->getOpOperands()) {
+        Operation *producer = operand.get().getDefiningOp();
+        auto it = producer ? chosenFor.find(producer) : chosenFor.end();
+        if (it == chosenFor.end())
+          continue;
+        preferred = carryOver(op, operand.getOperandNumber(), producer,
+                              it->second);
+        if (preferred)
+          break;
+      }
+      auto remember = [&](DivisionAttr attr) {
+        kernel::Division division;
+        division.splits.assign(attr.getSplits().begin(),
+                               attr.getSplits().end());
+        division.order.assign(attr.getOrder().begin(), attr.getOrder().end());
+        for (unsigned d = 0; d < division.splits.size(); ++d)
+          division.chunks.push_back(attr.getChunk(d));
+        chosenFor[op] = std::move(division);
+        op->setAttr(SpyreDialect::kDivisionAttrName, attr);
+      };
+      Key key = signature(op, preferred ? &*preferred : nullptr);
+      auto cached = cache.find(key);
+      if (cached != cache.end()) {
+        remember(cached->second);
+        return;
+      }
+      std::string reason;
+      FailureOr<kernel::Problem> problem = getKernelProblem(op, reason);
+      if (::mlir::failed(problem)) {
+        op->emitOpError() << "cannot be divided across cores: " << reason;
+        failed = true;
+        return;
+      }
+      llvm::Expected<kernel::Plan> plan = [&]() {
+        if (auto hint = op->getAttrOfType<DenseI64ArrayAttr>(
+                SpyreDialect::kWorkDivisionAttrName))
+          return kernel::planWithSplits(*problem, target, maxCores,
+                                        hint.asArrayRef(),
+                                        target.usableLxBytes());
+        return kernel::divide(*problem, target, maxCores, chosen,
+                              target.usableLxBytes(),
+                              preferred ? &*preferred : nullptr);
+      }();
+      if (!plan) {
+        InFlightDiagnostic diag = op->emitOpError();
+        if (auto hint = op->getAttrOfType<DenseI64ArrayAttr>(
+                SpyreDialect::kWorkDivisionAttrName))
+          diag << "'" << SpyreDialect::kWorkDivisionAttrName << "' "
+               << ::spyre::formatList(hint.asArrayRef()) << " is invalid: ";
+        else
+          diag << "cannot be divided across " << maxCores << " cores: ";
+        diag << llvm::toString(plan.takeError());
+        failed = true;
+        return;
+      }
+      const kernel::Division &division = plan->division;
+      SmallVector<int64_t> chunks;
+      if (division.numChunks() > 1)
+        chunks.assign(division.chunks.begin(), division.chunks.end());
+      auto attr = DivisionAttr::get(
+          op->getContext(),
+          SmallVector<int64_t>(division.splits.begin(), division.splits.end()),
+          SmallVector<int64_t>(division.order.begin(), division.order.end()),
+          chunks);
+      cache[key] = attr;
+      remember(attr);
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,198 @@
+//===- KernelUtils.cpp - From laid-out ops to the kernel model ------------===//
+
+#include "Spyre/Transforms/KernelUtils.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+
+using namespace mlir;
+using namespace mlir::spyre;
+namespace kernel = ::spyre::kernel;
+
+FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
+                                                         std::string &reason) {
+  PayloadInfo info = getPayloadInfo(op);
+  kernel::Problem problem;
+  for (auto [range, iterator] : llvm::zip_equal(info.ranges, info.iterators)) {
+    kernel::Dim dim;
+    dim.size = range;
+    dim.reduction = iterator == utils::IteratorType::reduction;
+    problem.dims.push_back(dim);
+  }
+  if (info.unit == ExecutionUnit::PT) {
+    problem.unit = kernel::Unit::PT;
+    int batch = static_cast<int>(info.ranges.size()) - 3;
+    problem.mDim = batch;
+    problem.nDim = batch + 1;
+    problem.kDim = batch + 2;
+  }
+
+  SmallVector<Value> tensors(op->getOperands());
+  tensors.push_back(op->getResult(0));
+  for (auto [i, value] : llvm::enumerate(tensors)) {
+    bool isResult = i + 1 == tensors.size();
+    std::string name = isResult ? "the result"
+                                : "operand #" + std::to_string(i);
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || !isDeviceTensor(type)) {
+      reason = name + " is not a laid-out device tensor (run "
+                      "--spyre-propagate-layouts first)";
+      return failure();
+    }
+    llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+    if (!bound) {
+      reason = name + ": " + llvm::toString(bound.takeError());
+      return failure();
+    }
+    SmallVector<int> opDims;
+    for (AffineExpr expr : info.maps[i].getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      opDims.push_back(dim ? static_cast<int>(dim.getPosition()) : -1);
+    }
+    kernel::Tensor tensor = kernel::makeTensor(*bound, opDims, name, isResult);
+    kernel::addGranules(problem, *bound, opDims);
+    problem.tensors.push_back(std::move(tensor));
+  }
+  // A pad writes the result's padding too: its dims run over the result's
+  // device extent, in granules that round the extent up to exactly that.
+  if (isa<PadOp>(op)) {
+    const kernel::Tensor &result = problem.tensors.back();
+    for (auto [d, dim] : llvm::enumerate(problem.dims)) {
+      int64_t extent = 1;
+      for (const kernel::TensorDim &td : result.dims)
+        if (td.opDim == static_cast<int>(d))
+          extent = std::max(extent, td.size * td.multiplier);
+      if (extent <= dim.padded())
+        continue;
+      int64_t granule = extent;
+      for (int64_t g = dim.granule; g < extent; g += dim.granule)
+        if (extent % g == 0 && (dim.size + g - 1) / g * g == extent) {
+          granule = g;
+          break;
+        }
+      dim.granule = granule;
+    }
+  }
+  return problem;
+}
+
+SmallVector<std::string> mlir::spyre::getDimLabels(Operation *payload) {
+  PayloadInfo info = getPayloadInfo(payload);
+  size_t n = info.ranges.size();
+  SmallVector<std::string> labels;
+  if (info.unit == ExecutionUnit::PT) {
+    static const char *const kMatmul[] = {"ki", "kj", "y",  "x",
+                                          "mb", "out", "in"};
+    size_t total = std::size(kMatmul);
+    for (size_t i = total - std::min(n, total); i < total; ++i)
+      labels.push_back(kMatmul[i]);
+    return labels;
+  }
+  static const char *const kInput[] = {"mb", "x", "y", "i", "j", "ki", "kj"};
+  for (size_t i = 0; i + 1 < n; ++i)
+    labels.push_back(i < std::size(kInput) ? kInput[i]
+                                           : "d" + std::to_string(i));
+  if (n)
+    labels.push_back("out");
+  return labels;
+}
+
+std::string mlir::spyre::getSuperDscOpFunc(Operation *payload) {
+  std::string name = getPayloadInfo(payload).opFunc.str();
+  if (isa<SumOp, MaxOp, MinOp, MeanOp>(payload)) {
+    llvm::Expected<::spyre::BoundLayout> result =
+        bindLayout(cast<RankedTensorType>(payload->getResult(0).getType()));
+    if (result && !result->isSparse())
+      name += "nonstick";
+    if (!result)
+      llvm::consumeError(result.takeError());
+  }
+  return name;
+}
+
+bool mlir::spyre::isViewOp(Operation *op) {
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return transpose.isView();
+  if (auto reshape = dyn_cast<ReshapeOp>(op))
+    return reshape.isView();
+  return false;
+}
+
+Value mlir::spyre::getBufferRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isViewOp(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+OpSignature mlir::spyre::getOpSignature(Operation *op,
+                                        ArrayRef<StringRef> spyreAttrs) {
+  OpSignature key;
+  auto add = [&](const void *p) {
+    key.push_back(reinterpret_cast<intptr_t>(p));
+  };
+  add(op->getName().getAsOpaquePointer());
+  for (Type type : op->getOperandTypes())
+    add(type.getAsOpaquePointer());
+  for (Type type : op->getResultTypes())
+    add(type.getAsOpaquePointer());
+  add(op->getPropertiesAsAttribute().getAsOpaquePointer());
+  for (StringRef name : spyreAttrs)
+    add(op->getAttr(name).getAsOpaquePointer());
+  return key;
+}
+
+bool mlir::spyre::sameCoreSlices(const kernel::Problem &a,
+                                 const kernel::Division &divisionA,
+                                 AffineMap mapA, const kernel::Problem &b,
+                                 const kernel::Division &divisionB,
+                                 AffineMap mapB) {
+  int64_t cores = divisionA.numCores();
+  if (cores != divisionB.numCores() || divisionA.numChunks() > 1 ||
+      divisionB.numChunks() > 1)
+    return false;
+  auto strides = [](const kernel::Division &division) {
+    SmallVector<int64_t, 6> stride(division.splits.size(), 1);
+    int64_t inner = 1;
+    for (int64_t d : division.order) {
+      stride[d] = inner;
+      inner *= division.splits[d];
+    }
+    return stride;
+  };
+  SmallVector<int64_t, 6> sliceA = kernel::sliceSizes(a, divisionA);
+  SmallVector<int64_t, 6> sliceB = kernel::sliceSizes(b, divisionB);
+  SmallVector<int64_t, 6> strideA = strides(divisionA);
+  SmallVector<int64_t, 6> strideB = strides(divisionB);
+  SmallVector<std::pair<unsigned, unsigned>, 6> dims;
+  for (unsigned h = 0; h < mapA.getNumResults(); ++h) {
+    auto ea = dyn_cast<AffineDimExpr>(mapA.getResult(h));
+    auto eb = dyn_cast<AffineDimExpr>(mapB.getResult(h));
+    if (!ea || !eb || sliceA[ea.getPosition()] != sliceB[eb.getPosition()])
+      return false;
+    dims.push_back({ea.getPosition(), eb.getPosition()});
+  }
+  for (int64_t c = 0; c < cores; ++c)
+    for (auto [da, db] : dims)
+      if ((c / strideA[da]) % divisionA.splits[da] !=
+          (c / strideB[db]) % divisionB.splits[db])
+        return false;
+  return true;
+}
+
+kernel::Division mlir::spyre::getKernelDivision(KernelOp kernel) {
+  kernel::Division division;
+  for (Attribute attr : kernel.getDims()) {
+    auto dim = cast<KernelDimAttr>(attr);
+    division.splits.push_back(dim.getSplit());
+    division.chunks.push_back(dim.getChunks());
+  }
+  division.order.assign(kernel.getOrder().begin(), kernel.getOrder().end());
+  return division;
+}
+
+DivisionAttr mlir::spyre::getDivision(Operation *op) {
+  return op->getAttrOfType<DivisionAttr>(SpyreDialect::kDivisionAttrName);
+}

@@ -1,0 +1,413 @@
+//===- PlanMemory.cpp - --spyre-plan-memory --------------------------------===//
+//
+// Per function (one block of device ops, in program order):
+//
+//  1. every tensor buffer is a *root*: a function argument, a constant, a
+//     transfer to the device, or the result of a payload op; views alias the
+//     root they look at;
+//  2. roots the host sees (arguments, constants, transfers, results, tensors
+//     read by host code) are io buffers, numbered arguments first;
+//  3. every payload op is tiled for the usable LX (`spyre.tiles`);
+//  4. other roots are intermediates: those whose producer and consumers give
+//     each core the same slice may stay in LX, highest-saving first, when
+//     they fit above the staging buffers of every kernel they live across;
+//     the rest share the DDR pool, first fit over live ranges.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
+
+namespace mlir::spyre {
+#define GEN_PASS_DEF_SPYREPLANMEMORY
+#include "Spyre/Transforms/Passes.h.inc"
+} // namespace mlir::spyre
+
+using namespace mlir;
+using namespace mlir::spyre;
+namespace kernel = ::spyre::kernel;
+
+namespace {
+
+struct Buffer {
+  Value root;
+  int64_t bytes = 0;
+  int def = 0;  ///< program position of the definition (-1: argument)
+  int last = 0; ///< last position reading it (through views too)
+  bool hostVisible = false;
+  MemorySpace space = MemorySpace::Pool;
+  int64_t value = 0; ///< io index or byte offset
+};
+
+/// A payload op with its kernel model and plan.
+struct Kernel {
+  Operation *op = nullptr;
+  int position = 0;
+  kernel::Problem problem;
+  kernel::Division division;
+  kernel::Tiling tiling;
+  int64_t lxBytes = 0;
+  DenseI64ArrayAttr tilesAttr;
+  SmallVector<AffineMap> maps; ///< inputs, then the result
+};
+
+int64_t alignTo(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+/// Whether kernels `a` and `b` give every core the same slice of the tensor
+/// they see as operand `ia` of `a` and operand `ib` of `b` (inputs, then the
+/// result).
+bool sameSlices(const Kernel &a, unsigned ia, const Kernel &b, unsigned ib) {
+  return sameCoreSlices(a.problem, a.division, a.maps[ia], b.problem,
+                        b.division, b.maps[ib]);
+}
+
+struct PlanMemoryPass : public ::mlir::spyre::impl::SpyrePlanMemoryBase<PlanMemoryPass> {
+  using SpyrePlanMemoryBase::SpyrePlanMemoryBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    target = getTarget(module).getModel();
+    for (auto function : module.getOps<FunctionOpInterface>()) {
+      if (function.isExternal())
+        continue;
+      if (failed(planFunction(function)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult planFunction(FunctionOpInterface function);
+  LogicalResult tileKernels(Block &block, DenseMap<Operation *, int> &position,
+                            std::vector<Kernel> &kernels);
+  void chooseResidents(SmallVector<Buffer *> &candidates,
+                       ArrayRef<Kernel> kernels,
+                       const DenseMap<Operation *, const Kernel *> &byOp);
+
+  ::spyre::TargetModel target;
+  std::map<OpSignature, Kernel> planned;
+};
+
+LogicalResult
+PlanMemoryPass::tileKernels(Block &block, DenseMap<Operation *, int> &position,
+                            std::vector<Kernel> &kernels) {
+  for (Operation &op : block) {
+    if (!isKernelPayload(&op) || !isDeviceTensor(op.getResult(0).getType()))
+      continue;
+    DivisionAttr division = getDivision(&op);
+    if (!division)
+      return op.emitOpError() << "has no '" << SpyreDialect::kDivisionAttrName
+                              << "'; run --spyre-divide-work first";
+    OpSignature key = getOpSignature(&op, {SpyreDialect::kDivisionAttrName});
+    auto cached = planned.find(key);
+    if (cached != planned.end()) {
+      Kernel k = cached->second;
+      k.op = &op;
+      k.position = position[&op];
+      op.setAttr(SpyreDialect::kTilesAttrName, cached->second.tilesAttr);
+      kernels.push_back(std::move(k));
+      continue;
+    }
+    std::string reason;
+    FailureOr<kernel::Problem> problem = getKernelProblem(&op, reason);
+    if (failed(problem))
+      return op.emitOpError() << reason;
+    Kernel k;
+    k.op = &op;
+    k.position = position[&op];
+    k.problem = std::move(*problem);
+    k.division.splits.assign(division.getSplits().begin(),
+                             division.getSplits().end());
+    k.division.order.assign(division.getOrder().begin(),
+                            division.getOrder().end());
+    for (unsigned d = 0, e = k.division.splits.size(); d < e; ++d)
+      k.division.chunks.push_back(division.getChunk(d));
+    for (auto [d, dim] : llvm::enumerate(k.problem.dims)) {
+      int64_t parts = k.division.splits[d] * k.division.chunks[d];
+      if (dim.units() % parts)
+        return op.emitOpError()
+               << "'" << SpyreDialect::kDivisionAttrName << "' cuts dim " << d
+               << " (" << dim.units() << " granules of " << dim.granule
+               << ") into " << parts << " uneven parts";
+    }
+    llvm::Expected<kernel::Plan> plan = kernel::planDivision(
+        k.problem, target, k.division, target.usableLxBytes());
+    if (!plan)
+      return op.emitOpError() << "does not fit the cores' LX: "
+                              << llvm::toString(plan.takeError());
+    k.tiling = plan->tiling;
+    k.lxBytes = plan->estimate.lxBytes;
+    k.maps = getPayloadInfo(&op).maps;
+    k.tilesAttr = DenseI64ArrayAttr::get(
+        op.getContext(),
+        SmallVector<int64_t>(k.tiling.tiles.begin(), k.tiling.tiles.end()));
+    op.setAttr(SpyreDialect::kTilesAttrName, k.tilesAttr);
+    planned[key] = k;
+    kernels.push_back(std::move(k));
+  }
+  return success();
+}
+
+void PlanMemoryPass::chooseResidents(
+    SmallVector<Buffer *> &candidates, ArrayRef<Kernel> kernels,
+    const DenseMap<Operation *, const Kernel *> &byOp) {
+  struct Placed {
+    int def, last;
+    int64_t begin, end;
+  };
+  SmallVector<Placed> placed;
+  int64_t usable = target.usableLxBytes();
+  for (Buffer *buffer : candidates) {
+    const Kernel *producer = byOp.lookup(buffer->root.getDefiningOp());
+    const kernel::Tensor &result = producer->problem.result();
+    int64_t bytes = alignTo(
+        kernel::boxSticks(result, kernel::sliceSizes(producer->problem,
+                                                     producer->division)) *
+            result.stickBytes,
+        target.stickBytes);
+    // Staging buffers of every kernel the tensor lives across sit below.
+    int64_t floor = 0;
+    auto first = llvm::partition_point(kernels, [&](const Kernel &k) {
+      return k.position < buffer->def;
+    });
+    for (auto it = first; it != kernels.end() && it->position <= buffer->last;
+         ++it)
+      floor = std::max(floor, it->lxBytes);
+    SmallVector<std::pair<int64_t, int64_t>> busy;
+    for (const Placed &p : placed)
+      if (p.def <= buffer->last && buffer->def <= p.last)
+        busy.push_back({p.begin, p.end});
+    // Highest offset that avoids every busy range.
+    SmallVector<int64_t> tops = {usable};
+    for (auto [begin, end] : busy)
+      tops.push_back(begin);
+    llvm::sort(tops, std::greater<int64_t>());
+    std::optional<int64_t> offset;
+    for (int64_t top : tops) {
+      int64_t begin = (top - bytes) / target.stickBytes * target.stickBytes;
+      if (begin < floor)
+        continue;
+      bool clash = llvm::any_of(busy, [&](auto range) {
+        return begin < range.second && range.first < begin + bytes;
+      });
+      if (!clash) {
+        offset = begin;
+        break;
+      }
+    }
+    if (!offset)
+      continue;
+    buffer->space = MemorySpace::LX;
+    buffer->value = *offset;
+    placed.push_back({buffer->def, buffer->last, *offset, *offset + bytes});
+  }
+}
+
+LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
+  Region &body = function.getFunctionBody();
+  if (!body.hasOneBlock()) {
+    bool hasDevice = false;
+    body.walk([&](Operation *op) {
+      hasDevice |= llvm::any_of(op->getResultTypes(), isDeviceTensor);
+    });
+    if (!hasDevice)
+      return success();
+    return function.emitError()
+           << "--spyre-plan-memory handles functions of one block; this one "
+              "has "
+           << body.getBlocks().size();
+  }
+  Block &block = body.front();
+  DenseMap<Operation *, int> position;
+  int counter = 0;
+  for (Operation &op : block)
+    position[&op] = counter++;
+
+  // Roots and their buffers.
+  llvm::MapVector<Value, Buffer> buffers;
+  auto addRoot = [&](Value value, int def) {
+    Buffer buffer;
+    buffer.root = value;
+    buffer.def = def;
+    buffer.last = def;
+    LayoutAttr layout = getLayoutAttr(value.getType());
+    llvm::Expected<::spyre::SpyreTensorLayout> stl = layout.getLayout(
+        cast<RankedTensorType>(value.getType()).getElementType());
+    buffer.bytes =
+        stl ? alignTo(stl->deviceBytes(), target.stickBytes) : 0;
+    if (!stl)
+      llvm::consumeError(stl.takeError());
+    buffers.insert({value, buffer});
+  };
+  for (BlockArgument arg : block.getArguments())
+    if (isDeviceTensor(arg.getType())) {
+      addRoot(arg, -1);
+      buffers[arg].hostVisible = true;
+    }
+  for (Operation &op : block) {
+    if (op.getNumRegions() && llvm::any_of(op.getRegions(), [](Region &r) {
+          return !r.empty();
+        })) {
+      bool nestedDevice = false;
+      op.walk([&](Operation *inner) {
+        nestedDevice |= inner != &op &&
+                        llvm::any_of(inner->getResultTypes(), isDeviceTensor);
+      });
+      if (nestedDevice)
+        return op.emitOpError()
+               << "holds device tensors in a nested region; "
+                  "--spyre-plan-memory handles straight-line functions";
+    }
+    for (Value result : op.getResults()) {
+      if (!isDeviceTensor(result.getType()) || isViewOp(&op))
+        continue;
+      if (isa<TransposeOp, ReshapeOp>(op))
+        return op.emitOpError()
+               << "moves data between layouts; only views may remain "
+                  "(run --spyre-propagate-layouts)";
+      addRoot(result, position[&op]);
+      if (isa<ConstantOp, ToDeviceOp>(op) || !isKernelPayload(&op))
+        buffers[result].hostVisible = true;
+    }
+  }
+
+  // Live ranges and host visibility through views.
+  for (Operation &op : block) {
+    for (Value operand : op.getOperands()) {
+      if (!isDeviceTensor(operand.getType()))
+        continue;
+      Value root = getBufferRoot(operand);
+      auto it = buffers.find(root);
+      if (it == buffers.end())
+        continue;
+      Buffer &buffer = it->second;
+      buffer.last = std::max(buffer.last, position[&op]);
+      if (!isKernelPayload(&op) && !isViewOp(&op))
+        buffer.hostVisible = true;
+    }
+  }
+
+  std::vector<Kernel> kernels;
+  if (failed(tileKernels(block, position, kernels)))
+    return failure();
+  DenseMap<Operation *, const Kernel *> byOp;
+  for (const Kernel &k : kernels)
+    byOp[k.op] = &k;
+
+  // IO numbering: arguments first, then in program order.
+  int64_t nextIo = 0;
+  for (auto &[root, buffer] : buffers)
+    if (buffer.hostVisible && isa<BlockArgument>(root)) {
+      buffer.space = MemorySpace::IO;
+      buffer.value = nextIo++;
+    }
+  for (auto &[root, buffer] : buffers)
+    if (buffer.hostVisible && !isa<BlockArgument>(root)) {
+      buffer.space = MemorySpace::IO;
+      buffer.value = nextIo++;
+    }
+
+  // LX residency for intermediates whose slices match everywhere.
+  if (lxResidency) {
+    SmallVector<Buffer *> candidates;
+    for (auto &[root, buffer] : buffers) {
+      if (buffer.hostVisible)
+        continue;
+      const Kernel *producer = byOp.lookup(root.getDefiningOp());
+      if (!producer || producer->division.numChunks() > 1)
+        continue;
+      bool partial = false;
+      for (auto [d, dim] : llvm::enumerate(producer->problem.dims))
+        partial |= dim.reduction && producer->division.splits[d] > 1;
+      if (partial || root.use_empty())
+        continue;
+      unsigned resultIndex = producer->op->getNumOperands();
+      bool matches = true;
+      for (OpOperand &use : root.getUses()) {
+        const Kernel *consumer = byOp.lookup(use.getOwner());
+        if (!consumer || consumer->division.numChunks() > 1 ||
+            !sameSlices(*producer, resultIndex, *consumer,
+                        use.getOperandNumber())) {
+          matches = false;
+          break;
+        }
+      }
+      if (matches)
+        candidates.push_back(&buffer);
+    }
+    llvm::stable_sort(candidates, [](Buffer *a, Buffer *b) {
+      auto saving = [](Buffer *x) {
+        return x->bytes * (1 + static_cast<int64_t>(llvm::range_size(
+                                   x->root.getUses())));
+      };
+      return saving(a) > saving(b);
+    });
+    chooseResidents(candidates, kernels, byOp);
+  }
+
+  // The DDR pool: first fit over live ranges, in definition order.
+  struct Live {
+    int last;
+    int64_t begin, end;
+  };
+  SmallVector<Live> live;
+  int64_t poolBytes = 0;
+  for (auto &[root, buffer] : buffers) {
+    if (buffer.hostVisible || buffer.space == MemorySpace::LX)
+      continue;
+    llvm::erase_if(live, [&](const Live &l) { return l.last < buffer.def; });
+    llvm::sort(live, [](const Live &a, const Live &b) {
+      return a.begin < b.begin;
+    });
+    int64_t offset = 0;
+    for (const Live &l : live) {
+      if (offset + buffer.bytes <= l.begin)
+        break;
+      offset = std::max(offset, l.end);
+    }
+    buffer.space = MemorySpace::Pool;
+    buffer.value = offset;
+    live.push_back({buffer.last, offset, offset + buffer.bytes});
+    poolBytes = std::max(poolBytes, offset + buffer.bytes);
+  }
+  if (poolBytes > target.segmentBytes)
+    return function.emitError()
+           << "the DDR intermediate pool needs " << poolBytes
+           << " bytes, more than one address segment (" << target.segmentBytes
+           << " bytes)";
+
+  // Record the plan.
+  MLIRContext *context = function.getContext();
+  for (auto &[root, buffer] : buffers) {
+    auto mem = MemAttr::get(context, buffer.space, buffer.value);
+    if (auto arg = dyn_cast<BlockArgument>(root))
+      function.setArgAttr(arg.getArgNumber(), SpyreDialect::kMemAttrName, mem);
+    else
+      root.getDefiningOp()->setAttr(SpyreDialect::kMemAttrName, mem);
+  }
+  Operation *terminator = block.getTerminator();
+  if (function.getNumResults() == terminator->getNumOperands())
+    for (auto [i, value] : llvm::enumerate(terminator->getOperands())) {
+      if (!isDeviceTensor(value.getType()))
+        continue;
+      auto it = buffers.find(getBufferRoot(value));
+      if (it == buffers.end())
+        continue;
+      function.setResultAttr(
+          i, SpyreDialect::kMemAttrName,
+          MemAttr::get(context, MemorySpace::IO, it->second.value));
+    }
+  function->setAttr(SpyreDialect::kPoolBytesAttrName,
+                    IntegerAttr::get(IntegerType::get(context, 64),
+                                     poolBytes));
+  return success();
+}
+
+} // namespace

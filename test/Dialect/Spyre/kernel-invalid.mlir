@@ -1,0 +1,378 @@
+// RUN: spyre-opt %s -split-input-file -verify-diagnostics
+
+// Bad work-division, memory and kernel attributes, and malformed kernels.
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+//===----------------------------------------------------------------------===//
+// #spyre.division, spyre.work_division, spyre.tiles
+//===----------------------------------------------------------------------===//
+
+func.func @order_not_permutation(%a: !t) -> !t {
+  // expected-error @+1 {{#spyre.division order [0, 0] must be a permutation of the 2 op dims}}
+  %0 = spyre.abs %a {spyre.division = #spyre.division<splits = [2, 1], order = [0, 0]>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @zero_split(%a: !t) -> !t {
+  // expected-error @+1 {{#spyre.division split 0 of dim 1 must be positive}}
+  %0 = spyre.abs %a {spyre.division = #spyre.division<splits = [2, 0], order = [0, 1]>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @chunk_count(%a: !t) -> !t {
+  // expected-error @+1 {{#spyre.division has 2 splits but 1 chunks}}
+  %0 = spyre.abs %a {spyre.division = #spyre.division<splits = [2, 1], order = [0, 1], chunks = [2]>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @division_rank(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.division' has 3 entries but the op has 2 dims}}
+  %0 = spyre.abs %a {spyre.division = #spyre.division<splits = [2, 1, 1], order = [0, 1, 2]>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+module attributes {spyre.target = #spyre.target<cores = 4>} {
+func.func @too_many_cores(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.division' uses 8 cores, the target has 4}}
+  %0 = spyre.abs %a {spyre.division = #spyre.division<splits = [8, 1], order = [0, 1]>} : (!t) -> !t
+  return %0 : !t
+}
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @division_on_view(%a: !t) -> tensor<256x128xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 1, 128]>> {
+  // expected-error @+1 {{'spyre.division' only applies to spyre compute ops, restickify and pad}}
+  %0 = spyre.transpose %a permutation = [1, 0] {spyre.division = #spyre.division<splits = [1, 1], order = [0, 1]>} : !t -> tensor<256x128xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 1, 128]>>
+  return %0 : tensor<256x128xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 1, 128]>>
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @hint_not_array(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.work_division' must be an array<i64: ...>, one value per op dim}}
+  %0 = spyre.abs %a {spyre.work_division = [2, 1]} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @hint_zero(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.work_division' entry 0 for op dim 0 must be positive}}
+  %0 = spyre.abs %a {spyre.work_division = array<i64: 0, 1>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @tiles_rank(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.tiles' has 1 entries but the op has 2 dims}}
+  %0 = spyre.abs %a {spyre.tiles = array<i64: 32>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @division_wrong_kind(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.division' must be a #spyre.division attribute}}
+  %0 = spyre.abs %a {spyre.division = array<i64: 2, 1>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+//===----------------------------------------------------------------------===//
+// #spyre.mem, spyre.pool_bytes
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#spyre.mem pool offset must not be negative, got -128}}
+func.func private @negative_offset() attributes {spyre.mem_test = #spyre.mem<pool -128>}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+// expected-error @+1 {{argument #0 'spyre.mem': function arguments and results live in host-visible buffers, #spyre.mem<io N>}}
+func.func private @argument_in_pool(%a: !t {spyre.mem = #spyre.mem<pool 0>})
+
+// -----
+
+// expected-error @+1 {{argument #0 'spyre.mem': only device tensors live in device memory, got 'tensor<4xf16>'}}
+func.func private @host_argument(%a: tensor<4xf16> {spyre.mem = #spyre.mem<io 0>})
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @mem_not_mem(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.mem' must be a #spyre.mem attribute}}
+  %0 = spyre.abs %a {spyre.mem = 3 : i64} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+// expected-error @+1 {{'spyre.pool_bytes' must be a non-negative integer on a function}}
+func.func private @negative_pool() attributes {spyre.pool_bytes = -1 : i64}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #spyre.kdim
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#spyre.kdim "mb": tile 48 must be a multiple of the granule 1 and at most the per-core slice 32}}
+func.func private @tile_too_big() attributes {test = #spyre.kdim<"mb", size = 128, split = 4, tile = 48>}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+// expected-error @+1 {{#spyre.kdim "out": 256 elements do not divide into 1 chunks of 3 slices of whole 64-element granules}}
+func.func private @uneven() attributes {test = #spyre.kdim<"out", size = 256, granule = 64, split = 3, tile = 64>}
+
+// -----
+
+// expected-error @+1 {{#spyre.kdim "mb": size, granule, split, chunks and tile must be positive}}
+func.func private @zero_size() attributes {test = #spyre.kdim<"mb", size = 0, tile = 1>}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+//===----------------------------------------------------------------------===//
+// spyre.kernel
+//===----------------------------------------------------------------------===//
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @body_two_ops(%a: !t) -> !t {
+  // expected-error @+1 {{body must be one spyre compute op, restickify or pad followed by spyre.yield of its result}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    %2 = spyre.neg %1 : (!t) -> !t
+    spyre.yield %2 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+
+func.func @dims_count(%a: !t) -> !t {
+  // expected-error @+1 {{has 1 dims but its spyre.abs has 2}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb], lx_bytes = 131072 : i64, order = array<i64: 0>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 64, tile = 64>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @dim_size(%a: !t) -> !t {
+  // expected-error @+1 {{dim 0 ("mb") has size 64 but the op's extent is 128}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128, reduction = true>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @dim_kind(%a: !t) -> !t {
+  // expected-error @+1 {{dim 0 ("mb") must be marked parallel}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @access_count(%a: !t) -> !t {
+  // expected-error @+1 {{has 1 accesses for 1 inputs and a result}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0, 8192], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @core_offsets_count(%a: !t) -> !t {
+  // expected-error @+1 {{access of operand #0: 1 cores need 1 core_offsets, got 2}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @segment_mismatch(%a: !t) -> !t {
+  // expected-error @+1 {{access of the result: its tensor lives in #spyre.mem<io 1> but segment 1 is bound to #spyre.mem<io 2>}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 2>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @lx_too_big(%a: !t) -> !t {
+  // expected-error @+1 {{needs 4194304 bytes of LX per core, the target has 1677721 usable}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 4194304 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4], ddr_strides = [16384], lx_strides = [16384], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @box_rank(%a: !t) -> !t {
+  // expected-error @+1 {{access of operand #0: box and lx_strides need one entry per device dim but the stick (2)}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#lx = #spyre.access<mem = #spyre.mem<lx 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], lx_strides = [16384, 128]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @resident_with_offsets(%a: !t) -> !t {
+  // expected-error @+1 {{access of the result: an LX-resident tensor has no DDR strides, staging buffers or core offsets}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #lx], dims = [#mb, #out], lx_bytes = 65536 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @args_out_of_order(%a: !t, %b: !t) -> !t {
+  // expected-error @+1 {{the body op must take the block arguments in order}}
+  %0 = spyre.kernel "0_sub"(%a, %b) : (!t, !t) -> !t attributes {accesses = [#io0, #io1, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t, %y: !t):
+    %1 = spyre.sub %y, %x : (!t, !t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}

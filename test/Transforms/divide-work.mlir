@@ -1,0 +1,120 @@
+// RUN: spyre-opt %s --spyre-divide-work | FileCheck %s
+// RUN: spyre-opt %s --spyre-divide-work=policy=greedy | FileCheck %s --check-prefix=GREEDY
+// RUN: spyre-opt %s --spyre-divide-work=cores=4 | FileCheck %s --check-prefix=CORES4
+// RUN: spyre-opt --help | FileCheck %s --check-prefix=HELP
+
+// HELP: --spyre-divide-work
+// HELP: --cores=
+// HELP: --policy=
+
+!a = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!A = tensor<512x4096xf16, #spyre.layout<device_size = [64, 512, 64], stride_map = [64, 4096, 1]>>
+!B = tensor<4096x4096xf16, #spyre.layout<device_size = [64, 4096, 64], stride_map = [64, 4096, 1]>>
+!big = tensor<32x8192x17408xf16, #spyre.layout<device_size = [8192, 272, 32, 64], stride_map = [17408, 64, 142606336, 1]>>
+!odd = tensor<127x64xf16, #spyre.layout<device_size = [1, 127, 64], stride_map = [64, 64, 1]>>
+!wide = tensor<2x65536xf16, #spyre.layout<device_size = [1024, 2, 64], stride_map = [64, 65536, 1]>>
+!rows = tensor<2xf16, #spyre.layout<device_size = [2, 64], stride_map = [1, -1]>>
+!x = tensor<128x3072xf16, #spyre.layout<device_size = [48, 128, 64], stride_map = [64, 3072, 1]>>
+!bias = tensor<3072xf16, #spyre.layout<device_size = [48, 64], stride_map = [64, 1]>>
+!t = tensor<256x128xf16, #spyre.layout<device_size = [4, 256, 64], stride_map = [64, 128, 1]>>
+!tt = tensor<256x128xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 1, 128]>>
+
+// The reference's example A: 128 rows split over the cores (the stick dim
+// would give each core less than one stick column when 4 <= cores).
+// CHECK-LABEL: func.func @pointwise
+// CHECK: spyre.add {{.*}}spyre.division = #spyre.division<splits = [32, 1], order = [0, 1]>
+// GREEDY-LABEL: func.func @pointwise
+// GREEDY: spyre.division = #spyre.division<splits = [32, 1], order = [0, 1]>
+// CORES4-LABEL: func.func @pointwise
+// CORES4: spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>
+func.func @pointwise(%a: !a, %b: !a) -> !a {
+  %0 = spyre.add %a, %b : (!a, !a) -> !a
+  return %0 : !a
+}
+
+// 512x4096 @ 4096x4096: greedy splits the 512 rows (16 rows per core, the
+// PT array half idle); the model splits N and forwards A over the ring.
+// CHECK-LABEL: func.func @matmul
+// CHECK: spyre.matmul {{.*}}splits = [1, 32, 1], order = [0, 1, 2]
+// GREEDY-LABEL: func.func @matmul
+// GREEDY: spyre.matmul {{.*}}splits = [32, 1, 1], order = [0, 1, 2]
+func.func @matmul(%a: !A, %b: !B) -> !A {
+  %0 = spyre.matmul %a, %b : !A, !B -> !A
+  return %0 : !A
+}
+
+// A split k varies fastest in the core id (partial-sum partners are ring
+// neighbours).
+// CHECK-LABEL: func.func @k_split_hint
+// CHECK: spyre.division = #spyre.division<splits = [1, 1, 4], order = [2, 0, 1]>
+// CHECK-SAME: spyre.work_division = array<i64: 1, 1, 4>
+func.func @k_split_hint(%a: !A, %b: !B) -> !A {
+  %0 = spyre.matmul %a, %b {spyre.work_division = array<i64: 1, 1, 4>} : !A, !B -> !A
+  return %0 : !A
+}
+
+// f16 [32, 8192, 17408] (9.1 GB per tensor): no split of one launch keeps
+// every core within the 256 MiB span, so the op runs in chunks.
+// CHECK-LABEL: func.func @span
+// CHECK: splits = [1, 32, 1], order = [0, 1, 2], chunks = [1, 2, 1]
+// GREEDY-LABEL: func.func @span
+// GREEDY: splits = [1, 32, 1], order = [0, 1, 2], chunks = [1, 2, 1]
+// CORES4-LABEL: func.func @span
+// CORES4: splits = [1, 4, 1], order = [0, 1, 2], chunks = [1, 16, 1]
+func.func @span(%a: !big, %b: !big) -> !big {
+  %0 = spyre.add %a, %b : (!big, !big) -> !big
+  return %0 : !big
+}
+
+// 127 rows (prime) of one stick: nothing divides; one core.
+// CHECK-LABEL: func.func @few_divisors
+// CHECK: splits = [1, 1], order = [0, 1]
+// GREEDY-LABEL: func.func @few_divisors
+// GREEDY: splits = [1, 1], order = [0, 1]
+func.func @few_divisors(%a: !odd) -> !odd {
+  %0 = spyre.exp %a : (!odd) -> !odd
+  return %0 : !odd
+}
+
+// A reduction along a long stick: greedy gives the cores left after the
+// rows to the reduced dim; partial sums are combined over the ring.
+// CHECK-LABEL: func.func @reduction
+// CHECK: spyre.sum {{.*}}splits = [2, {{[0-9]+}}], order = [0, 1]
+// GREEDY-LABEL: func.func @reduction
+// GREEDY: splits = [2, 16], order = [0, 1]
+func.func @reduction(%a: !wide) -> !rows {
+  %0 = spyre.sum %a dim = 1 : !wide -> !rows
+  return %0 : !rows
+}
+
+// A consumer takes its producer's division when that is within 2% of its
+// own best, so the intermediate can stay in LX; an independent op does not.
+// CHECK-LABEL: func.func @carry_over
+// CHECK: %[[S:.+]] = spyre.add {{.*}}splits = [1, 16], order = [0, 1]
+// CHECK: spyre.mul %[[S]], %[[S]] {spyre.division = #spyre.division<splits = [1, 16], order = [0, 1]>}
+// CHECK: spyre.mul %arg0, %arg0 {spyre.division = #spyre.division<splits = [32, 1], order = [0, 1]>}
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @carry_over(%x: !x, %b: !bias) -> (!x, !x) {
+  %0 = spyre.add %x, %b {indexing_maps = [#rows, #row, #rows]} : (!x, !bias) -> !x
+  %1 = spyre.mul %0, %0 : (!x, !x) -> !x
+  %2 = spyre.mul %x, %x : (!x, !x) -> !x
+  return %1, %2 : !x, !x
+}
+
+// Restickify is divided like any op, in whole sticks of both layouts.
+// CHECK-LABEL: func.func @restickify
+// CHECK: spyre.restickify {{.*}}spyre.division = #spyre.division<splits = [{{[0-9]+}}, {{[0-9]+}}], order = [0, 1]>
+func.func @restickify(%a: !t) -> !tt {
+  %0 = spyre.restickify %a : !t -> !tt
+  return %0 : !tt
+}
+
+// Ops on host tensors stay undivided.
+// CHECK-LABEL: func.func @host
+// CHECK: spyre.add %arg0, %arg1 : (tensor<8x8xf16>
+// CHECK-NOT: spyre.division
+func.func @host(%a: tensor<8x8xf16>, %b: tensor<8x8xf16>) -> tensor<8x8xf16> {
+  %0 = spyre.add %a, %b : (tensor<8x8xf16>, tensor<8x8xf16>) -> tensor<8x8xf16>
+  return %0 : tensor<8x8xf16>
+}

@@ -1,0 +1,53 @@
+// RUN: spyre-opt %s --spyre-lower-to-kernels -split-input-file -verify-diagnostics
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @not_planned(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> !t {
+  // expected-error @+1 {{'spyre.exp' op needs 'spyre.division' and 'spyre.tiles'; run --spyre-divide-work and --spyre-plan-memory first}}
+  %0 = spyre.exp %a {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @no_memory(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.exp' op reads or writes a tensor with no 'spyre.mem'; run --spyre-plan-memory first}}
+  %0 = spyre.exp %a {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>, spyre.tiles = array<i64: 32, 256>, spyre.mem = #spyre.mem<io 1>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @bad_tile(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> !t {
+  // expected-error @+1 {{'spyre.exp' op tile 96 of dim 1 must be a multiple of 64 dividing the per-core slice 256}}
+  %0 = spyre.exp %a {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>, spyre.tiles = array<i64: 32, 96>, spyre.mem = #spyre.mem<io 1>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+// Each io buffer of a kernel needs its own 16 GiB segment: a DDR of 32 GiB
+// holds two.
+module attributes {spyre.target = #spyre.target<ddr_bytes = 34359738368>} {
+func.func @segments(%a: tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>> {spyre.mem = #spyre.mem<io 0>}, %b: tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>> {spyre.mem = #spyre.mem<io 1>}) -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>> {
+  // expected-error @+1 {{'spyre.add' op needs 3 DDR address segments (the pool and one per host-visible tensor), the DDR holds 2}}
+  %0 = spyre.add %a, %b {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>, spyre.tiles = array<i64: 32, 256>, spyre.mem = #spyre.mem<io 2>} : (tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>, tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>) -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+  return %0 : tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+}
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+// A tensor kept in LX by rows cannot be read by columns.
+func.func @resident_mismatch(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> !t {
+  %0 = spyre.exp %a {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>, spyre.tiles = array<i64: 32, 256>, spyre.mem = #spyre.mem<lx 0>} : (!t) -> !t
+  // expected-error @+1 {{'spyre.neg' op operand #0 stays in LX (#spyre.mem<lx 0>) but its producer does not leave each core the slice this op needs}}
+  %1 = spyre.neg %0 {spyre.division = #spyre.division<splits = [1, 4], order = [0, 1]>, spyre.tiles = array<i64: 128, 64>, spyre.mem = #spyre.mem<io 1>} : (!t) -> !t
+  return %1 : !t
+}

@@ -1,0 +1,55 @@
+// RUN: spyre-opt %s --spyre-plan-memory -split-input-file -verify-diagnostics
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @not_divided(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.exp' op has no 'spyre.division'; run --spyre-divide-work first}}
+  %0 = spyre.exp %a : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @uneven_division(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.division' cuts dim 1 (4 granules of 64) into 3 uneven parts}}
+  %0 = spyre.exp %a {spyre.division = #spyre.division<splits = [1, 3], order = [0, 1]>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+// A division that does not fit this target's LX (on one core, 128 rows of
+// 4 sticks cannot be staged in 128 bytes).
+module attributes {spyre.target = #spyre.target<lx_bytes = 256, lx_reserved = 0.5>} {
+func.func @lx_overflow(%a: tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>) -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>> {
+  // expected-error @+1 {{'spyre.exp' op does not fit the cores' LX: the smallest tile [1, 64] needs 512 bytes of LX per core, only 128 are available}}
+  %0 = spyre.exp %a {spyre.division = #spyre.division<splits = [1, 1], order = [0, 1]>} : (tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>) -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+  return %0 : tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+}
+}
+
+// -----
+
+// Intermediates that cannot fit one DDR segment.
+module attributes {spyre.target = #spyre.target<segment_bytes = 65536>} {
+// expected-error @+1 {{the DDR intermediate pool needs 131072 bytes, more than one address segment (65536 bytes)}}
+func.func @pool_overflow(%a: tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>) -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>> {
+  %0 = spyre.exp %a {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>} : (tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>) -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+  %1 = spyre.neg %0 {spyre.division = #spyre.division<splits = [1, 4], order = [0, 1]>} : (tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>) -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+  %2 = spyre.add %1, %0 {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>} : (tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>, tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>) -> tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+  return %2 : tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+}
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!u = tensor<256x128xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [64, 128, 1]>>
+
+func.func @moving_transpose(%a: !t) -> !u {
+  // expected-error @+1 {{'spyre.transpose' op moves data between layouts; only views may remain (run --spyre-propagate-layouts)}}
+  %0 = spyre.transpose %a permutation = [1, 0] : !t -> !u
+  return %0 : !u
+}

@@ -1,0 +1,76 @@
+// RUN: spyre-opt %s --spyre-plan-memory | FileCheck %s
+// RUN: spyre-opt %s --spyre-plan-memory=lx-residency=false | FileCheck %s --check-prefix=DDR
+// RUN: spyre-opt --help | FileCheck %s --check-prefix=HELP
+
+// HELP: --spyre-plan-memory
+// HELP: --lx-residency
+
+// The divisions are given so the plan is checked on its own.
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!s = tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>
+!tt = tensor<256x128xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 1, 128]>>
+#rows = #spyre.division<splits = [4, 1], order = [0, 1]>
+#cols = #spyre.division<splits = [1, 4], order = [0, 1]>
+
+// Host-visible buffers are numbered arguments first, then in program order
+// (the constant, the result). Intermediates whose producer and consumers
+// give each core the same slice stay in LX (%[[A]] with 4 row slices, %[[E]]
+// with 4 column slices); the others share the DDR pool, reusing dead space
+// (%[[N]] reuses %[[M]]'s offset). LX residents sit at the top of the usable
+// LX (1677721 bytes, floored to sticks), 32 KiB per core each.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: {spyre.mem = #spyre.mem<io 0>}
+// CHECK-SAME: {spyre.mem = #spyre.mem<io 1>}
+// CHECK-SAME: -> ({{.*}} {spyre.mem = #spyre.mem<io 3>})
+// CHECK-SAME: attributes {spyre.pool_bytes = 65536 : i64}
+// CHECK: spyre.constant {{.*}} {spyre.mem = #spyre.mem<io 2>}
+// CHECK: %[[A:.+]] = spyre.add {{.*}}spyre.mem = #spyre.mem<lx 1661312>, spyre.tiles = array<i64: 32, 64>
+// CHECK: %[[M:.+]] = spyre.mul {{.*}}spyre.mem = #spyre.mem<pool 0>
+// CHECK: %[[E:.+]] = spyre.exp {{.*}}spyre.mem = #spyre.mem<lx 1644928>
+// CHECK: %[[N:.+]] = spyre.neg {{.*}}spyre.mem = #spyre.mem<pool 0>
+// CHECK: spyre.add {{.*}}spyre.mem = #spyre.mem<io 3>
+
+// Without LX residency every intermediate is in the pool; first fit over
+// live ranges (%[[A2]] lives to the end, %[[M2]] dies after the exp).
+// DDR-LABEL: func.func @chain
+// DDR-SAME: attributes {spyre.pool_bytes = 196608 : i64}
+// DDR: %[[A2:.+]] = spyre.add {{.*}}spyre.mem = #spyre.mem<pool 0>
+// DDR: %[[M2:.+]] = spyre.mul {{.*}}spyre.mem = #spyre.mem<pool 65536>
+// DDR: spyre.exp {{.*}}spyre.mem = #spyre.mem<pool 131072>
+// DDR: spyre.neg {{.*}}spyre.mem = #spyre.mem<pool 65536>
+// DDR-NOT: #spyre.mem<lx
+func.func @chain(%a: !t, %b: !t) -> !t {
+  %c = spyre.constant dense<2.0> : tensor<f16> -> !s
+  %0 = spyre.add %a, %b {spyre.division = #rows} : (!t, !t) -> !t
+  %1 = spyre.mul %0, %c {spyre.division = #rows} : (!t, !s) -> !t
+  %2 = spyre.exp %1 {spyre.division = #cols} : (!t) -> !t
+  %3 = spyre.neg %2 {spyre.division = #cols} : (!t) -> !t
+  %4 = spyre.add %3, %0 {spyre.division = #rows} : (!t, !t) -> !t
+  return %4 : !t
+}
+
+// A returned view makes its root host-visible; the view itself has no
+// buffer of its own.
+// CHECK-LABEL: func.func @view
+// CHECK-SAME: -> ({{.*}} {spyre.mem = #spyre.mem<io 1>})
+// CHECK-SAME: attributes {spyre.pool_bytes = 0 : i64}
+// CHECK: spyre.exp {{.*}}spyre.mem = #spyre.mem<io 1>
+// CHECK: spyre.transpose
+// CHECK-NOT: spyre.mem
+// CHECK: return
+func.func @view(%a: !t) -> !tt {
+  %0 = spyre.exp %a {spyre.division = #rows} : (!t) -> !t
+  %1 = spyre.transpose %0 permutation = [1, 0] : !t -> !tt
+  return %1 : !tt
+}
+
+// Tensors read by host code are host-visible too.
+// CHECK-LABEL: func.func @to_host
+// CHECK: spyre.exp {{.*}}spyre.mem = #spyre.mem<io 1>
+// CHECK: spyre.from_device
+func.func @to_host(%a: !t) -> tensor<128x256xf16> {
+  %0 = spyre.exp %a {spyre.division = #rows} : (!t) -> !t
+  %1 = spyre.from_device %0 : !t -> tensor<128x256xf16>
+  return %1 : tensor<128x256xf16>
+}
