@@ -387,15 +387,18 @@ public:
       r.launchSeconds = std::max(r.dmaSeconds, r.computeSeconds) +
                         std::min(r.dmaSeconds, r.computeSeconds) /
                             static_cast<double>(r.steps);
+    r.launchSeconds += static_cast<double>(r.steps * target.tileOverheadCycles) /
+                       target.clockHz();
     return r;
   }
 
   /// A lower bound of `evaluate(tiles).launchSeconds` over every tiling:
-  /// compulsory traffic and the compute at the slice's best efficiency.
+  /// compulsory traffic, the compute at the slice's best efficiency and one
+  /// step's overhead.
   double lowerBound() const {
     Result whole = evaluate(slice);
-    double compute = whole.computeSeconds;
-    return std::max(whole.dmaSeconds, compute);
+    return std::max(whole.dmaSeconds, whole.computeSeconds) +
+           static_cast<double>(target.tileOverheadCycles) / target.clockHz();
   }
 
   ArrayRef<int64_t> getSlice() const { return slice; }
@@ -790,15 +793,11 @@ void enumerateSplits(const Problem &problem, ArrayRef<int64_t> chunks,
   rec(0, 1, false);
 }
 
-/// Whether `a` beats `b`: faster in the model, or as fast on fewer cores.
-/// Ties keep the earlier candidate (the greedy split is tried first).
+/// Whether `a` beats `b`: faster in the model. Ties keep the earlier
+/// candidate, so the greedy split (tried first) stands unless the model
+/// finds something faster.
 bool better(const Plan &a, const Plan &b) {
-  double ta = a.estimate.seconds, tb = b.estimate.seconds;
-  if (ta < tb * (1 - 1e-9))
-    return true;
-  if (tb < ta * (1 - 1e-9))
-    return false;
-  return a.division.numCores() < b.division.numCores();
+  return a.estimate.seconds < b.estimate.seconds * (1 - 1e-9);
 }
 
 /// The best plan for fixed chunks, or an error explaining why none exists.

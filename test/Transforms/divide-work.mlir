@@ -1,6 +1,5 @@
 // RUN: spyre-opt %s --spyre-divide-work | FileCheck %s
 // RUN: spyre-opt %s --spyre-divide-work=policy=greedy | FileCheck %s --check-prefix=GREEDY
-// RUN: spyre-opt %s --spyre-divide-work=cores=4 | FileCheck %s --check-prefix=CORES4
 // RUN: spyre-opt --help | FileCheck %s --check-prefix=HELP
 
 // HELP: --spyre-divide-work
@@ -25,8 +24,6 @@
 // CHECK: spyre.add {{.*}}spyre.division = #spyre.division<splits = [32, 1], order = [0, 1]>
 // GREEDY-LABEL: func.func @pointwise
 // GREEDY: spyre.division = #spyre.division<splits = [32, 1], order = [0, 1]>
-// CORES4-LABEL: func.func @pointwise
-// CORES4: spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>
 func.func @pointwise(%a: !a, %b: !a) -> !a {
   %0 = spyre.add %a, %b : (!a, !a) -> !a
   return %0 : !a
@@ -59,8 +56,6 @@ func.func @k_split_hint(%a: !A, %b: !B) -> !A {
 // CHECK: splits = [1, 32, 1], order = [0, 1, 2], chunks = [1, 2, 1]
 // GREEDY-LABEL: func.func @span
 // GREEDY: splits = [1, 32, 1], order = [0, 1, 2], chunks = [1, 2, 1]
-// CORES4-LABEL: func.func @span
-// CORES4: splits = [1, 4, 1], order = [0, 1, 2], chunks = [1, 16, 1]
 func.func @span(%a: !big, %b: !big) -> !big {
   %0 = spyre.add %a, %b : (!big, !big) -> !big
   return %0 : !big
@@ -87,8 +82,9 @@ func.func @reduction(%a: !wide) -> !rows {
   return %0 : !rows
 }
 
-// A consumer takes its producer's division when that is within 2% of its
-// own best, so the intermediate can stay in LX; an independent op does not.
+// A consumer takes its producer's division (here forced by a hint) when
+// that is within 2% of its own best, so the intermediate can stay in LX; an
+// independent op does not.
 // CHECK-LABEL: func.func @carry_over
 // CHECK: %[[S:.+]] = spyre.add {{.*}}splits = [1, 16], order = [0, 1]
 // CHECK: spyre.mul %[[S]], %[[S]] {spyre.division = #spyre.division<splits = [1, 16], order = [0, 1]>}
@@ -96,7 +92,7 @@ func.func @reduction(%a: !wide) -> !rows {
 #rows = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
 func.func @carry_over(%x: !x, %b: !bias) -> (!x, !x) {
-  %0 = spyre.add %x, %b {indexing_maps = [#rows, #row, #rows]} : (!x, !bias) -> !x
+  %0 = spyre.add %x, %b {indexing_maps = [#rows, #row, #rows], spyre.work_division = array<i64: 1, 16>} : (!x, !bias) -> !x
   %1 = spyre.mul %0, %0 : (!x, !x) -> !x
   %2 = spyre.mul %x, %x : (!x, !x) -> !x
   return %1, %2 : !x, !x

@@ -25,7 +25,7 @@
 // CHECK-SAME: -> ({{.*}} {spyre.mem = #spyre.mem<io 3>})
 // CHECK-SAME: attributes {spyre.pool_bytes = 65536 : i64}
 // CHECK: spyre.constant {{.*}} {spyre.mem = #spyre.mem<io 2>}
-// CHECK: %[[A:.+]] = spyre.add {{.*}}spyre.mem = #spyre.mem<lx 1661312>, spyre.tiles = array<i64: 32, 64>
+// CHECK: %[[A:.+]] = spyre.add {{.*}}spyre.mem = #spyre.mem<lx 1661312>, spyre.tiles = array<i64: 32, 256>
 // CHECK: %[[M:.+]] = spyre.mul {{.*}}spyre.mem = #spyre.mem<pool 0>
 // CHECK: %[[E:.+]] = spyre.exp {{.*}}spyre.mem = #spyre.mem<lx 1644928>
 // CHECK: %[[N:.+]] = spyre.neg {{.*}}spyre.mem = #spyre.mem<pool 0>

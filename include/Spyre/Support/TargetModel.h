@@ -57,6 +57,10 @@ struct TargetModel {
   int64_t dmaBytesPerCycle = 64;
   /// Ring bytes per cycle per direction between neighbouring cores.
   int64_t ringBytesPerCycle = 128;
+  /// Cycles a core spends per tile step issuing its transfers and
+  /// synchronising with its units (a model default): what makes bigger
+  /// tiles worth having.
+  int64_t tileOverheadCycles = 100;
   /// Largest trip count of one hardware loop.
   int64_t maxLoopCount = 65535;
 

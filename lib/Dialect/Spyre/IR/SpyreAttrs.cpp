@@ -358,7 +358,7 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
                    int64_t ptMacsPerCycle, int64_t ptRows,
                    int64_t ptFillPasses, int64_t sfpSticksPerCycle,
                    int64_t dmaBytesPerCycle, int64_t ringBytesPerCycle,
-                   int64_t maxLoopCount) {
+                   int64_t tileOverheadCycles, int64_t maxLoopCount) {
   auto positive = [&](StringRef name, int64_t value) -> LogicalResult {
     if (value > 0)
       return success();
@@ -383,6 +383,9 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
       failed(positive("ring_bytes_per_cycle", ringBytesPerCycle)) ||
       failed(positive("max_loop_count", maxLoopCount)))
     return failure();
+  if (tileOverheadCycles < 0)
+    return emitError() << "#spyre.target tile_overhead_cycles = "
+                       << tileOverheadCycles << " must not be negative";
   if (stickBytes % 4 != 0)
     return emitError() << "#spyre.target stick_bytes = " << stickBytes
                        << " must be a multiple of 4 (a stick holds whole "
@@ -421,6 +424,7 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
   model.sfpSticksPerCycle = getSfpSticksPerCycle();
   model.dmaBytesPerCycle = getDmaBytesPerCycle();
   model.ringBytesPerCycle = getRingBytesPerCycle();
+  model.tileOverheadCycles = getTileOverheadCycles();
   model.maxLoopCount = getMaxLoopCount();
   return model;
 }
@@ -433,7 +437,8 @@ TargetAttr TargetAttr::get(MLIRContext *context,
              model.spanBytes, llvm::APFloat(model.clockGHz),
              model.ptMacsPerCycle, model.ptRows, model.ptFillPasses,
              model.sfpSticksPerCycle, model.dmaBytesPerCycle,
-             model.ringBytesPerCycle, model.maxLoopCount);
+             model.ringBytesPerCycle, model.tileOverheadCycles,
+             model.maxLoopCount);
 }
 
 //===----------------------------------------------------------------------===//

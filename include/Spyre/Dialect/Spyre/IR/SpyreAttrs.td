@@ -138,6 +138,7 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     | `sfp_sticks_per_cycle` | 1 | SFP sticks per cycle per corelet |
     | `dma_bytes_per_cycle` | 64 | one core's DMA throughput (model default) |
     | `ring_bytes_per_cycle` | 128 | ring bandwidth per direction |
+    | `tile_overhead_cycles` | 100 | per tile step: issuing DMAs, syncing (model default) |
     | `max_loop_count` | 65535 | largest hardware loop trip count |
 
     ```mlir
@@ -161,6 +162,7 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     Spyre_CountParameter<"::spyre::TargetModel{}.sfpSticksPerCycle", "SFP sticks per cycle">:$sfp_sticks_per_cycle,
     Spyre_CountParameter<"::spyre::TargetModel{}.dmaBytesPerCycle", "DMA bytes per cycle">:$dma_bytes_per_cycle,
     Spyre_CountParameter<"::spyre::TargetModel{}.ringBytesPerCycle", "ring bytes per cycle">:$ring_bytes_per_cycle,
+    Spyre_CountParameter<"::spyre::TargetModel{}.tileOverheadCycles", "cycles per tile step">:$tile_overhead_cycles,
     Spyre_CountParameter<"::spyre::TargetModel{}.maxLoopCount", "max loop count">:$max_loop_count
   );
   let assemblyFormat = "`<` struct(params) `>`";
