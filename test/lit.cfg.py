@@ -27,7 +27,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.spyre_tools_dir, config.llvm_tools_dir]
-tools = ["spyre-opt", "spyre-translate", "spyre-lsp-server", "spyre-capi-test", "mlir-opt"]
+tools = ["spyre-opt", "spyre-translate", "spyre-run", "spyre-lsp-server", "spyre-capi-test", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.enable_python:

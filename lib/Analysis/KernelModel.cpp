@@ -604,7 +604,8 @@ double spyre::kernel::roofline(const Problem &problem,
                                int64_t cores) {
   int64_t bytes = 0;
   for (const Tensor &t : problem.tensors)
-    bytes += t.bytes();
+    if (!t.lxResident)
+      bytes += t.bytes();
   double ddr = static_cast<double>(bytes) / target.ddrBytesPerSecond();
   double compute;
   if (problem.unit == Unit::PT) {

@@ -50,7 +50,29 @@ int64).
 
 Every error the C++ library reports is raised as ValueError with exactly the
 library's message (the text the MLIR verifier prints).
+
+Compiling and simulating
+    spyre.compile(mlir_text, cores=32, policy="model") -> Artifact
+        Runs --spyre-pipeline on linalg-on-tensors text (as torch-mlir
+        emits it) and emits the SuperDSC JSON and the DCI descriptors.
+        Artifact fields: source (the text), ir (the kernel form), superdsc
+        ({"bundle": [...], "sdscs": {...}}), bundle (bundle.mlir text), dci
+        (list of descriptors), cores.
+    spyre.run(program, inputs, *, function=None, cores=32, check=False,
+              trace=False) -> (outputs, stats)
+        Simulates `program` (MLIR text, compiled first unless it is in
+        kernel form, or an Artifact) on numpy `inputs` (in argument order);
+        `outputs` are numpy arrays in result order. `stats` holds the
+        modelled time ("seconds"), DDR bytes, FLOPs, roofline and
+        utilisation, per-kernel rows ("kernels"), a printable "table", the
+        Chrome trace ("trace") when asked for, and with check=True the
+        comparison with upstream MLIR's own lowering of the linalg program
+        ("check": per result max_abs_error, atol, rtol, ok; "check_ok").
+    Errors (parse, verification, compilation, simulation faults, wrong
+    inputs) raise ValueError with the diagnostics.
 """
+
+import json as _json
 
 from ._spyre import (  # noqa: F401
     DEFAULT_STICK_BYTES,
@@ -78,4 +100,70 @@ __all__ = [
     "restickify",
 ]
 
+__all__ += ["Artifact", "compile", "run"]
+
 __version__ = "0.1.0"
+
+
+class Artifact:
+    """A compiled program: what spyre.compile returns."""
+
+    def __init__(self, source, ir, superdsc, bundle, dci, cores):
+        self.source = source
+        self.ir = ir
+        self.superdsc = superdsc
+        self.bundle = bundle
+        self.dci = dci
+        self.cores = cores
+
+    def __repr__(self):
+        return (f"<spyre.Artifact: {len(self.superdsc['bundle'])} SuperDSCs, "
+                f"{len(self.dci)} DCI descriptors, {self.cores} cores>")
+
+
+def _compiler():
+    from . import _spyre_compiler  # the compiler and simulator extension
+    return _spyre_compiler
+
+
+def compile(mlir_text, cores=32, policy="model"):  # noqa: A001
+    """Compiles linalg-on-tensors MLIR text for `cores` modelled cores."""
+    result = _compiler().compile(mlir_text, cores=cores, policy=policy)
+    return Artifact(mlir_text, result["ir"], _json.loads(result["superdsc"]),
+                    result["bundle"], _json.loads(result["dci"]), cores)
+
+
+# Tolerances of the check (the reference stack's): f16 0.1 / 0.1, f32 1e-4,
+# exact for integers and booleans.
+_TOLERANCES = {"float16": (0.1, 0.1), "float32": (1e-4, 1e-4)}
+
+
+def run(program, inputs, *, function=None, cores=32, policy="model",
+        check=False, trace=False):
+    """Simulates `program` (text or Artifact) on numpy `inputs`."""
+    import numpy as np
+
+    if isinstance(program, Artifact):
+        text, source = program.ir, program.source
+    else:
+        text, source = program, ""
+    outputs, raw = _compiler().run(
+        text, list(inputs), source=source, function=function or "",
+        cores=cores, policy=policy, check=check, trace=trace)
+    stats = _json.loads(raw["json"])
+    stats["table"] = raw["table"]
+    if trace:
+        stats["trace"] = _json.loads(raw["trace"])
+    if check:
+        rows = []
+        for got, want in zip(outputs, raw["reference"]):
+            atol, rtol = _TOLERANCES.get(str(got.dtype), (0.0, 0.0))
+            a = got.astype(np.float64)
+            b = want.astype(np.float64)
+            error = float(np.max(np.abs(a - b))) if a.size else 0.0
+            ok = bool(np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True))
+            rows.append({"max_abs_error": error, "atol": atol, "rtol": rtol,
+                         "ok": ok})
+        stats["check"] = rows
+        stats["check_ok"] = all(row["ok"] for row in rows)
+    return outputs, stats

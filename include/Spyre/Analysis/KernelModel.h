@@ -196,8 +196,9 @@ Estimate estimate(const Problem &problem, const Division &division,
 double lowerBound(const Problem &problem, const Division &division,
                   const TargetModel &target);
 
-/// The roofline of `problem` on `cores` cores: compulsory DDR traffic at the
-/// full bandwidth or the work at the peak of the unit, whichever is slower.
+/// The roofline of `problem` on `cores` cores: compulsory DDR traffic (every
+/// tensor not resident in LX, once) at the full bandwidth or the work at the
+/// peak of the unit, whichever is slower.
 double roofline(const Problem &problem, const TargetModel &target,
                 int64_t cores);
 

@@ -1,0 +1,101 @@
+//===- Simulator.h - Run the kernel form on a modelled stick machine -*- C++ -*-===//
+//
+// Executes a function in kernel form (`--spyre-pipeline` output) on a model
+// of the machine `#spyre.target` describes: N cores, each with an LX
+// scratchpad, one shared DDR bound to each kernel's address segments, DMA in
+// whole sticks following the kernel's access descriptors, SFP and PT compute
+// on the staged tiles, partial sums of split reductions combined over the
+// ring. It runs exactly what the emitters write, so a wrong division,
+// address or descriptor shows up as a wrong number or a reported fault.
+//
+// Numerics: tensors are stored in their device formats (DL16 modelled as
+// IEEE binary16); compute reads them as f32, accumulates in f32 (matmul,
+// reductions, across tiles and across cores) and rounds once when it stores
+// a result element.
+//
+// Faults are reported, never silently ignored: LX accesses past the usable
+// scratchpad, DMA outside a tensor's bytes, reads of data never written,
+// two cores writing the same bytes, a core reaching past the per-core span.
+//
+// Timing comes from the same target: per core, transfers at its DMA rate
+// (the DDR bandwidth shared by the active cores, tiles several cores need
+// forwarded over the ring), compute at the PT or SFP rate, loads of the next
+// tile overlapping compute where a tensor is double-buffered, a per-step
+// overhead, the ring combine of split reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_SIM_SIMULATOR_H
+#define SPYRE_SIM_SIMULATOR_H
+
+#include "Spyre/Sim/HostTensor.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::spyre::sim {
+
+using ::spyre::sim::HostTensor;
+
+/// What one kernel did, summed over its launches.
+struct KernelStats {
+  std::string name;
+  std::string opFunc;
+  std::string unit; ///< "pt" or "sfp"
+  int64_t cores = 0;
+  int64_t launches = 0;
+  double seconds = 0;        ///< modelled time
+  double dmaSeconds = 0;     ///< busiest core's transfer time
+  double computeSeconds = 0; ///< busiest core's compute time
+  double combineSeconds = 0; ///< ring combine of partial results
+  int64_t ddrBytes = 0;      ///< DDR traffic of all cores
+  int64_t ringBytes = 0;     ///< bytes forwarded between cores
+  double flops = 0;          ///< useful work (2 per MAC, 1 per SFP element)
+  double roofline = 0;       ///< the target's roofline for this op
+  std::string bottleneck;    ///< "DDR", "PT", "SFP" or "ring"
+  double utilisation() const { return seconds > 0 ? roofline / seconds : 0; }
+};
+
+struct SimStats {
+  std::vector<KernelStats> kernels;
+  double seconds = 0;
+  int64_t ddrBytes = 0;
+  double flops = 0;
+  double roofline = 0;
+  int64_t cores = 0; ///< the target's
+  double utilisation() const { return seconds > 0 ? roofline / seconds : 0; }
+};
+
+struct SimOptions {
+  /// Record a Chrome trace (one track per core: transfers and compute).
+  bool trace = false;
+};
+
+struct SimResult {
+  std::vector<HostTensor> outputs;
+  SimStats stats;
+  /// The Chrome trace JSON (`{"traceEvents": [...]}`) when asked for.
+  llvm::json::Value trace = nullptr;
+};
+
+/// The host type of a function argument or result type; fails for types
+/// without one.
+FailureOr<::spyre::HostType> getHostTypeOf(Type type);
+
+/// Runs `function` (kernel form) on `inputs` (one per argument, in order).
+/// Errors name the function argument, kernel, core and addresses involved.
+llvm::Expected<SimResult> simulate(FunctionOpInterface function,
+                                   llvm::ArrayRef<HostTensor> inputs,
+                                   const SimOptions &options = {});
+
+/// A readable table of the statistics.
+std::string formatStats(const SimStats &stats);
+/// The statistics as JSON.
+llvm::json::Value statsToJson(const SimStats &stats);
+
+} // namespace mlir::spyre::sim
+
+#endif // SPYRE_SIM_SIMULATOR_H

@@ -1,0 +1,397 @@
+//===- Simulator.cpp - Run the kernel form on a modelled stick machine ----===//
+//
+// The function walk: arguments and constants are uploaded the way a DCI
+// would (real elements only; padding never written), kernels run on the
+// modelled cores (KernelRunner.cpp), views alias their root's buffer, and
+// results are downloaded from their buffers through their layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Sim/Simulator.h"
+#include "KernelRunner.h"
+
+#include "Spyre/Layout/Stickify.h"
+#include "Spyre/Transforms/KernelUtils.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::spyre;
+using namespace mlir::spyre::sim;
+using ::spyre::HostType;
+
+FailureOr<HostType> mlir::spyre::sim::getHostTypeOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return failure();
+  return getHostType(tensor.getElementType());
+}
+
+namespace {
+
+std::string describeType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << withoutLayout(cast<RankedTensorType>(type));
+  return text;
+}
+
+/// A host tensor of `type`'s shape and element type holding `attr`.
+llvm::Expected<HostTensor> constantValue(ElementsAttr attr, HostType type) {
+  auto shaped = cast<ShapedType>(attr.getType());
+  HostTensor tensor(type, shaped.getShape());
+  int64_t n = tensor.numElements();
+  unsigned bytes = tensor.elementBytes();
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (!dense)
+    return llvm::createStringError("only dense constants can be uploaded");
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t *out = tensor.data.data() + i * bytes;
+    if (auto floats = dyn_cast<FloatType>(shaped.getElementType())) {
+      llvm::APFloat value = dense.isSplat()
+                                ? dense.getSplatValue<llvm::APFloat>()
+                                : dense.getValues<llvm::APFloat>()[i];
+      llvm::APInt bits = value.bitcastToAPInt();
+      uint64_t raw = bits.getZExtValue();
+      std::memcpy(out, &raw, bytes);
+    } else {
+      llvm::APInt value = dense.isSplat() ? dense.getSplatValue<llvm::APInt>()
+                                          : dense.getValues<llvm::APInt>()[i];
+      int64_t raw = value.getBitWidth() == 1 ? value.getZExtValue()
+                                             : value.getSExtValue();
+      std::memcpy(out, &raw, bytes);
+    }
+  }
+  return tensor;
+}
+
+class FunctionSimulator {
+public:
+  FunctionSimulator(FunctionOpInterface function, const SimOptions &options)
+      : function(function), options(options),
+        target(getTarget(function).getModel()), machine(target) {}
+
+  llvm::Expected<SimResult> run(ArrayRef<HostTensor> inputs);
+
+private:
+  llvm::Error checkInputs(ArrayRef<HostTensor> inputs);
+  llvm::Error upload(Value value, const HostTensor &host, MemAttr mem,
+                     StringRef what);
+  llvm::Expected<HostTensor> download(Value value, StringRef what);
+  llvm::Expected<MemAttr> memOf(Value value, StringRef what);
+  Memory &ddrBuffer(MemAttr mem, int64_t bytes);
+
+  FunctionOpInterface function;
+  const SimOptions &options;
+  ::spyre::TargetModel target;
+  Machine machine;
+  DenseMap<Value, HostTensor> hostValues;
+  SimResult result;
+};
+
+llvm::Error FunctionSimulator::checkInputs(ArrayRef<HostTensor> inputs) {
+  ArrayRef<Type> types = function.getArgumentTypes();
+  if (inputs.size() != types.size())
+    return llvm::createStringError(llvm::formatv(
+        "@{0} takes {1} inputs, {2} were given", function.getName(),
+        types.size(), inputs.size()));
+  for (auto [i, type, input] : llvm::enumerate(types, inputs)) {
+    FailureOr<HostType> expected = getHostTypeOf(type);
+    if (failed(expected))
+      return llvm::createStringError(llvm::formatv(
+          "argument {0} of @{1} has type {2}, which has no host data", i,
+          function.getName(), describeType(type)));
+    auto tensor = cast<RankedTensorType>(type);
+    if (input.type != *expected)
+      return llvm::createStringError(llvm::formatv(
+          "input {0}: @{1} expects {2} elements ({3}), got {4}", i,
+          function.getName(), ::spyre::stringifyHostType(*expected),
+          describeType(type), ::spyre::stringifyHostType(input.type)));
+    if (ArrayRef<int64_t>(input.shape) != tensor.getShape())
+      return llvm::createStringError(llvm::formatv(
+          "input {0}: @{1} expects shape {2} ({3}), got {4}", i,
+          function.getName(), ::spyre::formatList(tensor.getShape()),
+          describeType(type), ::spyre::formatList(input.shape)));
+  }
+  return llvm::Error::success();
+}
+
+Memory &FunctionSimulator::ddrBuffer(MemAttr mem, int64_t bytes) {
+  Memory &buffer = mem.getSpace() == MemorySpace::Pool
+                       ? machine.pool
+                       : machine.ioBuffer(mem.getValue());
+  int64_t needed = mem.getSpace() == MemorySpace::Pool
+                       ? mem.getValue() + bytes
+                       : bytes;
+  if (buffer.size() < needed) {
+    // Grow, keeping what is there.
+    Memory grown;
+    grown.name = buffer.name;
+    grown.resize(needed, target.stickBytes);
+    std::copy(buffer.bytes.begin(), buffer.bytes.end(), grown.bytes.begin());
+    std::copy(buffer.tags.begin(), buffer.tags.end(), grown.tags.begin());
+    buffer = std::move(grown);
+  }
+  return buffer;
+}
+
+llvm::Expected<MemAttr> FunctionSimulator::memOf(Value value,
+                                                 StringRef what) {
+  Value root = getBufferRoot(value);
+  MemAttr mem;
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    mem = function.getArgAttrOfType<MemAttr>(arg.getArgNumber(),
+                                             SpyreDialect::kMemAttrName);
+  else if (Operation *def = root.getDefiningOp())
+    mem = def->getAttrOfType<MemAttr>(SpyreDialect::kMemAttrName);
+  if (!mem)
+    return llvm::createStringError(llvm::formatv(
+        "{0} of @{1} has no 'spyre.mem'; the function is not in kernel form "
+        "(run --spyre-pipeline)",
+        what, function.getName()));
+  return mem;
+}
+
+llvm::Error FunctionSimulator::upload(Value value, const HostTensor &host,
+                                      MemAttr mem, StringRef what) {
+  auto type = cast<RankedTensorType>(value.getType());
+  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  if (!bound)
+    return bound.takeError();
+  if (mem.getSpace() == MemorySpace::LX)
+    return llvm::createStringError(llvm::formatv(
+        "{0} is uploaded from the host but lives in LX", what));
+  int64_t bytes = bound->layout().deviceBytes();
+  Memory &buffer = ddrBuffer(mem, bytes);
+  int64_t base = mem.getSpace() == MemorySpace::Pool ? mem.getValue() : 0;
+  if (llvm::Error error =
+          ::spyre::stickify(*bound, host.type, host.data.data(),
+                            buffer.bytes.data() + base, 0.0, /*threads=*/1))
+    return error;
+  // The transfer writes real elements only: sticks holding any are the
+  // tensor's, sticks of pure padding stay unwritten.
+  int32_t id = machine.idOf(getBufferRoot(value), what);
+  machine.tagRealSticks(*bound, buffer, base, id);
+  return llvm::Error::success();
+}
+
+llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
+                                                       StringRef what) {
+  auto type = cast<RankedTensorType>(value.getType());
+  llvm::Expected<MemAttr> mem = memOf(value, what);
+  if (!mem)
+    return mem.takeError();
+  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  if (!bound)
+    return bound.takeError();
+  FailureOr<HostType> hostType = getHostTypeOf(type);
+  if (failed(hostType))
+    return llvm::createStringError(
+        llvm::formatv("{0} has no host element type", what));
+  if (mem->getSpace() == MemorySpace::LX)
+    return llvm::createStringError(
+        llvm::formatv("{0} lives in LX and cannot be downloaded", what));
+  int64_t bytes = bound->layout().deviceBytes();
+  Memory &buffer = ddrBuffer(*mem, bytes);
+  int64_t base = mem->getSpace() == MemorySpace::Pool ? mem->getValue() : 0;
+  int32_t id = machine.idOf(getBufferRoot(value), what);
+  if (llvm::Error error = machine.checkRealSticks(*bound, buffer, base, id,
+                                                  what))
+    return std::move(error);
+  HostTensor host(*hostType, type.getShape());
+  if (llvm::Error error = ::spyre::unstickify(
+          *bound, *hostType, buffer.bytes.data() + base, host.data.data(),
+          /*threads=*/1))
+    return std::move(error);
+  return host;
+}
+
+llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
+  if (function.isExternal())
+    return llvm::createStringError(llvm::formatv(
+        "@{0} has no body to simulate", function.getName()));
+  if (llvm::Error error = checkInputs(inputs))
+    return std::move(error);
+  Region &body = function.getFunctionBody();
+  if (!body.hasOneBlock())
+    return llvm::createStringError(llvm::formatv(
+        "@{0} has {1} blocks; the simulator runs straight-line functions",
+        function.getName(), body.getBlocks().size()));
+  Block &block = body.front();
+  if (auto pool = function->getAttrOfType<IntegerAttr>(
+          SpyreDialect::kPoolBytesAttrName))
+    machine.pool.resize(pool.getInt(), target.stickBytes);
+  machine.pool.name = "the DDR pool";
+
+  for (auto [i, arg] : llvm::enumerate(block.getArguments())) {
+    std::string what = llvm::formatv("argument {0}", i).str();
+    if (!isDeviceTensor(arg.getType())) {
+      hostValues[arg] = inputs[i];
+      continue;
+    }
+    llvm::Expected<MemAttr> mem = memOf(arg, what);
+    if (!mem)
+      return mem.takeError();
+    if (llvm::Error error = upload(arg, inputs[i], *mem, what))
+      return std::move(error);
+  }
+
+  KernelRunner runner(machine, target, options.trace);
+  for (Operation &op : block) {
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      if (llvm::Error error = runner.run(kernel))
+        return std::move(error);
+      continue;
+    }
+    if (isViewOp(&op))
+      continue;
+    if (auto constant = dyn_cast<ConstantOp>(op)) {
+      std::string what = "constant";
+      FailureOr<HostType> type = getHostTypeOf(constant.getType());
+      if (failed(type))
+        return llvm::createStringError("a constant has no host element type");
+      llvm::Expected<HostTensor> value =
+          constantValue(constant.getValue(), *type);
+      if (!value)
+        return value.takeError();
+      if (!isDeviceTensor(constant.getType())) {
+        hostValues[constant.getResult()] = std::move(*value);
+        continue;
+      }
+      llvm::Expected<MemAttr> mem = memOf(constant.getResult(), what);
+      if (!mem)
+        return mem.takeError();
+      if (llvm::Error error =
+              upload(constant.getResult(), *value, *mem, what))
+        return std::move(error);
+      continue;
+    }
+    if (auto toDevice = dyn_cast<ToDeviceOp>(op)) {
+      auto host = hostValues.find(toDevice.getInput());
+      if (host == hostValues.end())
+        return llvm::createStringError(
+            "spyre.to_device of a value computed on the host; the simulator "
+            "runs device kernels only");
+      llvm::Expected<MemAttr> mem = memOf(toDevice.getResult(), "to_device");
+      if (!mem)
+        return mem.takeError();
+      if (llvm::Error error =
+              upload(toDevice.getResult(), host->second, *mem, "to_device"))
+        return std::move(error);
+      continue;
+    }
+    if (auto fromDevice = dyn_cast<FromDeviceOp>(op)) {
+      llvm::Expected<HostTensor> host =
+          download(fromDevice.getInput(), "from_device");
+      if (!host)
+        return host.takeError();
+      hostValues[fromDevice.getResult()] = std::move(*host);
+      continue;
+    }
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      for (auto [i, value] : llvm::enumerate(op.getOperands())) {
+        std::string what = llvm::formatv("result {0}", i).str();
+        if (isDeviceTensor(value.getType())) {
+          llvm::Expected<HostTensor> host = download(value, what);
+          if (!host)
+            return host.takeError();
+          result.outputs.push_back(std::move(*host));
+          continue;
+        }
+        auto host = hostValues.find(value);
+        if (host == hostValues.end())
+          return llvm::createStringError(llvm::formatv(
+              "{0} of @{1} is computed on the host ('{2}'); the simulator "
+              "runs device kernels only",
+              what, function.getName(),
+              value.getDefiningOp() ? value.getDefiningOp()->getName()
+                                          .getStringRef()
+                                    : StringRef("argument")));
+        result.outputs.push_back(host->second);
+      }
+      continue;
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << op.getName();
+    return llvm::createStringError(llvm::formatv(
+        "'{0}' at {1} runs on the host; the simulator runs device kernels "
+        "only (an op --spyre-convert-linalg left on the host, see its "
+        "remarks)",
+        text, [&] {
+          std::string loc;
+          llvm::raw_string_ostream los(loc);
+          los << op.getLoc();
+          return loc;
+        }()));
+  }
+  result.stats = runner.takeStats();
+  result.stats.cores = target.cores;
+  if (options.trace)
+    result.trace = runner.takeTrace();
+  return std::move(result);
+}
+
+} // namespace
+
+llvm::Expected<SimResult>
+mlir::spyre::sim::simulate(FunctionOpInterface function,
+                           ArrayRef<HostTensor> inputs,
+                           const SimOptions &options) {
+  FunctionSimulator simulator(function, options);
+  return simulator.run(inputs);
+}
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+std::string mlir::spyre::sim::formatStats(const SimStats &stats) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::string header = llvm::formatv(
+      "{0,-22} {1,5} {2,11} {3,11} {4,11} {5,12} {6,7} {7,-6}", "kernel",
+      "cores", "time us", "DDR MB", "GFLOP", "roofline us", "util", "bound");
+  os << header << "\n" << std::string(header.size(), '-') << "\n";
+  for (const KernelStats &k : stats.kernels)
+    os << llvm::formatv(
+        "{0,-22} {1,5} {2,11:f2} {3,11:f3} {4,11:f4} {5,12:f2} {6,6:f1}% "
+        "{7,-6}\n",
+        k.name, k.cores, k.seconds * 1e6, k.ddrBytes / 1e6, k.flops / 1e9,
+        k.roofline * 1e6, k.utilisation() * 100, k.bottleneck);
+  os << std::string(header.size(), '-') << "\n";
+  os << llvm::formatv(
+      "{0,-22} {1,5} {2,11:f2} {3,11:f3} {4,11:f4} {5,12:f2} {6,6:f1}%\n",
+      "total", stats.cores, stats.seconds * 1e6, stats.ddrBytes / 1e6,
+      stats.flops / 1e9, stats.roofline * 1e6, stats.utilisation() * 100);
+  return text;
+}
+
+llvm::json::Value mlir::spyre::sim::statsToJson(const SimStats &stats) {
+  llvm::json::Array kernels;
+  for (const KernelStats &k : stats.kernels)
+    kernels.push_back(llvm::json::Object{
+        {"name", k.name},
+        {"opfunc", k.opFunc},
+        {"unit", k.unit},
+        {"cores", k.cores},
+        {"launches", k.launches},
+        {"seconds", k.seconds},
+        {"dma_seconds", k.dmaSeconds},
+        {"compute_seconds", k.computeSeconds},
+        {"combine_seconds", k.combineSeconds},
+        {"ddr_bytes", k.ddrBytes},
+        {"ring_bytes", k.ringBytes},
+        {"flops", k.flops},
+        {"roofline_seconds", k.roofline},
+        {"utilisation", k.utilisation()},
+        {"bottleneck", k.bottleneck}});
+  return llvm::json::Object{{"seconds", stats.seconds},
+                            {"ddr_bytes", stats.ddrBytes},
+                            {"flops", stats.flops},
+                            {"roofline_seconds", stats.roofline},
+                            {"utilisation", stats.utilisation()},
+                            {"cores", stats.cores},
+                            {"kernels", std::move(kernels)}};
+}

@@ -1,0 +1,490 @@
+//===- spyre-run.cpp - Compile and simulate a function --------------------===//
+//
+//   spyre-run model.mlir --input=@x.npy --input=@w.npy --output=@y.npy \
+//             [--function=NAME] [--cores=N] [--check] [--stats]
+//             [--stats-json=FILE] [--trace=FILE]
+//
+// Follows iree-run-module's conventions. A linalg program is compiled with
+// the spyre pipeline first; a file already in kernel form (spyre.kernel ops)
+// runs as it is. `--check` also runs the original linalg program through
+// upstream MLIR's own lowering (JIT-compiled in process) and compares every
+// result within per-dtype tolerances.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/InitSpyre.h"
+#include "Spyre/Sim/Npy.h"
+#include "Spyre/Sim/Reference.h"
+#include "Spyre/Sim/Simulator.h"
+#include "Spyre/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+#include <cmath>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::spyre;
+using ::spyre::HostType;
+using ::spyre::sim::HostTensor;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("spyre-run options");
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<input .mlir file>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("Function to run (default: the only public "
+                          "function, or `main`)"),
+                 cl::init(""), cl::cat(category));
+static cl::list<std::string>
+    inputs("input",
+           cl::desc("An input, in argument order: @file.npy (repeatable)"),
+           cl::cat(category));
+static cl::list<std::string>
+    outputs("output",
+            cl::desc("Where a result goes, in result order: @file.npy "
+                     "(repeatable)"),
+            cl::cat(category));
+static cl::opt<int> cores("cores",
+                          cl::desc("Cores to compile for (default: the "
+                                   "target's)"),
+                          cl::init(0), cl::cat(category));
+static cl::opt<std::string>
+    policy("policy", cl::desc("Work division policy: model or greedy"),
+           cl::init("model"), cl::cat(category));
+static cl::opt<bool> check("check",
+                           cl::desc("Compare with upstream MLIR's lowering of "
+                                    "the same program, run in process"),
+                           cl::init(false), cl::cat(category));
+static cl::opt<double> atolOption(
+    "atol", cl::desc("Absolute tolerance of --check (default: per dtype)"),
+    cl::init(-1), cl::cat(category));
+static cl::opt<double> rtolOption(
+    "rtol", cl::desc("Relative tolerance of --check (default: per dtype)"),
+    cl::init(-1), cl::cat(category));
+// `--stats` (the per-kernel table) and `--stats-json=FILE` are read by hand:
+// LLVM registers `-stats` and `-stats-json` options of its own (pass
+// statistics) in every tool.
+static bool statsOption = false;
+static std::string statsJson;
+static cl::opt<std::string>
+    traceFile("trace",
+              cl::desc("Write a Chrome trace (Perfetto, chrome://tracing) "
+                       "here"),
+              cl::init(""), cl::cat(category));
+static cl::opt<int> randomInputs(
+    "random-inputs",
+    cl::desc("Generate the inputs (uniform in [-1, 1); this seed) instead "
+             "of reading them"),
+    cl::init(-1), cl::cat(category));
+static cl::opt<bool> timing(
+    "timing",
+    cl::desc("Print the wall time of compilation, simulation and the "
+             "reference"),
+    cl::init(false), cl::cat(category));
+static cl::opt<std::string>
+    saveKernels("save-kernels",
+                cl::desc("Write the compiled kernel form here"),
+                cl::init(""), cl::cat(category));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "spyre-run: error: " << message << "\n";
+  return 1;
+}
+
+/// The function to run: --function, else the only public function with a
+/// body, else `main`.
+static FailureOr<func::FuncOp> pickFunction(ModuleOp module) {
+  if (!functionName.empty()) {
+    auto function = module.lookupSymbol<func::FuncOp>(functionName);
+    if (!function || function.isExternal()) {
+      llvm::errs() << "spyre-run: error: no function @" << functionName
+                   << " with a body in " << inputFile << "\n";
+      return failure();
+    }
+    return function;
+  }
+  SmallVector<func::FuncOp> candidates;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal() && function.isPublic())
+      candidates.push_back(function);
+  if (candidates.size() == 1)
+    return candidates.front();
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    return main;
+  llvm::errs() << "spyre-run: error: " << inputFile << " has "
+               << candidates.size()
+               << " public functions; choose one with --function=NAME\n";
+  return failure();
+}
+
+static bool isKernelForm(func::FuncOp function) {
+  bool kernels = false;
+  function.walk([&](KernelOp) { kernels = true; });
+  return kernels;
+}
+
+/// The host form of a function argument's type (layouts dropped).
+static FailureOr<std::pair<HostType, SmallVector<int64_t>>>
+argumentType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  FailureOr<HostType> host = sim::getHostTypeOf(type);
+  if (!tensor || failed(host))
+    return failure();
+  return std::make_pair(*host, SmallVector<int64_t>(tensor.getShape()));
+}
+
+static HostTensor randomTensor(HostType type, ArrayRef<int64_t> shape,
+                               std::mt19937 &rng) {
+  HostTensor tensor(type, shape);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  int64_t n = tensor.numElements();
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t *p = tensor.data.data() + i * tensor.elementBytes();
+    float v = uniform(rng);
+    switch (type) {
+    case HostType::Float16: {
+      _Float16 h = static_cast<_Float16>(v);
+      std::memcpy(p, &h, 2);
+      break;
+    }
+    case HostType::Float32:
+      std::memcpy(p, &v, 4);
+      break;
+    case HostType::Bool:
+      *p = v > 0;
+      break;
+    case HostType::Int8:
+      *p = static_cast<uint8_t>(static_cast<int8_t>(v * 100));
+      break;
+    case HostType::Int32: {
+      int32_t x = static_cast<int32_t>(v * 1000);
+      std::memcpy(p, &x, 4);
+      break;
+    }
+    case HostType::Int64: {
+      int64_t x = static_cast<int64_t>(v * 1000);
+      std::memcpy(p, &x, 8);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  return tensor;
+}
+
+/// An element as a double, for comparisons.
+static double elementValue(const HostTensor &t, int64_t i) {
+  const uint8_t *p = t.data.data() + i * t.elementBytes();
+  switch (t.type) {
+  case HostType::Float16: {
+    _Float16 h;
+    std::memcpy(&h, p, 2);
+    return static_cast<double>(h);
+  }
+  case HostType::Float32: {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  case HostType::Bool:
+    return *p != 0;
+  case HostType::Int8:
+    return static_cast<int8_t>(*p);
+  case HostType::Int32: {
+    int32_t x;
+    std::memcpy(&x, p, 4);
+    return x;
+  }
+  case HostType::Int64: {
+    int64_t x;
+    std::memcpy(&x, p, 8);
+    return static_cast<double>(x);
+  }
+  default:
+    return 0;
+  }
+}
+
+/// The reference stack's tolerances: f16 and bf16 0.1 / 0.1, f32 1e-4
+/// relative, integers and booleans exact; pure data movement exact.
+static std::pair<double, double> tolerances(HostType type, bool movement) {
+  if (movement)
+    return {0, 0};
+  switch (type) {
+  case HostType::Float16:
+  case HostType::BFloat16:
+    return {0.1, 0.1};
+  case HostType::Float32:
+    return {1e-4, 1e-4};
+  default:
+    return {0, 0};
+  }
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerSpyrePassesAndPipelines();
+  std::vector<char *> args;
+  for (int i = 0; i < argc; ++i) {
+    StringRef arg(argv[i]);
+    if (i > 0 && (arg == "--stats" || arg == "-stats")) {
+      statsOption = true;
+      continue;
+    }
+    if (i > 0 && (arg.consume_front("--stats-json") ||
+                  arg.consume_front("-stats-json"))) {
+      if (arg.consume_front("="))
+        statsJson = arg.str();
+      else if (arg.empty() && i + 1 < argc)
+        statsJson = argv[++i];
+      if (statsJson.empty())
+        return fail("--stats-json needs a file name (--stats-json=FILE)");
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  cl::HideUnrelatedOptions(category);
+  cl::extrahelp statsHelp(
+      "\n  --stats            - Print the modelled time, traffic and "
+      "utilisation of every kernel\n"
+      "  --stats-json=FILE  - Write the statistics as JSON to FILE\n");
+  cl::ParseCommandLineOptions(
+      static_cast<int>(args.size()), args.data(),
+      "spyre-run: compile a function for the modelled Spyre machine and run "
+      "it on the simulator\n");
+
+  DialectRegistry registry;
+  registerSpyreDialects(registry);
+  sim::registerReferenceDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  FailureOr<func::FuncOp> picked = pickFunction(*module);
+  if (failed(picked))
+    return 1;
+  std::string name = picked->getSymName().str();
+
+  // Inputs.
+  SmallVector<HostTensor> values;
+  ArrayRef<Type> argTypes = picked->getArgumentTypes();
+  if (randomInputs >= 0) {
+    if (!inputs.empty())
+      return fail("give either --input or --random-inputs, not both");
+    std::mt19937 rng(static_cast<unsigned>(randomInputs));
+    for (auto [i, type] : llvm::enumerate(argTypes)) {
+      auto host = argumentType(type);
+      if (failed(host))
+        return fail(llvm::formatv("argument {0} of @{1} is not a tensor "
+                                  "with a host element type",
+                                  i, name));
+      values.push_back(randomTensor(host->first, host->second, rng));
+    }
+  } else {
+    if (inputs.size() != argTypes.size())
+      return fail(llvm::formatv(
+          "@{0} takes {1} inputs, {2} given (--input=@file.npy, in argument "
+          "order)",
+          name, argTypes.size(), inputs.size()));
+    for (auto [i, spec] : llvm::enumerate(inputs)) {
+      if (spec.empty() || spec[0] != '@')
+        return fail(llvm::formatv("--input={0}: expected @file.npy", spec));
+      llvm::Expected<HostTensor> tensor =
+          ::spyre::sim::readNpy(StringRef(spec).drop_front());
+      if (!tensor)
+        return fail(llvm::formatv("input {0}: {1}", i,
+                                  llvm::toString(tensor.takeError())));
+      values.push_back(std::move(*tensor));
+    }
+  }
+  if (!outputs.empty() && outputs.size() != picked->getNumResults())
+    return fail(llvm::formatv(
+        "@{0} has {1} results, {2} --output given", name,
+        picked->getNumResults(), outputs.size()));
+  for (const std::string &spec : outputs)
+    if (spec.empty() || spec[0] != '@')
+      return fail(llvm::formatv("--output={0}: expected @file.npy", spec));
+
+  using Clock = std::chrono::steady_clock;
+  auto millis = [](Clock::time_point from) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - from)
+        .count();
+  };
+  double compileMs = 0, simulateMs = 0, referenceMs = 0;
+
+  // Compile unless the file is in kernel form already.
+  Clock::time_point start = Clock::now();
+  OwningOpRef<ModuleOp> lowered = module->clone();
+  bool compiled = false;
+  auto loweredFunction =
+      lowered->lookupSymbol<func::FuncOp>(picked->getSymName());
+  if (!isKernelForm(loweredFunction)) {
+    PassManager pm(&context);
+    SpyrePipelineOptions options;
+    options.cores = cores;
+    options.policy = policy;
+    buildSpyrePipeline(pm, options);
+    if (failed(pm.run(*lowered)))
+      return fail("compilation failed");
+    compiled = true;
+    loweredFunction = lowered->lookupSymbol<func::FuncOp>(picked->getSymName());
+  } else if (cores) {
+    return fail("--cores applies to compilation; " + inputFile +
+                " is in kernel form already");
+  }
+  compileMs = millis(start);
+  if (!saveKernels.empty()) {
+    auto out = openOutputFile(saveKernels, &error);
+    if (!out)
+      return fail(error);
+    lowered->print(out->os());
+    out->keep();
+  }
+
+  // Simulate.
+  sim::SimOptions options;
+  options.trace = !traceFile.empty();
+  start = Clock::now();
+  llvm::Expected<sim::SimResult> result =
+      sim::simulate(loweredFunction, values, options);
+  simulateMs = millis(start);
+  if (!result)
+    return fail(llvm::toString(result.takeError()));
+
+  int64_t kernels = 0;
+  bool movement = true;
+  loweredFunction.walk([&](KernelOp kernel) {
+    ++kernels;
+    StringRef opFunc = getPayloadInfo(kernel.getPayload()).opFunc;
+    movement &= opFunc == "ReStickifyOpHBM" || opFunc == "identity";
+  });
+  llvm::outs() << llvm::formatv("@{0}: {1} kernels on {2} modelled cores{3}\n",
+                                name, kernels, result->stats.cores,
+                                compiled ? " (compiled with --spyre-pipeline)"
+                                         : "");
+  for (auto [i, tensor] : llvm::enumerate(result->outputs))
+    llvm::outs() << llvm::formatv("result {0}: {1} {2}\n", i,
+                                  ::spyre::formatList(tensor.shape),
+                                  ::spyre::stringifyHostType(tensor.type));
+
+  for (auto [spec, tensor] : llvm::zip(outputs, result->outputs))
+    if (llvm::Error error =
+            ::spyre::sim::writeNpy(StringRef(spec).drop_front(), tensor))
+      return fail(llvm::toString(std::move(error)));
+
+  int status = 0;
+  if (check) {
+    if (!compiled)
+      return fail("--check needs the original linalg program; " + inputFile +
+                  " is in kernel form already");
+    start = Clock::now();
+    llvm::Expected<std::vector<HostTensor>> expected =
+        sim::runReference(*module, name, values);
+    referenceMs = millis(start);
+    if (!expected)
+      return fail("the reference failed: " +
+                  llvm::toString(expected.takeError()));
+    if (expected->size() != result->outputs.size())
+      return fail("the reference returned a different number of results");
+    for (auto [i, got, want] :
+         llvm::enumerate(result->outputs, *expected)) {
+      auto [atol, rtol] = tolerances(got.type, movement);
+      if (atolOption >= 0)
+        atol = atolOption;
+      if (rtolOption >= 0)
+        rtol = rtolOption;
+      if (got.shape != want.shape || got.type != want.type) {
+        llvm::outs() << llvm::formatv("check result {0}: shape or type "
+                                      "differs from the reference\n",
+                                      i);
+        status = 1;
+        continue;
+      }
+      double maxError = 0;
+      int64_t bad = 0, firstBad = -1;
+      for (int64_t e = 0, n = got.numElements(); e < n; ++e) {
+        double a = elementValue(got, e), b = elementValue(want, e);
+        double diff = std::fabs(a - b);
+        if (std::isnan(a) != std::isnan(b))
+          diff = INFINITY;
+        else if (std::isnan(a))
+          diff = 0;
+        maxError = std::max(maxError, diff);
+        if (diff > atol + rtol * std::fabs(b)) {
+          if (firstBad < 0)
+            firstBad = e;
+          ++bad;
+        }
+      }
+      if (bad) {
+        llvm::outs() << llvm::formatv(
+            "check result {0}: MISMATCH: {1} of {2} elements beyond atol {3} "
+            "+ rtol {4} * |reference| (first at flat index {5}: got {6}, "
+            "reference {7}); max abs error {8:e}\n",
+            i, bad, got.numElements(), atol, rtol, firstBad,
+            elementValue(got, firstBad), elementValue(want, firstBad),
+            maxError);
+        status = 1;
+      } else {
+        llvm::outs() << llvm::formatv(
+            "check result {0}: ok, max abs error {1:e} (atol {2}, rtol {3})\n",
+            i, maxError, atol, rtol);
+      }
+    }
+  }
+
+  const sim::SimStats &stats = result->stats;
+  llvm::outs() << llvm::formatv(
+      "modelled time: {0:f2} us, {1:f1}% of the roofline ({2:f2} us), {3:f3} "
+      "MB of DDR traffic\n",
+      stats.seconds * 1e6, stats.utilisation() * 100, stats.roofline * 1e6,
+      stats.ddrBytes / 1e6);
+  if (statsOption)
+    llvm::outs() << sim::formatStats(stats);
+  if (timing)
+    llvm::outs() << llvm::formatv("timing: compile {0:f1} ms, simulate {1:f1} "
+                                  "ms, reference {2:f1} ms\n",
+                                  compileMs, simulateMs, referenceMs);
+  auto writeJson = [&](StringRef path, const llvm::json::Value &value) {
+    auto out = openOutputFile(path, &error);
+    if (!out)
+      return fail(error);
+    out->os() << llvm::formatv("{0:2}", value) << "\n";
+    out->keep();
+    return 0;
+  };
+  if (!statsJson.empty() && writeJson(statsJson, sim::statsToJson(stats)))
+    return 1;
+  if (!traceFile.empty()) {
+    if (writeJson(traceFile, result->trace))
+      return 1;
+    llvm::outs() << "trace: " << traceFile
+                 << " (open in https://ui.perfetto.dev)\n";
+  }
+  return status;
+}
