@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/InitSpyre.h"
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Sim/Simulator.h"
@@ -48,8 +49,8 @@ struct Session {
   std::unique_ptr<ScopedDiagnosticHandler> handler;
 
   Session() {
-    spyre::registerSpyreDialects(registry);
-    spyre::sim::registerReferenceDialects(registry);
+    mlir::spyre::registerSpyreDialects(registry);
+    mlir::spyre::sim::registerReferenceDialects(registry);
     context = std::make_unique<MLIRContext>(registry);
     context->loadAllAvailableDialects();
     handler = std::make_unique<ScopedDiagnosticHandler>(
@@ -98,7 +99,7 @@ func::FuncOp pickFunction(ModuleOp module, const std::string &name,
 
 bool isKernelForm(ModuleOp module) {
   bool kernels = false;
-  module.walk([&](spyre::KernelOp) { kernels = true; });
+  module.walk([&](mlir::spyre::KernelOp) { kernels = true; });
   return kernels;
 }
 
@@ -108,10 +109,10 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, int cores,
   if (isKernelForm(*lowered))
     return lowered;
   PassManager pm(session.context.get());
-  spyre::SpyrePipelineOptions options;
+  mlir::spyre::SpyrePipelineOptions options;
   options.cores = cores;
   options.policy = policy;
-  spyre::buildSpyrePipeline(pm, options);
+  mlir::spyre::buildSpyrePipeline(pm, options);
   if (failed(pm.run(*lowered)))
     session.fail("compilation failed");
   return lowered;
@@ -201,20 +202,20 @@ py::dict compile(const std::string &text, int cores,
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
   OwningOpRef<ModuleOp> lowered = lower(*module, cores, policy, session);
-  FailureOr<std::vector<spyre::EmittedFile>> sdsc =
-      spyre::emitSuperDsc(*lowered);
-  FailureOr<std::string> bundle = spyre::emitBundle(*lowered);
-  FailureOr<std::vector<spyre::EmittedFile>> dci = spyre::emitDci(*lowered);
+  FailureOr<std::vector<mlir::spyre::EmittedFile>> sdsc =
+      mlir::spyre::emitSuperDsc(*lowered);
+  FailureOr<std::string> bundle = mlir::spyre::emitBundle(*lowered);
+  FailureOr<std::vector<mlir::spyre::EmittedFile>> dci = mlir::spyre::emitDci(*lowered);
   if (failed(sdsc) || failed(bundle) || failed(dci))
     session.fail("emission failed");
   llvm::json::Object superdsc;
   llvm::json::Array order;
-  for (spyre::EmittedFile &file : *sdsc) {
+  for (mlir::spyre::EmittedFile &file : *sdsc) {
     order.push_back(file.name);
     superdsc[file.name] = std::move(file.json);
   }
   llvm::json::Array descriptors;
-  for (spyre::EmittedFile &file : *dci)
+  for (mlir::spyre::EmittedFile &file : *dci)
     descriptors.push_back(std::move(file.json));
   py::dict result;
   result["ir"] = printed(lowered->getOperation());
@@ -235,18 +236,18 @@ py::tuple run(const std::string &text, const py::list &arrays,
     inputs.push_back(toHost(py::array::ensure(arrays[i]), i));
   OwningOpRef<ModuleOp> lowered = lower(*module, cores, policy, session);
   func::FuncOp picked = pickFunction(*lowered, function, session);
-  spyre::sim::SimOptions options;
+  mlir::spyre::sim::SimOptions options;
   options.trace = trace;
-  llvm::Expected<spyre::sim::SimResult> result =
-      spyre::sim::simulate(picked, inputs, options);
+  llvm::Expected<mlir::spyre::sim::SimResult> result =
+      mlir::spyre::sim::simulate(picked, inputs, options);
   if (!result)
     raise(llvm::toString(result.takeError()));
   py::list outputs;
   for (const HostTensor &tensor : result->outputs)
     outputs.append(toNumpy(tensor));
   py::dict stats;
-  stats["json"] = json(spyre::sim::statsToJson(result->stats));
-  stats["table"] = spyre::sim::formatStats(result->stats);
+  stats["json"] = json(mlir::spyre::sim::statsToJson(result->stats));
+  stats["table"] = mlir::spyre::sim::formatStats(result->stats);
   if (trace)
     stats["trace"] = json(result->trace);
   if (check) {
@@ -257,7 +258,7 @@ py::tuple run(const std::string &text, const py::list &arrays,
     if (isKernelForm(*original))
       raise("check=True needs the linalg program the kernels were compiled "
             "from");
-    llvm::Expected<std::vector<HostTensor>> expected = spyre::sim::runReference(
+    llvm::Expected<std::vector<HostTensor>> expected = mlir::spyre::sim::runReference(
         *original, picked.getSymName(), inputs);
     if (!expected)
       raise("the reference failed: " + llvm::toString(expected.takeError()));

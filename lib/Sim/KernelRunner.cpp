@@ -64,8 +64,11 @@ int32_t Machine::idOf(Value root, StringRef name) {
 }
 
 StringRef Machine::nameOf(int32_t id) const {
-  return id >= 0 && id < static_cast<int32_t>(names.size()) ? names[id]
-                                                             : "unknown";
+  // Two returns, not a conditional: `cond ? names[id] : "unknown"` has type
+  // std::string, a temporary the returned StringRef would outlive.
+  if (id >= 0 && id < static_cast<int32_t>(names.size()))
+    return names[id];
+  return "unknown";
 }
 
 /// Calls `f(stick index, device coordinate of the stick's first element)`
@@ -1091,9 +1094,10 @@ void KernelExecution::event(int64_t core, StringRef name,
                             double duration) {
   if (!runner.tracing || duration <= 0)
     return;
+  // json::Value keeps StringRefs unowned: copy.
   runner.events.push_back(llvm::json::Object{
-      {"name", name},
-      {"cat", category},
+      {"name", name.str()},
+      {"cat", category.str()},
       {"ph", "X"},
       {"pid", 0},
       {"tid", core},
@@ -1380,7 +1384,7 @@ llvm::Error KernelExecution::launch(int64_t chunk, KernelStats &stats) {
                                   target.ddrBytesPerSecond());
   if (runner.tracing)
     runner.events.push_back(llvm::json::Object{
-        {"name", kernel.getName()},
+        {"name", kernel.getName().str()},
         {"cat", "kernel"},
         {"ph", "X"},
         {"pid", 0},

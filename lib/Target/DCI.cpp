@@ -112,7 +112,7 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
       {"input_shape_", h2d ? reversed(hostShape) : reversed(deviceShape)},
       {"output_shape_", h2d ? reversed(deviceShape) : reversed(hostShape)},
       {"dcsi_", std::move(infos)},
-      {"spyre_", Object{{"function", function},
+      {"spyre_", Object{{"function", function.str()},
                         {"tensor", transfer.what},
                         {"buffer", buffer}}}});
 }

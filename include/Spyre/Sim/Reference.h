@@ -7,6 +7,9 @@
 // in process by MLIR's ExecutionEngine. Nothing of the spyre compiler takes
 // part, so agreement between the two is evidence for both.
 //
+// f16/bf16 reductions accumulate in f32 and round once, as CPU kernels do;
+// every other f16/bf16 op rounds its result to its type.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef SPYRE_SIM_REFERENCE_H

@@ -1,0 +1,112 @@
+"""spyre.compile and spyre.run: the compiler and the simulator from Python."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import spyre
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES = os.path.join(ROOT, "examples")
+
+ADD = """
+func.func @add(%a: tensor<128x256xf16>, %b: tensor<128x256xf16>) -> tensor<128x256xf16> {
+  %e = tensor.empty() : tensor<128x256xf16>
+  %0 = linalg.add ins(%a, %b : tensor<128x256xf16>, tensor<128x256xf16>)
+                  outs(%e : tensor<128x256xf16>) -> tensor<128x256xf16>
+  return %0 : tensor<128x256xf16>
+}
+"""
+
+MATMUL = """
+func.func @mm(%a: tensor<37x200xf16>, %b: tensor<200x100xf16>) -> tensor<37x100xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<37x100xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<37x100xf16>) -> tensor<37x100xf16>
+  %0 = linalg.matmul ins(%a, %b : tensor<37x200xf16>, tensor<200x100xf16>)
+                     outs(%z : tensor<37x100xf16>) -> tensor<37x100xf16>
+  return %0 : tensor<37x100xf16>
+}
+"""
+
+
+def rand(shape, dtype=np.float16, seed=0):
+    return np.random.default_rng(seed).uniform(-1, 1, shape).astype(dtype)
+
+
+def test_compile_artifact():
+    artifact = spyre.compile(ADD, cores=4)
+    assert isinstance(artifact, spyre.Artifact)
+    assert "spyre.kernel" in artifact.ir
+    assert artifact.superdsc["bundle"] == ["sdsc_0.json"]
+    (name, body), = artifact.superdsc["sdscs"]["sdsc_0.json"].items()
+    assert name == "0_add"
+    assert body["numCoresUsed_"] == 4
+    assert body["numWkSlicesPerDim_"] == {"mb": 4, "out": 1}
+    assert "sdsc_0.json" in artifact.bundle
+    assert [d["isHostToSen_"] for d in artifact.dci] == [True, True, False]
+    assert artifact.dci[0]["dcsi_"][0]["size_"] == [64, 128, 4]
+    assert "4 cores" in repr(artifact)
+
+
+def test_run_add_is_exact():
+    a, b = rand((128, 256), seed=1), rand((128, 256), seed=2)
+    (out,), stats = spyre.run(ADD, [a, b], cores=4)
+    assert out.dtype == np.float16 and out.shape == (128, 256)
+    np.testing.assert_array_equal(out, (a.astype(np.float32) + b).astype(np.float16))
+    assert stats["seconds"] > 0
+    assert stats["kernels"][0]["name"] == "0_add"
+    assert stats["kernels"][0]["cores"] == 4
+    assert "total" in stats["table"]
+
+
+@pytest.mark.parametrize("cores", [1, 2, 7, 32])
+def test_run_matmul_matches_numpy(cores):
+    a, b = rand((37, 200), seed=3), rand((200, 100), seed=4)
+    (out,), stats = spyre.run(MATMUL, [a, b], cores=cores)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(out.astype(np.float32), want, atol=1e-2, rtol=1e-2)
+    assert stats["kernels"][-1]["unit"] == "pt"
+
+
+def test_run_artifact_with_check():
+    artifact = spyre.compile(MATMUL, cores=8)
+    a, b = rand((37, 200), seed=5), rand((200, 100), seed=6)
+    outs, stats = spyre.run(artifact, [a, b], check=True)
+    assert stats["check_ok"], stats["check"]
+    assert stats["check"][0]["max_abs_error"] < 0.1
+
+
+def test_run_example_with_trace():
+    with open(os.path.join(EXAMPLES, "softmax.mlir")) as f:
+        text = f.read()
+    x = rand((64, 1000), seed=7)
+    (out,), stats = spyre.run(text, [x], check=True, trace=True)
+    np.testing.assert_allclose(out.astype(np.float32).sum(axis=1), 1.0, atol=2e-2)
+    assert stats["check_ok"]
+    events = stats["trace"]["traceEvents"]
+    assert any(e.get("cat") == "kernel" for e in events)
+    assert {e["tid"] for e in events if e.get("cat") == "dma"} <= set(range(32))
+    json.dumps(stats["trace"])  # serialisable as is
+
+
+def test_wrong_inputs_raise():
+    a = rand((128, 256))
+    with pytest.raises(ValueError, match="takes 2 inputs, 1 were given"):
+        spyre.run(ADD, [a])
+    with pytest.raises(ValueError, match=r"expects shape \[128, 256\]"):
+        spyre.run(ADD, [a, rand((256, 128))])
+    with pytest.raises(ValueError, match="expects float16 elements"):
+        spyre.run(ADD, [a, a.astype(np.float32)])
+
+
+def test_bad_programs_raise():
+    with pytest.raises(ValueError, match="cannot parse the MLIR text"):
+        spyre.compile("func.func @f(")
+    bad = ADD.replace("linalg.add", "linalg.sub").replace("128x256xf16>, tensor<128x256xf16>)\n", "128x256xf16>, tensor<128x255xf16>)\n")
+    with pytest.raises(ValueError):
+        spyre.compile(bad)
+    with pytest.raises(ValueError, match="linalg program"):
+        spyre.run(spyre.compile(ADD).ir, [rand((128, 256)), rand((128, 256))], check=True)
