@@ -10,7 +10,8 @@
 // is deterministic, so the ratios are exact, not measurements.
 //
 // Targets: the model is never slower than greedy; at least 85% of the
-// roofline for the large matmuls (512x4096x4096 and 8192x32768x4096).
+// roofline for the large matmuls (512x4096x4096, 8192x32768x4096 and
+// 8192x4096x32768).
 //
 //===----------------------------------------------------------------------===//
 

@@ -22,6 +22,9 @@ function(spyre_add_library name)
     target_link_libraries(${name} PUBLIC MLIR)
   endif()
   target_link_libraries(${name} PUBLIC LLVM)
+  if(SPYRE_SANITIZER_LINK_OPTIONS)
+    target_link_options(${name} INTERFACE ${SPYRE_SANITIZER_LINK_OPTIONS})
+  endif()
   install(TARGETS ${name} EXPORT SpyreTargets
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

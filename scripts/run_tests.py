@@ -76,6 +76,19 @@ def main():
     python_env["PYTHONPATH"] = os.pathsep.join(
         [os.path.join(build, "python")] +
         ([python_env["PYTHONPATH"]] if python_env.get("PYTHONPATH") else []))
+    preload_file = os.path.join(build, "sanitizer-preload.txt")
+    if os.path.exists(preload_file):
+        # An ASan+UBSan build (scripts/sanitize): python3 is not instrumented
+        # and must load the ASan runtime before the instrumented module.
+        with open(preload_file) as f:
+            preload = f.read().strip()
+        if preload:
+            python_env["LD_PRELOAD"] = preload
+        python_env.setdefault("ASAN_OPTIONS",
+                              "abort_on_error=1:detect_leaks=0:"
+                              "allow_user_poisoning=0")
+        python_env.setdefault("UBSAN_OPTIONS",
+                              "print_stacktrace=1:abort_on_error=1")
     python_tests = os.path.join(ROOT, "test", "python")
     if os.path.isdir(python_tests):
         suites.append((

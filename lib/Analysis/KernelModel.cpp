@@ -548,7 +548,6 @@ Estimate spyre::kernel::estimate(const Problem &problem,
                                  const spyre::TargetModel &target) {
   Estimate e;
   SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
-  int64_t cores = division.numCores();
   int64_t chunks = division.numChunks();
   int64_t partners = reductionSplit(problem, division);
   TileEvaluator evaluator(problem, target, division);

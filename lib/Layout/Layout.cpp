@@ -501,11 +501,21 @@ Expected<SmallVector<int32_t, 8>> BoundLayout::dimMap() const {
   }
   // A size-1 device dim with a positive stride that continues a host dim's
   // mixed radix (e.g. the stick-count dim of a stick dim shorter than a
-  // stick) belongs to that host dim.
+  // stick) belongs to that host dim. The stick's host dim is tried first:
+  // with gaps in the host strides another dim's extent can coincide with
+  // the stick's (sizes [32, 4, 6], strides [32, 8, 1]: 4 x 8 = 32 x 1), and
+  // the stick-count dim is the stick dim's, as in the reference layout.
+  SmallVector<int, 6> candidates;
+  int stickDim = stickHostDim();
+  if (stickDim >= 0)
+    candidates.push_back(stickDim);
+  for (int h = 0; h < host_.rank(); ++h)
+    if (h != stickDim)
+      candidates.push_back(h);
   for (int d = 0; d < rank; ++d) {
     if (assigned[d] || roles_[d].kind != DimKind::Unit || strideMap[d] <= 0)
       continue;
-    for (int h = 0; h < host_.rank(); ++h) {
+    for (int h : candidates) {
       if (pieces_[h].empty())
         continue;
       int outer = pieces_[h].back();

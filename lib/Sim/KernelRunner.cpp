@@ -560,6 +560,12 @@ llvm::Error KernelExecution::prepare() {
         t.group *= division.splits[d];
     if (!t.resident) {
       t.segment = t.access.getBase() / segmentBytes;
+      if (t.access.getBase() < 0 ||
+          t.segment >= static_cast<int64_t>(kernel.getSegments().size()))
+        return fail(llvm::formatv("{0}: base {1} lies in none of the {2} "
+                                  "segments the kernel binds",
+                                  t.name, t.access.getBase(),
+                                  kernel.getSegments().size()));
       auto mem = cast<MemAttr>(kernel.getSegments()[t.segment]);
       t.ddr = &resolve(mem);
       t.regionBegin = t.access.getBase() % segmentBytes;
@@ -648,12 +654,20 @@ llvm::Error KernelExecution::dma(const Operand &t, int64_t core,
     int64_t offset = src % target.segmentBytes;
     if (segment != t.segment || offset < t.regionBegin ||
         offset + t.stickBytes > t.regionEnd) {
+      // Addresses are segment * segment_bytes + offset: name the segment
+      // the address falls in when it is not the tensor's.
+      std::string where =
+          segment == t.segment
+              ? std::string()
+              : llvm::formatv(" (in segment {0}, not the tensor's)", segment)
+                    .str();
       error = llvm::formatv(
-                  "core {0} {1} {2} at DDR address {3}, outside its bytes "
+                  "core {0} {1} {2} at DDR address {3}{7}, outside its bytes "
                   "[{4}, {5}) of segment {6}",
                   core, toLx ? "loads" : "stores", t.name, src,
                   t.segment * target.segmentBytes + t.regionBegin,
-                  t.segment * target.segmentBytes + t.regionEnd, t.segment)
+                  t.segment * target.segmentBytes + t.regionEnd, t.segment,
+                  where)
                   .str();
       return;
     }
@@ -824,6 +838,19 @@ llvm::Error KernelExecution::scatter(const Operand &t, int64_t core,
       return;
     }
     hostCoordOf(t, coord, host);
+    // The box must stay within the tile computed: a box larger than the
+    // tile (attributes that disagree) has no values to store.
+    auto outside = [&](int d, int64_t h) {
+      error = llvm::formatv("core {0} stores {1} (device {2}) from a tile "
+                            "at {3}: the access's box {4} reaches past the "
+                            "tile (dim {5} at {6}, the tile covers [{7}, "
+                            "{8}))",
+                            core, t.name, ::spyre::formatList(coord),
+                            ::spyre::formatList(region),
+                            ::spyre::formatList(t.access.getBox()), d, h,
+                            region[d], region[d] + tile[d])
+                  .str();
+    };
     bool padding = false;
     int64_t index = 0;
     for (size_t h = 0; h < host.size(); ++h) {
@@ -834,8 +861,11 @@ llvm::Error KernelExecution::scatter(const Operand &t, int64_t core,
         padding = true;
         continue;
       }
-      if (d >= 0)
+      if (d >= 0) {
+        if (host[h] < region[d] || host[h] >= region[d] + tile[d])
+          return outside(d, host[h]);
         index += (host[h] - region[d]) * t.denseStride[d];
+      }
     }
     uint8_t *bytes = lx.bytes.data() + address;
     for (int64_t lane = 0; lane < t.eps; ++lane) {
@@ -843,11 +873,17 @@ llvm::Error KernelExecution::scatter(const Operand &t, int64_t core,
       int64_t laneIndex = index;
       if (real && t.stickHost >= 0) {
         int64_t h = host[t.stickHost] + lane * stickStep;
-        if (h >= t.hostSize[t.stickHost])
+        if (h >= t.hostSize[t.stickHost]) {
           real = false;
-        else if (stickOp >= 0)
+        } else if (stickOp >= 0) {
+          if (h < region[stickOp] || h >= region[stickOp] + tile[stickOp])
+            return outside(stickOp, h);
           laneIndex += (h - region[stickOp]) * t.denseStride[stickOp];
+        }
       }
+      if (real && (laneIndex < 0 ||
+                   laneIndex >= static_cast<int64_t>(dense.size())))
+        return outside(stickOp >= 0 ? stickOp : 0, laneIndex);
       storeElement(t.format, bytes + lane * t.elemBytes,
                    real ? dense[laneIndex] : fill);
     }

@@ -28,14 +28,17 @@ FailureOr<HostType> mlir::spyre::sim::getHostTypeOf(Type type) {
   return getHostType(tensor.getElementType());
 }
 
-namespace {
-
-std::string describeType(Type type) {
+std::string mlir::spyre::sim::describeType(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << withoutLayout(cast<RankedTensorType>(type));
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    os << withoutLayout(tensor);
+  else
+    os << type;
   return text;
 }
+
+namespace {
 
 /// A host tensor of `type`'s shape and element type holding `attr`.
 llvm::Expected<HostTensor> constantValue(ElementsAttr attr, HostType type) {
@@ -98,6 +101,11 @@ llvm::Error FunctionSimulator::checkInputs(ArrayRef<HostTensor> inputs) {
         types.size(), inputs.size()));
   for (auto [i, type, input] : llvm::enumerate(types, inputs)) {
     FailureOr<HostType> expected = getHostTypeOf(type);
+    if (!isa<RankedTensorType>(type))
+      return llvm::createStringError(llvm::formatv(
+          "argument {0} of @{1} is not a tensor ({2}); the simulator takes "
+          "tensor arguments only",
+          i, function.getName(), describeType(type)));
     if (failed(expected))
       return llvm::createStringError(llvm::formatv(
           "argument {0} of @{1} has type {2}, which has no host data", i,
@@ -220,8 +228,18 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
         function.getName(), body.getBlocks().size()));
   Block &block = body.front();
   if (auto pool = function->getAttrOfType<IntegerAttr>(
-          SpyreDialect::kPoolBytesAttrName))
-    machine.pool.resize(pool.getInt(), target.stickBytes);
+          SpyreDialect::kPoolBytesAttrName)) {
+    // The pool is one DDR address segment: never allocate more (the
+    // verifier says so too; this guards unverified input).
+    int64_t bytes = pool.getInt();
+    int64_t limit = std::min(target.segmentBytes, target.ddrBytes);
+    if (bytes < 0 || bytes > limit)
+      return llvm::createStringError(llvm::formatv(
+          "@{0}: spyre.pool_bytes = {1} does not fit one DDR address "
+          "segment of the target ({2} bytes)",
+          function.getName(), bytes, limit));
+    machine.pool.resize(bytes, target.stickBytes);
+  }
   machine.pool.name = "the DDR pool";
 
   for (auto [i, arg] : llvm::enumerate(block.getArguments())) {

@@ -120,6 +120,8 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
 } // namespace
 
 FailureOr<std::vector<EmittedFile>> mlir::spyre::emitDci(ModuleOp module) {
+  // A module that never mentions the dialect has not loaded it.
+  module.getContext()->getOrLoadDialect<SpyreDialect>();
   std::vector<EmittedFile> files;
   for (auto function : module.getOps<FunctionOpInterface>()) {
     if (function.isExternal())

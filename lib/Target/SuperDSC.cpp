@@ -492,7 +492,9 @@ FailureOr<SmallVector<KernelOp>> collectKernels(FunctionOpInterface function) {
       kernels.push_back(kernel);
       return WalkResult::skip();
     }
-    if (isKernelPayload(op) && isDeviceTensor(op->getResult(0).getType())) {
+    // A payload op outside a kernel: on device tensors it was not lowered,
+    // on host tensors not even laid out (--spyre-convert-linalg output).
+    if (isKernelPayload(op)) {
       op->emitOpError() << "is not in kernel form; run "
                            "--spyre-lower-to-kernels (or --spyre-pipeline) "
                            "first";
@@ -508,6 +510,8 @@ FailureOr<SmallVector<KernelOp>> collectKernels(FunctionOpInterface function) {
 } // namespace
 
 FailureOr<std::vector<EmittedFile>> mlir::spyre::emitSuperDsc(ModuleOp module) {
+  // A module that never mentions the dialect has not loaded it.
+  module.getContext()->getOrLoadDialect<SpyreDialect>();
   ::spyre::TargetModel target = getTarget(module).getModel();
   std::vector<EmittedFile> files;
   int64_t index = 0;

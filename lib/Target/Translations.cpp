@@ -1,9 +1,11 @@
 //===- Translations.cpp - --spyre-to-superdsc, --spyre-to-dci --------------===//
 
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/InitSpyre.h"
 #include "Spyre/Target/Emitters.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,7 +22,8 @@ static llvm::cl::opt<std::string> outputDir(
                    "directory (spyre-translate's `-o DIR` sets it)"),
     llvm::cl::init(""));
 
-/// Writes `text` to DIR/name and lists the file on `os`.
+/// Writes `text` to DIR/name and lists the file on `os`. File-system errors
+/// are reported at the module's location without printing the module.
 static LogicalResult writeFile(Operation *anchor, StringRef name,
                                StringRef text, raw_ostream &os) {
   SmallString<256> path(outputDir);
@@ -28,8 +31,8 @@ static LogicalResult writeFile(Operation *anchor, StringRef name,
   std::error_code error;
   llvm::raw_fd_ostream file(path, error, llvm::sys::fs::OF_Text);
   if (error)
-    return anchor->emitError() << "cannot write " << path << ": "
-                               << error.message();
+    return emitError(anchor->getLoc())
+           << "cannot write " << path << ": " << error.message();
   file << text;
   os << path << "\n";
   return success();
@@ -37,11 +40,12 @@ static LogicalResult writeFile(Operation *anchor, StringRef name,
 
 static LogicalResult prepareDir(Operation *anchor) {
   if (std::error_code error = llvm::sys::fs::create_directories(outputDir))
-    return anchor->emitError() << "cannot create directory " << outputDir
-                               << ": " << error.message();
+    return emitError(anchor->getLoc())
+           << "cannot create directory " << outputDir << ": "
+           << error.message();
   if (!llvm::sys::fs::is_directory(outputDir))
-    return anchor->emitError() << "cannot write into " << outputDir
-                               << ": it is not a directory";
+    return emitError(anchor->getLoc())
+           << "cannot write into " << outputDir << ": it is not a directory";
   return success();
 }
 
@@ -49,10 +53,47 @@ static std::string render(const llvm::json::Value &value) {
   return llvm::formatv("{0:2}", value).str() + "\n";
 }
 
+/// Fails with a located error when `module` was never compiled: no function
+/// holds a spyre.kernel or a device tensor, yet some function has ops to
+/// run (plain linalg, or --spyre-convert-linalg output). Emitting such a
+/// module would silently give an empty bundle or no DCIs.
+static LogicalResult checkCompiled(ModuleOp module) {
+  FunctionOpInterface uncompiled;
+  bool compiled = false;
+  module.walk([&](Operation *op) {
+    if (isa<KernelOp>(op) ||
+        llvm::any_of(op->getResultTypes(), isDeviceTensor)) {
+      compiled = true;
+      return WalkResult::interrupt();
+    }
+    if (auto function = dyn_cast<FunctionOpInterface>(op)) {
+      if (llvm::any_of(function.getArgumentTypes(), isDeviceTensor) ||
+          llvm::any_of(function.getResultTypes(), isDeviceTensor)) {
+        compiled = true;
+        return WalkResult::interrupt();
+      }
+      if (!uncompiled && !function.isExternal() &&
+          llvm::any_of(function.getFunctionBody().getOps(), [](Operation &o) {
+            return !o.hasTrait<OpTrait::IsTerminator>();
+          }))
+        uncompiled = function;
+    }
+    return WalkResult::advance();
+  });
+  if (compiled || !uncompiled)
+    return success();
+  return uncompiled.emitError()
+         << "@" << uncompiled.getName()
+         << " is not in kernel form (it has no spyre.kernel and no device "
+            "tensors); compile it with spyre-opt --spyre-pipeline first";
+}
+
 static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expected a module");
+  if (failed(checkCompiled(module)))
+    return failure();
   FailureOr<std::vector<EmittedFile>> files = emitSuperDsc(module);
   if (failed(files))
     return failure();
@@ -82,6 +123,8 @@ static LogicalResult translateToDci(Operation *op, raw_ostream &os) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expected a module");
+  if (failed(checkCompiled(module)))
+    return failure();
   FailureOr<std::vector<EmittedFile>> files = emitDci(module);
   if (failed(files))
     return failure();

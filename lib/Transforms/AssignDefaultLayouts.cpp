@@ -46,7 +46,7 @@ void AssignDefaultLayoutsPass::runOnOperation() {
                                            : function.getArgument(i).getLoc();
       FailureOr<Type> laidOut =
           layOutBoundaryType(type, function.getArgAttrDict(i), stickBytes,
-                             [&] {
+                             [&, i = i] {
             return emitError(loc) << "argument #" << i << " of @"
                                   << function.getSymName() << ": ";
           });
@@ -56,7 +56,7 @@ void AssignDefaultLayoutsPass::runOnOperation() {
     for (auto [i, type] : llvm::enumerate(oldType.getResults())) {
       FailureOr<Type> laidOut =
           layOutBoundaryType(type, function.getResultAttrDict(i),
-                             stickBytes, [&] {
+                             stickBytes, [&, i = i] {
             return function.emitError() << "result #" << i << " of @"
                                         << function.getSymName() << ": ";
           });

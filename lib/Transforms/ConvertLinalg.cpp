@@ -91,7 +91,8 @@ private:
                     Type elementType);
   Value toOutput(Location loc, Value value, AffineMap outputMap,
                  RankedTensorType outputType);
-  FailureOr<Value> convertScalarOp(Operation *scalar, ArrayRef<Term> operands,
+  FailureOr<Value> convertScalarOp(Operation *scalar, Location opLoc,
+                                   ArrayRef<Term> operands,
                                    ArrayRef<int64_t> ranges, std::string &why);
   std::optional<Unsupported> convertStructured(linalg::LinalgOp op);
   std::optional<Unsupported> convertContraction(linalg::LinalgOp op);
@@ -266,11 +267,14 @@ FailureOr<Term> Converter::inputTerm(linalg::LinalgOp op, OpOperand *operand,
 // Bodies
 //===----------------------------------------------------------------------===//
 
-FailureOr<Value> Converter::convertScalarOp(Operation *scalar,
+FailureOr<Value> Converter::convertScalarOp(Operation *scalar, Location opLoc,
                                             ArrayRef<Term> operands,
                                             ArrayRef<int64_t> ranges,
                                             std::string &why) {
-  Location loc = scalar->getLoc();
+  // A body op written by the user (a generic's) keeps its own location; the
+  // implicit body of a named op (linalg.add, linalg.exp, ...) has none, so
+  // its ops take the linalg op's.
+  Location loc = isa<UnknownLoc>(scalar->getLoc()) ? opLoc : scalar->getLoc();
   Type resultElement = scalar->getResult(0).getType();
   auto resultType = RankedTensorType::get(ranges, resultElement);
   if (!isSupportedFloat(resultElement) && !resultElement.isInteger(1)) {
@@ -503,7 +507,7 @@ Converter::convertStructured(linalg::LinalgOp op) {
                                                 rewriter.getContext())});
     }
     FailureOr<Value> result =
-        convertScalarOp(&scalar, subOperands, subRanges, why);
+        convertScalarOp(&scalar, loc, subOperands, subRanges, why);
     if (failed(result))
       return Unsupported{why};
     env[scalar.getResult(0)] =
@@ -549,7 +553,10 @@ Converter::convertStructured(linalg::LinalgOp op) {
                                       std::signbit(combinerKind->second)));
     if (!neutral && !isa_and_nonnull<tensor::EmptyOp>(
                         init->get().getDefiningOp())) {
-      FailureOr<Term> initTerm = inputTerm(op, init, why);
+      // A splat init (a fill of a constant) is a scalar added once per
+      // result element.
+      FailureOr<Term> initTerm =
+          inputTerm(op, init, why, /*allowScalar=*/true);
       if (failed(initTerm))
         return Unsupported{why};
       // Re-express the init over the parallel dims only.
@@ -657,7 +664,8 @@ Converter::convertContraction(linalg::LinalgOp op) {
   std::optional<double> initValue = getSplatValue(init->get());
   if (!(initValue && *initValue == 0.0) &&
       !init->get().getDefiningOp<tensor::EmptyOp>()) {
-    FailureOr<Term> initTerm = inputTerm(op, init, why);
+    FailureOr<Term> initTerm =
+        inputTerm(op, init, why, /*allowScalar=*/true);
     if (failed(initTerm))
       return Unsupported{why};
     SmallVector<AffineExpr> exprs;
@@ -770,16 +778,25 @@ struct ConvertLinalgPass
               tensor::CollapseShapeOp>(op))
         candidates.push_back(op);
     });
+    DenseSet<Operation *> remarked;
     for (Operation *op : candidates) {
       // Remember what the op was: a failed conversion may have created
       // helper ops before giving up.
       std::optional<Unsupported> unsupported = converter.convert(op);
-      if (unsupported)
+      if (unsupported) {
         op->emitRemark() << "'" << op->getName()
                          << "' stays on the host: " << unsupported->reason;
+        remarked.insert(op);
+      }
     }
-    // Fills, broadcasts, empties and constants nothing reads any more, and
-    // whatever a conversion that gave up had already built.
+    eraseDeadOps();
+    convertLeftovers(rewriter, remarked);
+    eraseDeadOps();
+  }
+
+  /// Fills, broadcasts, empties and constants nothing reads any more, and
+  /// whatever a conversion that gave up had already built.
+  void eraseDeadOps() {
     bool changed = true;
     while (changed) {
       changed = false;
@@ -794,6 +811,86 @@ struct ConvertLinalgPass
             }
           });
     }
+  }
+
+  /// What is left on tensors outside the spyre dialect after conversion: a
+  /// fill or constant that device ops read or the function returns becomes
+  /// a spyre.constant; everything else stays on the host with a remark
+  /// saying why (unless its conversion already said so, or it only feeds
+  /// host ops that do), so that whoever meets the op later - the simulator,
+  /// the emitters - can point at a remark.
+  void convertLeftovers(IRRewriter &rewriter,
+                        const DenseSet<Operation *> &remarked) {
+    auto isTensor = [](Type type) { return isa<TensorType>(type); };
+    getOperation().walk([&](func::FuncOp function) {
+      for (Block &block : function.getBody())
+        for (Operation &op : llvm::make_early_inc_range(block)) {
+          if (isa<mlir::spyre::SpyreDialect>(op.getDialect()) ||
+              isa<tensor::EmptyOp>(op) ||
+              op.hasTrait<OpTrait::IsTerminator>() || remarked.contains(&op))
+            continue;
+          if (llvm::none_of(op.getOperandTypes(), isTensor) &&
+              llvm::none_of(op.getResultTypes(), isTensor))
+            continue;
+          if (isa<linalg::FillOp, linalg::BroadcastOp, arith::ConstantOp>(
+                  op)) {
+            convertLeftoverValue(rewriter, op);
+            continue;
+          }
+          InFlightDiagnostic remark = op.emitRemark()
+                                      << "'" << op.getName()
+                                      << "' stays on the host: ";
+          if (auto call = dyn_cast<func::CallOp>(op))
+            remark << "calls are not compiled for the device; inline @"
+                   << call.getCallee() << " first (--inline)";
+          else
+            remark << "--spyre-convert-linalg has no Spyre op for it";
+        }
+    });
+  }
+
+  /// A fill, broadcast or constant left after conversion: the uses device
+  /// ops and returns make of it read a spyre.constant when it is a splat or
+  /// dense constant of a device float type; otherwise it stays on the host
+  /// with a remark. Uses by host ops stay as they are.
+  void convertLeftoverValue(IRRewriter &rewriter, Operation &op) {
+    Value value = op.getResult(0);
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : value.getUses())
+      if (isa<mlir::spyre::SpyreDialect>(use.getOwner()->getDialect()) ||
+          isa<func::ReturnOp>(use.getOwner()))
+        uses.push_back(&use);
+    if (uses.empty())
+      return; // read by host ops only: their remarks explain
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    DenseElementsAttr dense;
+    std::string why;
+    if (!type || !type.hasStaticShape()) {
+      why = "it has a dynamic shape";
+    } else if (!isSupportedFloat(type.getElementType())) {
+      why = "device constants hold f16, bf16 or f32 elements, not " +
+            llvm::formatv("{0}", type.getElementType()).str();
+    } else if (isa<linalg::BroadcastOp>(op)) {
+      why = "a broadcast is folded into the converted ops that read it, and "
+            "this one is read directly";
+    } else if (std::optional<double> splat = getSplatValue(value)) {
+      dense = DenseElementsAttr::get(
+          type, FloatAttr::get(type.getElementType(), *splat).getValue());
+    } else if (isa<linalg::FillOp>(op)) {
+      why = "it fills with a value that is not a float constant";
+    } else if (!matchPattern(value, m_Constant(&dense))) {
+      why = "its value is not a dense constant";
+    }
+    if (!dense) {
+      op.emitRemark() << "'" << op.getName() << "' stays on the host: "
+                      << why;
+      return;
+    }
+    rewriter.setInsertionPoint(&op);
+    Value constant =
+        mlir::spyre::ConstantOp::create(rewriter, op.getLoc(), type, dense);
+    for (OpOperand *use : uses)
+      use->set(constant);
   }
 };
 } // namespace

@@ -8,6 +8,7 @@
 
 #include "Spyre/Transforms/KernelUtils.h"
 #include "Spyre/Transforms/Passes.h"
+#include "Spyre/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -82,26 +83,19 @@ struct DivideWorkPass
     : public ::mlir::spyre::impl::SpyreDivideWorkBase<DivideWorkPass> {
   using SpyreDivideWorkBase::SpyreDivideWorkBase;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    return checkPolicyOption(context, "--spyre-divide-work", policy);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     ::spyre::TargetModel target = getTarget(module).getModel();
+    // The bound is the module's target: checked here, before any op.
+    if (failed(checkCoresOption(module, "--spyre-divide-work", cores)))
+      return signalPassFailure();
     int64_t maxCores = cores == 0 ? target.cores : cores;
-    if (maxCores < 1 || maxCores > target.cores) {
-      module.emitError() << "--spyre-divide-work: cores=" << static_cast<int64_t>(cores)
-                         << " must be between 1 and the target's "
-                         << target.cores;
-      return signalPassFailure();
-    }
-    kernel::Policy chosen;
-    if (policy == "model") {
-      chosen = kernel::Policy::Model;
-    } else if (policy == "greedy") {
-      chosen = kernel::Policy::Greedy;
-    } else {
-      module.emitError() << "--spyre-divide-work: unknown policy '" << policy
-                         << "'; use 'model' or 'greedy'";
-      return signalPassFailure();
-    }
+    kernel::Policy chosen =
+        policy == "greedy" ? kernel::Policy::Greedy : kernel::Policy::Model;
 
     std::map<Key, DivisionAttr> cache;
     DenseMap<Operation *, kernel::Division> chosenFor;

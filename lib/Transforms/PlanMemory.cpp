@@ -313,6 +313,25 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
       buffer.space = MemorySpace::IO;
       buffer.value = nextIo++;
     }
+  // Each kernel binds an io buffer to one DDR address segment: the tensor
+  // must fit it (intermediates are checked with the pool below).
+  for (auto &[root, buffer] : buffers) {
+    if (buffer.space != MemorySpace::IO || buffer.bytes <= target.segmentBytes)
+      continue;
+    InFlightDiagnostic diag =
+        isa<BlockArgument>(root) ? function.emitError()
+                                 : root.getDefiningOp()->emitOpError();
+    if (auto arg = dyn_cast<BlockArgument>(root))
+      diag << "argument " << arg.getArgNumber() << " of @"
+           << function.getName();
+    else
+      diag << "result";
+    return diag << " (" << buffer.bytes
+                << " bytes on the device) does not fit one DDR address "
+                   "segment ("
+                << target.segmentBytes
+                << " bytes, the #spyre.target's segment_bytes)";
+  }
 
   // LX residency for intermediates whose slices match everywhere.
   if (lxResidency) {
@@ -362,7 +381,8 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
   for (auto &[root, buffer] : buffers) {
     if (buffer.hostVisible || buffer.space == MemorySpace::LX)
       continue;
-    llvm::erase_if(live, [&](const Live &l) { return l.last < buffer.def; });
+    int def = buffer.def;
+    llvm::erase_if(live, [def](const Live &l) { return l.last < def; });
     llvm::sort(live, [](const Live &a, const Live &b) {
       return a.begin < b.begin;
     });

@@ -202,7 +202,8 @@ LogicalResult FunctionPropagation::layOutArguments() {
     originalArgumentTypes.push_back(arg.getType());
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
     FailureOr<Type> type = layOutBoundaryType(
-        arg.getType(), function.getArgAttrDict(i), stickBytes, [&] {
+        arg.getType(), function.getArgAttrDict(i), stickBytes,
+        [&, i = i, arg = arg] {
           return emitError(arg.getLoc())
                  << "argument #" << i << " of @" << function.getSymName()
                  << ": ";
@@ -564,7 +565,9 @@ LogicalResult FunctionPropagation::finishBoundary() {
     SmallVector<OpOperand *> hostUses;
     for (OpOperand &use : value.getUses()) {
       Operation *owner = use.getOwner();
-      if (!isDeviceOp(owner) && !isa<RestickifyOp, func::ReturnOp>(owner))
+      // An existing from_device already reads the value to the host.
+      if (!isDeviceOp(owner) &&
+          !isa<RestickifyOp, FromDeviceOp, func::ReturnOp>(owner))
         hostUses.push_back(&use);
     }
     if (hostUses.empty())
@@ -596,7 +599,7 @@ LogicalResult FunctionPropagation::finishBoundary() {
         LayoutAttr layout = fixed;
         if (!layout) {
           FailureOr<Type> laidOut = layOutBoundaryType(
-              type, {}, stickBytes, [&] {
+              type, {}, stickBytes, [&, i = i] {
                 return ret.emitOpError() << "result #" << i << ": ";
               });
           if (failed(laidOut))
@@ -698,6 +701,11 @@ namespace {
 struct PropagateLayoutsPass
     : mlir::spyre::impl::SpyrePropagateLayoutsBase<PropagateLayoutsPass> {
   using SpyrePropagateLayoutsBase::SpyrePropagateLayoutsBase;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    return checkLayoutSearchOptions(context, "--spyre-propagate-layouts",
+                                    beamWidth, exactLimit);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -6,19 +6,31 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::spyre;
+
+/// A dim_order entry as the layout algebra's 32-bit dim: one outside that
+/// range becomes INT32_MAX, which no tensor has, instead of being truncated
+/// into a valid dim.
+static int32_t toDim(int64_t value) {
+  if (value < std::numeric_limits<int32_t>::min() ||
+      value > std::numeric_limits<int32_t>::max())
+    return std::numeric_limits<int32_t>::max();
+  return static_cast<int32_t>(value);
+}
 
 /// Reads a `spyre.dim_order` (already verified by the dialect).
 static SmallVector<int32_t> readDimOrder(Attribute attr) {
   SmallVector<int32_t> order;
   if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr)) {
     for (int64_t v : dense.asArrayRef())
-      order.push_back(static_cast<int32_t>(v));
+      order.push_back(toDim(v));
   } else if (auto array = dyn_cast<ArrayAttr>(attr)) {
     for (Attribute element : array)
-      order.push_back(
-          static_cast<int32_t>(cast<IntegerAttr>(element).getInt()));
+      if (auto integer = dyn_cast<IntegerAttr>(element))
+        order.push_back(toDim(integer.getInt()));
   }
   return order;
 }

@@ -3,6 +3,8 @@
 // RUN: touch %t.file
 // RUN: spyre-opt %S/Inputs/example_a.mlir --spyre-pipeline > %t.kernels.mlir
 // RUN: not spyre-translate --spyre-to-superdsc %t.kernels.mlir -o %t.file/ 2>&1 | FileCheck %s --check-prefix=DIR
+// RUN: not spyre-translate --spyre-to-superdsc %S/Inputs/host-spyre-op.mlir 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: not spyre-translate --spyre-to-superdsc --spyre-to-dci %t.kernels.mlir 2>&1 | FileCheck %s --check-prefix=BOTH
 
 // Emission needs the kernel form; bad inputs are errors with a location.
 
@@ -14,3 +16,12 @@ func.func @not_lowered(%a: tensor<128x256xf16, #spyre.layout<device_size = [4, 1
 }
 
 // DIR: error: cannot write into {{.*}}.file/: it is not a directory
+
+// A spyre op outside a kernel is not in kernel form on host tensors too
+// (never laid out), even when other functions are compiled.
+// HOST: host-spyre-op.mlir:10:8: error: 'spyre.add' op is not in kernel form; run --spyre-lower-to-kernels (or --spyre-pipeline) first
+
+// mlir-translate would chain two translations (parsing the first's JSON as
+// MLIR); spyre-translate asks for one.
+// BOTH: spyre-translate: error: choose one translation, --spyre-to-superdsc or --spyre-to-dci (given: --spyre-to-superdsc --spyre-to-dci); both read the kernel form, so run spyre-translate once per translation
+// BOTH-NOT: -:1:1

@@ -1,4 +1,5 @@
 // RUN: spyre-opt %s --spyre-convert-linalg -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: spyre-opt %s --spyre-convert-linalg -split-input-file --mlir-print-debuginfo --mlir-print-local-scope 2>/dev/null | FileCheck %s --check-prefix=LOC
 
 // A matmul with a zero-filled init: the fill disappears.
 // CHECK-LABEL: func.func @matmul
@@ -344,4 +345,99 @@ func.func @float32_matmul(%a: tensor<8x64xf32>, %b: tensor<64x8xf32>, %c: tensor
   // expected-remark @+1 {{'linalg.matmul' stays on the host: the PT unit multiplies DL16 or fp8, not f32}}
   %r = linalg.matmul ins(%a, %b : tensor<8x64xf32>, tensor<64x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>
+}
+
+// -----
+
+// Inits that are fills of non-neutral constants are added once, as scalars:
+// nothing of them stays on the host.
+// CHECK-LABEL: func.func @fill_inits
+// CHECK-SAME: (%[[A:.+]]: tensor<128x256xf16>, %[[B:.+]]: tensor<256x64xf16>)
+// CHECK-NOT: linalg.
+// CHECK-NOT: arith.
+// CHECK-DAG: %[[S:.+]] = spyre.sum %[[A]] dim = 1 : tensor<128x256xf16> -> tensor<128xf16>
+// CHECK-DAG: %[[FIVE:.+]] = spyre.constant dense<5.000000e+00> : tensor<f16> -> tensor<f16>
+// CHECK: %[[R:.+]] = spyre.add %[[S]], %[[FIVE]] : (tensor<128xf16>, tensor<f16>) -> tensor<128xf16>
+// CHECK-DAG: %[[P:.+]] = spyre.matmul %[[A]], %[[B]]
+// CHECK-DAG: %[[ONE:.+]] = spyre.constant dense<1.000000e+00> : tensor<f16> -> tensor<f16>
+// CHECK: %[[M:.+]] = spyre.add %[[P]], %[[ONE]] : (tensor<128x64xf16>, tensor<f16>) -> tensor<128x64xf16>
+// CHECK: return %[[R]], %[[M]]
+func.func @fill_inits(%a: tensor<128x256xf16>, %b: tensor<256x64xf16>) -> (tensor<128xf16>, tensor<128x64xf16>) {
+  %five = arith.constant 5.0 : f16
+  %one = arith.constant 1.0 : f16
+  %e = tensor.empty() : tensor<128xf16>
+  %i = linalg.fill ins(%five : f16) outs(%e : tensor<128xf16>) -> tensor<128xf16>
+  %r = linalg.reduce ins(%a : tensor<128x256xf16>) outs(%i : tensor<128xf16>) dimensions = [1]
+    (%x: f16, %acc: f16) {
+      %s = arith.addf %x, %acc : f16
+      linalg.yield %s : f16
+    }
+  %e2 = tensor.empty() : tensor<128x64xf16>
+  %ones = linalg.fill ins(%one : f16) outs(%e2 : tensor<128x64xf16>) -> tensor<128x64xf16>
+  %m = linalg.matmul ins(%a, %b : tensor<128x256xf16>, tensor<256x64xf16>) outs(%ones : tensor<128x64xf16>) -> tensor<128x64xf16>
+  return %r, %m : tensor<128xf16>, tensor<128x64xf16>
+}
+
+// -----
+
+// A fill or a constant returned as it is becomes a spyre.constant.
+// CHECK-LABEL: func.func @returned_constants
+// CHECK-DAG: %[[F:.+]] = spyre.constant dense<3.000000e+00> : tensor<4x64xf16> -> tensor<4x64xf16>
+// CHECK-DAG: %[[C:.+]] = spyre.constant dense<2.000000e+00> : tensor<4x64xf32> -> tensor<4x64xf32>
+// CHECK: return %[[F]], %[[C]]
+func.func @returned_constants() -> (tensor<4x64xf16>, tensor<4x64xf32>) {
+  %three = arith.constant 3.0 : f16
+  %e = tensor.empty() : tensor<4x64xf16>
+  %f = linalg.fill ins(%three : f16) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  %c = arith.constant dense<2.0> : tensor<4x64xf32>
+  return %f, %c : tensor<4x64xf16>, tensor<4x64xf32>
+}
+
+// -----
+
+// Whatever else stays on the host says why, so that later errors about it
+// (the simulator's) can point at a remark.
+func.func private @callee(%a: tensor<4x64xf16>) -> tensor<4x64xf16>
+
+func.func @host_leftovers(%a: tensor<128x256xf16>, %s: f16, %b: tensor<4x64xf16>) -> (tensor<64x256xf16>, tensor<4x64xf16>, tensor<4x64xf16>, tensor<4x64xi32>) {
+  // expected-remark @+1 {{'tensor.extract_slice' stays on the host: --spyre-convert-linalg has no Spyre op for it}}
+  %slice = tensor.extract_slice %a[0, 0] [64, 256] [1, 1] : tensor<128x256xf16> to tensor<64x256xf16>
+  // expected-remark @+1 {{'func.call' stays on the host: calls are not compiled for the device; inline @callee first (--inline)}}
+  %call = func.call @callee(%b) : (tensor<4x64xf16>) -> tensor<4x64xf16>
+  %e = tensor.empty() : tensor<4x64xf16>
+  // expected-remark @+1 {{'linalg.fill' stays on the host: it fills with a value that is not a float constant}}
+  %fill = linalg.fill ins(%s : f16) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  %sum = linalg.add ins(%b, %fill : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  // expected-remark @+1 {{'arith.constant' stays on the host: device constants hold f16, bf16 or f32 elements, not i32}}
+  %ints = arith.constant dense<7> : tensor<4x64xi32>
+  return %slice, %call, %sum, %ints : tensor<64x256xf16>, tensor<4x64xf16>, tensor<4x64xf16>, tensor<4x64xi32>
+}
+
+// -----
+
+// Ops built from a named op's implicit body (no location of its own) take
+// the named op's location; a generic's body ops keep theirs.
+// LOC-LABEL: func.func @locations
+// LOC: spyre.add {{.*}} loc("{{.*}}convert-linalg.mlir":[[# @LINE + 6]]:8)
+// LOC: spyre.exp {{.*}} loc("{{.*}}convert-linalg.mlir":[[# @LINE + 6]]:8)
+// LOC: spyre.neg {{.*}} loc("{{.*}}convert-linalg.mlir":[[# @LINE + 10]]:10)
+// LOC: spyre.sum {{.*}} loc("{{.*}}convert-linalg.mlir":[[# @LINE + 13]]:8)
+func.func @locations(%a: tensor<8x64xf16>, %b: tensor<8x64xf16>) -> (tensor<8x64xf16>, tensor<8xf16>) {
+  %e = tensor.empty() : tensor<8x64xf16>
+  %s = linalg.add ins(%a, %b : tensor<8x64xf16>, tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %x = linalg.exp ins(%s : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %y = arith.negf %v : f16
+    linalg.yield %y : f16
+  } -> tensor<8x64xf16>
+  %z = tensor.empty() : tensor<8xf16>
+  %r = linalg.reduce ins(%n : tensor<8x64xf16>) outs(%z : tensor<8xf16>) dimensions = [1]
+    (%in: f16, %acc: f16) {
+      %t = arith.addf %in, %acc : f16
+      linalg.yield %t : f16
+    }
+  return %n, %r : tensor<8x64xf16>, tensor<8xf16>
 }

@@ -2,8 +2,11 @@
 // RUN: not spyre-opt %s --spyre-divide-work=cores=40 -split-input-file 2>&1 | FileCheck %s --check-prefix=CORES
 // RUN: not spyre-opt %s --spyre-divide-work=policy=fastest -split-input-file 2>&1 | FileCheck %s --check-prefix=POLICY
 
-// CORES: error: --spyre-divide-work: cores=40 must be between 1 and the target's 32
+// Option errors are one line each, without an IR location or dump.
+// CORES: error: --spyre-divide-work: cores=40 is out of range 1..32 (the target's cores; 0 uses them all)
+// CORES-NOT: see current operation
 // POLICY: error: --spyre-divide-work: unknown policy 'fastest'; use 'model' or 'greedy'
+// POLICY-NOT: see current operation
 
 // Every limit is checked and reported with the op and the numbers.
 

@@ -53,3 +53,30 @@ func.func @moving_transpose(%a: !t) -> !u {
   %0 = spyre.transpose %a permutation = [1, 0] : !t -> !u
   return %0 : !u
 }
+
+// -----
+
+// Each kernel binds a host-visible tensor to one DDR address segment: an
+// argument larger than a segment cannot be addressed.
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+module attributes {spyre.target = #spyre.target<segment_bytes = 32768>} {
+// expected-error @+1 {{argument 0 of @argument_past_segment (65536 bytes on the device) does not fit one DDR address segment (32768 bytes, the #spyre.target's segment_bytes)}}
+func.func @argument_past_segment(%a: !t) -> !t {
+  %0 = spyre.exp %a {spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>} : (!t) -> !t
+  return %0 : !t
+}
+}
+
+// -----
+
+// The same for a constant the host uploads.
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+module attributes {spyre.target = #spyre.target<segment_bytes = 32768>} {
+func.func @constant_past_segment() -> !t {
+  // expected-error @+1 {{'spyre.constant' op result (65536 bytes on the device) does not fit one DDR address segment (32768 bytes, the #spyre.target's segment_bytes)}}
+  %0 = spyre.constant dense<1.0> : tensor<128x256xf16> -> !t
+  return %0 : !t
+}
+}

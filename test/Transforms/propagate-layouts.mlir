@@ -231,3 +231,21 @@ func.func @layer_norm_family(%xt: tensor<768x128xf16>, %w: tensor<768xf16>, %b: 
   %y = spyre.layernormnorm %x, %n, %w, %b : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
   return %y : tensor<128x768xf16>
 }
+
+// -----
+
+// A from_device already in the input is the host read of its operand: the
+// pass does not wrap it in a second one (found by spyre-fuzz-pipeline: the
+// inner from_device then read a host tensor and failed to verify). The
+// function result is the device value, as for every result.
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+// CHECK-LABEL: func.func @existing_from_device
+// CHECK: %[[E:.+]] = spyre.exp
+// CHECK-NEXT: spyre.from_device %[[E]]
+// CHECK-NOT: spyre.from_device
+// CHECK: return %[[E]]
+func.func @existing_from_device(%a: !t) -> tensor<128x256xf16> {
+  %0 = spyre.exp %a : (!t) -> !t
+  %1 = spyre.from_device %0 : !t -> tensor<128x256xf16>
+  return %1 : tensor<128x256xf16>
+}

@@ -16,13 +16,39 @@
 #include "Spyre/Target/Emitters.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
 
 int main(int argc, char **argv) {
   mlir::spyre::registerSpyreTranslations();
+
+  // mlir-translate chains the translations it is given, feeding the output
+  // of one to the next as MLIR: the second would try to parse JSON and
+  // blame "-:1:1". Each emitter reads the kernel form, so give one.
+  std::vector<std::string> translations;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--")
+      break;
+    if (!arg.consume_front("-"))
+      continue;
+    arg.consume_front("-");
+    if (arg == "spyre-to-superdsc" || arg == "spyre-to-dci")
+      translations.push_back(("--" + arg).str());
+  }
+  if (translations.size() > 1) {
+    llvm::errs() << "spyre-translate: error: choose one translation, "
+                    "--spyre-to-superdsc or --spyre-to-dci (given:";
+    for (const std::string &flag : translations)
+      llvm::errs() << " " << flag;
+    llvm::errs() << "); both read the kernel form, so run spyre-translate "
+                    "once per translation\n";
+    return 1;
+  }
 
   // `-o DIR` -> `--spyre-output-dir=DIR -o -`.
   std::vector<std::string> args(argv, argv + argc);

@@ -314,6 +314,24 @@ TEST(DimMap, DerivedFromStrideMap) {
   EXPECT_EQ(dimMapOf(defaultLayout({3, 10}), {3, 10}), (V{1, 0, 1}));
 }
 
+TEST(DimMap, StickCountDimWithGappedHostStrides) {
+  // Found by spyre-fuzz-layout: with host strides [32, 8, 1] the extent of
+  // dim 1 (4 x 8) equals the stick's (32 x 1), and the size-1 stick-count
+  // dim was attributed to dim 1. It is the stick dim's, and dim_map must
+  // rebuild the same layout.
+  HostView host({32, 4, 6}, {32, 8, 1});
+  SpyreTensorLayout layout = llvm::cantFail(
+      SpyreTensorLayout::getDefault(host, DataFormat::IEEE_FP32));
+  EXPECT_EQ(vec(layout.getDeviceSize()), (Ints{4, 1, 32, 32}));
+  EXPECT_EQ(vec(layout.getStrideMap()), (Ints{8, 32, 32, 1}));
+  BoundLayout bound = llvm::cantFail(layout.bind(host));
+  std::vector<int32_t> dimMap = vec32(llvm::cantFail(bound.dimMap()));
+  EXPECT_EQ(dimMap, (std::vector<int32_t>{1, 2, 0, 2}));
+  SpyreTensorLayout rebuilt = llvm::cantFail(SpyreTensorLayout::fromDimMap(
+      host, layout.getDeviceSize(), dimMap, DataFormat::IEEE_FP32));
+  EXPECT_EQ(rebuilt, layout);
+}
+
 TEST(DimMap, LegacyConstruction) {
   // "for a 3d PyTorch tensor of size [128, 256, 512] with stride
   // [131072, 512, 1] and a device_size [256, 8, 128, 64] ... The

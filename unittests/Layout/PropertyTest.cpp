@@ -286,8 +286,10 @@ TEST(LayoutProperties, RandomDefaultLayoutsAgreeWithDimMapSemantics) {
       continue; // keep the enumeration cheap
     BoundLayout bound =
         llvm::cantFail(layout.bind(HostView(c.sizes, c.strides)));
-    Ints deviceStrides(layout.deviceStrides().begin(),
-                       layout.deviceStrides().end());
+    // One temporary: begin() and end() of two calls would pair iterators
+    // of different vectors (found by the ASan build).
+    llvm::SmallVector<int64_t, 8> strides = layout.deviceStrides();
+    Ints deviceStrides(strides.begin(), strides.end());
 
     // Exactly one device slot per host element; padding and offsets agree.
     std::map<int64_t, int> hits;

@@ -96,6 +96,9 @@ std::string formatStats(const SimStats &stats);
 /// The statistics as JSON.
 llvm::json::Value statsToJson(const SimStats &stats);
 
+/// `type` as a user wrote it on the host: tensors without their layout.
+std::string describeType(Type type);
+
 } // namespace mlir::spyre::sim
 
 #endif // SPYRE_SIM_SIMULATOR_H

@@ -36,6 +36,21 @@ llvm::Expected<LayoutAttr> getLayoutWithStick(RankedTensorType type,
                                               int stickDim,
                                               int64_t stickBytes);
 
+/// Pass option checks, shared by the passes and `--spyre-pipeline` so that
+/// a bad value is rejected before any work, in one line (no IR location, no
+/// IR dump) naming the option as the user gave it: `flag` is the pass or
+/// pipeline (`--spyre-pipeline`), whose options carry these names.
+///
+/// beam-width >= 1 and exact-limit >= 0 (`--spyre-propagate-layouts`).
+LogicalResult checkLayoutSearchOptions(MLIRContext *context, StringRef flag,
+                                       int64_t beamWidth, int64_t exactLimit);
+/// policy is 'model' or 'greedy' (`--spyre-divide-work`).
+LogicalResult checkPolicyOption(MLIRContext *context, StringRef flag,
+                                StringRef policy);
+/// cores is 0 (the target's) or 1..the cores of `module`'s #spyre.target.
+LogicalResult checkCoresOption(ModuleOp module, StringRef flag,
+                               int64_t cores);
+
 } // namespace mlir::spyre
 
 #endif // SPYRE_TRANSFORMS_UTILS_H

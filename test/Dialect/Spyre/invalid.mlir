@@ -253,6 +253,17 @@ func.func private @dim_order_not_a_permutation(%a: tensor<4x64xf16> {spyre.dim_o
 
 // -----
 
+// Entries beyond 32 bits are not truncated (4294967297 is not 1).
+// expected-error @+1 {{argument #0 'spyre.dim_order': dim_order [4294967297, 0] must be a permutation of the 2 host dims [0, 2), optionally followed by -1 for a sparse layout}}
+func.func private @dim_order_beyond_32_bits(%a: tensor<4x64xf16> {spyre.dim_order = array<i64: 4294967297, 0>})
+
+// -----
+
+// expected-error @+1 {{result #0 'spyre.dim_order': dim_order [1, -4294967296] must be a permutation of the 2 host dims [0, 2), optionally followed by -1 for a sparse layout}}
+func.func private @dim_order_beyond_32_bits_result() -> (tensor<4x64xf16> {spyre.dim_order = [1, -4294967296]})
+
+// -----
+
 // expected-error @+1 {{argument #0 'spyre.dim_order': must be an array of host dims, e.g. array<i64: 1, 0>}}
 func.func private @dim_order_not_an_array(%a: tensor<4x64xf16> {spyre.dim_order = "1,0"})
 
@@ -416,6 +427,24 @@ func.func @matmul_shapes(%a: tensor<4x64xf16>, %b: tensor<32x8xf16>) {
 
 // -----
 
+// Without indexing_maps the operands are matrices (or batches of them): the
+// error is about their ranks, not about maps the user never wrote.
+func.func @batch_matmul_rank(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) {
+  // expected-error @+1 {{'spyre.batch_matmul' op needs rank-3 operands and result ([b, m, k] x [b, k, n] -> [b, m, n]) unless indexing_maps say otherwise; input #0 has rank 2}}
+  %0 = spyre.batch_matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16>
+  return
+}
+
+// -----
+
+func.func @matmul_rank(%a: tensor<4x64xf16>, %b: tensor<2x64x8xf16>) {
+  // expected-error @+1 {{'spyre.matmul' op needs rank-2 operands and result ([m, k] x [k, n] -> [m, n]) unless indexing_maps say otherwise; input #1 has rank 3}}
+  %0 = spyre.matmul %a, %b : tensor<4x64xf16>, tensor<2x64x8xf16> -> tensor<4x8xf16>
+  return
+}
+
+// -----
+
 func.func @transpose_permutation(%a: tensor<4x64xf16>) {
   // expected-error @+1 {{'spyre.transpose' op permutation [0, 0] is not a permutation of [0, 2)}}
   %0 = spyre.transpose %a permutation = [0, 0] : tensor<4x64xf16> -> tensor<4x64xf16>
@@ -544,5 +573,15 @@ func.func @layernormnorm_weight(%x: tensor<128x768xf16>, %s: tensor<128x2xf16>, 
 func.func @norm_sticks(%x: tensor<128x768xf16, #cols>) {
   // expected-error @+1 {{'spyre.exx2' op every operand must be sticked on its innermost dim (the normalized dim, or the statistic), but they are not:, input #0 on d0, result on d2}}
   %s = spyre.exx2 %x scale = 1.0 : tensor<128x768xf16, #cols> -> tensor<128x2xf16, #stats>
+  return
+}
+
+// -----
+
+// A tensor type whose element type does not parse still has its encoding
+// verified by the parser; the layout verifier must not touch the missing
+// element type (found by spyre-fuzz-layout-attr: it crashed).
+// expected-error @below {{expected non-function type}}
+func.func @missing_element_type(%a: tensor<200x, #spyre.layout<device_size = [4, 128], stride_map = [128, 1]>>) {
   return
 }

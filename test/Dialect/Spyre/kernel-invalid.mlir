@@ -376,3 +376,304 @@ func.func @args_out_of_order(%a: !t, %b: !t) -> !t {
   }
   return %0 : !t
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Numbers out of range: every user number is checked before it is used, and
+// arithmetic on them never overflows.
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#spyre.kdim "mb": size 9223372036854775807 is too large (rounding it up to whole 64-element granules overflows 64 bits)}}
+func.func private @kdim_size_overflow() attributes {test = #spyre.kdim<"mb", size = 9223372036854775807, granule = 64, tile = 64>}
+
+// -----
+
+// expected-error @+1 {{#spyre.kdim "mb": 4611686018427387904 elements do not divide into 4611686018427387904 chunks of 4611686018427387904 slices of whole 4-element granules}}
+func.func private @kdim_parts_overflow() attributes {test = #spyre.kdim<"mb", size = 4611686018427387904, granule = 4, split = 4611686018427387904, chunks = 4611686018427387904, tile = 4>}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @division_cores_overflow(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.division' splits [4294967296, 4294967296] use more cores than the target's 32}}
+  %0 = spyre.abs %a {spyre.division = #spyre.division<splits = [4294967296, 4294967296], order = [0, 1]>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+// expected-error @+1 {{'spyre.pool_bytes' = 9223372036854775807 does not fit the one DDR address segment the pool lives in (17179869184 bytes)}}
+func.func private @pool_too_big() attributes {spyre.pool_bytes = 9223372036854775807 : i64}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = -17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @negative_base(%a: !t) -> !t {
+  // expected-error @+1 {{access of the result: base -17179869184 must not be negative}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @negative_lx_bytes(%a: !t) -> !t {
+  // expected-error @+1 {{lx_bytes = -1 must not be negative}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = -1 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [-4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @negative_box(%a: !t) -> !t {
+  // expected-error @+1 {{access of operand #0: box entries must be positive, got [-4, 128]}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [0, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @empty_box(%a: !t) -> !t {
+  // expected-error @+1 {{access of the result: box entries must be positive, got [0, 128]}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [99999999999]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @lx_staging_far_past_lx(%a: !t) -> !t {
+  // expected-error @+1 {{access of the result: its LX staging buffer at byte 99999999999 spans LX bytes [99999999999, 100000065535), outside the target's 1677721 usable LX bytes per core}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+#mb = #spyre.kdim<"mb", size = 128, split = 4, tile = 32>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+// A staging buffer placed at the end of the scratchpad: its 128 sticks do
+// not fit (formerly a simulator fault, test/Run/faults.mlir).
+module attributes {spyre.target = #spyre.target<cores = 4>} {
+func.func @lx_staging_past_lx(%a: !t {spyre.mem = #spyre.mem<io 0>}, %b: !t {spyre.mem = #spyre.mem<io 1>}) -> (!t {spyre.mem = #spyre.mem<io 2>}) attributes {spyre.pool_bytes = 0 : i64} {
+  // expected-error @+1 {{access of operand #0: its LX staging buffer at byte 1677696 spans LX bytes [1677696, 1694080), outside the target's 1677721 usable LX bytes per core}}
+  %0 = spyre.kernel "0_add"(%a, %b) : (!t, !t) -> !t attributes {
+      accesses = [#spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0, 4096, 8192, 12288], tile_steps = [4096, 0], box = [4, 32], ddr_strides = [16384, 128], lx_strides = [4096, 128], lx_offsets = [1677696]>,
+                  #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0, 4096, 8192, 12288], tile_steps = [4096, 0], box = [4, 32], ddr_strides = [16384, 128], lx_strides = [4096, 128], lx_offsets = [16384]>,
+                  #spyre.access<mem = #spyre.mem<io 2>, base = 34359738368, core_offsets = [0, 4096, 8192, 12288], tile_steps = [4096, 0], box = [4, 32], ddr_strides = [16384, 128], lx_strides = [4096, 128], lx_offsets = [32768]>],
+      dims = [#mb, #out], lx_bytes = 49152 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>, #spyre.mem<io 2>], spyre.mem = #spyre.mem<io 2>} {
+  ^bb0(%x: !t, %y: !t):
+    %1 = spyre.add %x, %y : (!t, !t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#lx = #spyre.access<mem = #spyre.mem<lx 2000000>, base = 2000000, tile_steps = [0, 0], box = [4, 128], lx_strides = [16384, 128]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @resident_past_lx(%a: !t) -> !t {
+  // expected-error @+1 {{access of the result: the LX-resident tensor at LX byte 2000000 lies past the target's 1677721 usable LX bytes}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #lx], dims = [#mb, #out], lx_bytes = 65536 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+#mb = #spyre.kdim<"mb", size = 128, split = 4, chunks = 2, tile = 16>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+// A kernel cut into chunks must say how far each chunk moves its accesses.
+module attributes {spyre.target = #spyre.target<cores = 4>} {
+func.func @chunks_without_steps(%a: !t) -> !t {
+  // expected-error @+1 {{access of operand #0: a kernel cut into 2 chunks needs chunk_steps, one per dim}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {
+      accesses = [#spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0, 2048, 4096, 6144], tile_steps = [2048, 0], box = [4, 16], ddr_strides = [16384, 128], lx_strides = [2048, 128], lx_offsets = [0]>,
+                  #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0, 2048, 4096, 6144], tile_steps = [2048, 0], chunk_steps = [8192, 0], box = [4, 16], ddr_strides = [16384, 128], lx_strides = [2048, 128], lx_offsets = [8192]>],
+      dims = [#mb, #out], lx_bytes = 16384 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 65536, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+// With 64 KiB segments, a tensor at byte 65536 is in segment 1, and a
+// tensor at byte 128 of its segment runs past it.
+module attributes {spyre.target = #spyre.target<segment_bytes = 65536>} {
+func.func @tensor_past_segment(%a: !t) -> !t {
+  // expected-error @+1 {{access of the result: the tensor's 65536 bytes at byte 128 of segment 1 run past the segment's 65536 bytes}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #spyre.access<mem = #spyre.mem<io 1>, base = 65664, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Where tensors live: accesses, function arguments and results agree with
+// the spyre.mem --spyre-plan-memory recorded.
+//===----------------------------------------------------------------------===//
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @access_names_another_buffer(%a: !t {spyre.mem = #spyre.mem<io 1>}) -> !t {
+  // expected-error @+1 {{access of operand #0: its tensor lives in #spyre.mem<io 1> but the access names #spyre.mem<io 0>}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+func.func @kernel_result_elsewhere(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> !t {
+  // expected-error @+1 {{access of the result: its tensor lives in #spyre.mem<io 2> but the access names #spyre.mem<io 1>}}
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>], spyre.mem = #spyre.mem<io 2>} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#mb = #spyre.kdim<"mb", size = 128, tile = 128>
+#out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
+
+// The result is annotated io 0, the argument's buffer, but the tensor
+// returned lives in io 1.
+// expected-error @+1 {{result #0 'spyre.mem': @result_elsewhere returns a tensor that lives in #spyre.mem<io 1>, not in #spyre.mem<io 0>}}
+func.func @result_elsewhere(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> (!t {spyre.mem = #spyre.mem<io 0>}) attributes {spyre.pool_bytes = 0 : i64} {
+  %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>], spyre.mem = #spyre.mem<io 1>} {
+  ^bb0(%x: !t):
+    %1 = spyre.abs %x : (!t) -> !t
+    spyre.yield %1 : !t
+  }
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+// expected-error @+1 {{argument #1 'spyre.mem': #spyre.mem<io 0> already holds argument #0}}
+func.func private @arguments_share_a_buffer(%a: !t {spyre.mem = #spyre.mem<io 0>}, %b: !t {spyre.mem = #spyre.mem<io 0>})
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @op_in_argument_buffer(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> !t {
+  // expected-error @+1 {{'spyre.mem': #spyre.mem<io 0> already holds argument #0 of @op_in_argument_buffer}}
+  %0 = spyre.abs %a {spyre.mem = #spyre.mem<io 0>} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+module attributes {spyre.target = #spyre.target<ddr_bytes = 1024>} {
+// expected-error @+1 {{'spyre.pool_bytes' = 4096 does not fit the target's DDR (1024 bytes)}}
+func.func private @pool_past_ddr() attributes {spyre.pool_bytes = 4096 : i64}
+}

@@ -38,7 +38,9 @@ func.func @add(%a: !t {spyre.mem = #spyre.mem<io 0>}, %b: !t {spyre.mem = #spyre
 }
 
 // An LX-resident intermediate (no DDR strides, staging buffers or core
-// offsets), a pool tensor, chunks and a split reduction dim.
+// offsets), a pool tensor, chunks and a split reduction dim. (The function's
+// result carries no spyre.mem: the tensor returned lives in the pool here,
+// and a result's buffer must be the one its tensor lives in.)
 // CHECK-LABEL: func.func @forms
 // CHECK: #spyre.access<mem = <lx 1048576>, base = 1048576, tile_steps = [0, 0], box = [32, 1], lx_strides = [128, 128]>
 // CHECK: #spyre.kdim<"mb", size = 128, split = 2, chunks = 2, tile = 32>
@@ -47,7 +49,7 @@ func.func @add(%a: !t {spyre.mem = #spyre.mem<io 0>}, %b: !t {spyre.mem = #spyre
 // CHECK-SAME: spyre.mem = #spyre.mem<pool 0>
 // CHECK-SAME: spyre.tiles = array<i64: 32, 256>
 // CHECK-SAME: spyre.work_division = array<i64: 2, 1>
-func.func @forms(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> (!t {spyre.mem = #spyre.mem<io 1>}) attributes {spyre.pool_bytes = 65536 : i64} {
+func.func @forms(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> !t attributes {spyre.pool_bytes = 65536 : i64} {
   %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {
       accesses = [#spyre.access<mem = #spyre.mem<io 0>, base = 17179869184, core_offsets = [0, 4096], chunk_steps = [8192, 0], tile_steps = [0, 0], box = [4, 32], ddr_strides = [16384, 128], lx_strides = [4096, 128], lx_offsets = [0]>,
                   #spyre.access<mem = #spyre.mem<lx 1048576>, base = 1048576, tile_steps = [0, 0], box = [32, 1], lx_strides = [128, 128]>],

@@ -172,6 +172,25 @@ func.func @reductions(%a: tensor<37x200xf16>) -> (tensor<37xf16>, tensor<200xf16
   return %0, %1, %2, %3 : tensor<37xf16>, tensor<200xf16>, tensor<37xf16>, tensor<200xf16>
 }
 
+// Inits that are fills of non-neutral constants (added to the result once),
+// and a constant returned as it is: all on the device, nothing on the host.
+func.func @fill_inits(%a: tensor<37x200xf16>, %b: tensor<200x100xf16>) -> (tensor<37xf16>, tensor<37x100xf16>, tensor<37x100xf16>) {
+  %five = arith.constant 5.0 : f16
+  %one = arith.constant 1.0 : f16
+  %e37 = tensor.empty() : tensor<37xf16>
+  %e = tensor.empty() : tensor<37x100xf16>
+  %i37 = linalg.fill ins(%five : f16) outs(%e37 : tensor<37xf16>) -> tensor<37xf16>
+  %ones = linalg.fill ins(%one : f16) outs(%e : tensor<37x100xf16>) -> tensor<37x100xf16>
+  %0 = linalg.reduce ins(%a : tensor<37x200xf16>) outs(%i37 : tensor<37xf16>) dimensions = [1]
+    (%in: f16, %acc: f16) {
+      %s = arith.addf %in, %acc : f16
+      linalg.yield %s : f16
+    }
+  %1 = linalg.matmul ins(%a, %b : tensor<37x200xf16>, tensor<200x100xf16>) outs(%ones : tensor<37x100xf16>) -> tensor<37x100xf16>
+  %2 = arith.constant dense<2.0> : tensor<37x100xf16>
+  return %0, %1, %2 : tensor<37xf16>, tensor<37x100xf16>, tensor<37x100xf16>
+}
+
 // Matmuls: aligned, with K (200) and N (100) not whole sticks, batched.
 func.func @matmul_aligned(%a: tensor<64x128xf16>, %b: tensor<128x256xf16>) -> tensor<64x256xf16> {
   %zero = arith.constant 0.0 : f16

@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <charconv>
 
@@ -119,6 +120,8 @@ void mlir::spyre::printArrangement(AsmPrinter &printer,
 //===----------------------------------------------------------------------===//
 
 FailureOr<HostType> mlir::spyre::getHostType(Type elementType) {
+  if (!elementType)
+    return failure();
   if (elementType.isF16())
     return HostType::Float16;
   if (elementType.isBF16())
@@ -219,7 +222,14 @@ TargetAttr mlir::spyre::getTarget(Operation *op) {
     if (auto target = current->getAttrOfType<TargetAttr>(
             SpyreDialect::kTargetAttrName))
       return target;
-  return TargetAttr::get(op->getContext(), ::spyre::TargetModel{});
+  // The default target is built in the spyre dialect, which a module that
+  // never mentions it (e.g. plain linalg given to spyre-translate) has not
+  // loaded. Verifiers and passes of spyre ops always find it loaded, so
+  // this never loads a dialect during multi-threaded execution.
+  MLIRContext *context = op->getContext();
+  if (!context->getLoadedDialect<SpyreDialect>())
+    context->getOrLoadDialect<SpyreDialect>();
+  return TargetAttr::get(context, ::spyre::TargetModel{});
 }
 
 //===----------------------------------------------------------------------===//
@@ -277,6 +287,10 @@ LayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
     return emitError() << "#spyre.layout does not fit "
                        << describeTensor(shape, elementType) << ": ";
   };
+  // The tensor type parser verifies the encoding even when the element type
+  // failed to parse (it has reported that already).
+  if (!elementType)
+    return failure();
   for (auto [i, size] : llvm::enumerate(shape))
     if (ShapedType::isDynamic(size))
       return emitError() << "#spyre.layout needs a static shape, but dim " << i
@@ -513,8 +527,16 @@ KernelDimAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#spyre.kdim \"" << label
                        << "\": size, granule, split, chunks and tile must be "
                           "positive";
-  int64_t padded = (size + granule - 1) / granule * granule;
-  if (padded % (granule * split * chunks))
+  // Every number is the user's: no arithmetic on them may overflow.
+  int64_t padded;
+  if (llvm::AddOverflow(size, granule - 1, padded))
+    return emitError() << "#spyre.kdim \"" << label << "\": size " << size
+                       << " is too large (rounding it up to whole " << granule
+                       << "-element granules overflows 64 bits)";
+  padded = padded / granule * granule;
+  int64_t parts;
+  if (llvm::MulOverflow(granule, split, parts) ||
+      llvm::MulOverflow(parts, chunks, parts) || padded % parts)
     return emitError() << "#spyre.kdim \"" << label << "\": " << padded
                        << " elements do not divide into " << chunks
                        << " chunks of " << split << " slices of whole "

@@ -75,8 +75,9 @@ LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
   SmallVector<int> seenBy(numLoops, -1);
   for (auto [i, map, type] : llvm::enumerate(maps, types)) {
     bool isResult = i + 1 == maps.size();
+    size_t index = i; // lambdas cannot capture structured bindings (C++17)
     auto name = [&]() -> std::string {
-      return isResult ? "the result" : "input #" + std::to_string(i);
+      return isResult ? "the result" : "input #" + std::to_string(index);
     };
     auto tensorType = cast<RankedTensorType>(type);
     if (!tensorType.hasStaticShape())
@@ -349,7 +350,29 @@ mlir::spyre::detail::getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
           AffineMap::get(4, 0, {d(0), d(1), d(2)}, context)};
 }
 
-static LogicalResult verifyMatmul(Operation *op, unsigned numLoops) {
+static LogicalResult verifyMatmul(Operation *op, unsigned numLoops,
+                                  ArrayAttr explicitMaps) {
+  // Without indexing_maps the operands are plain matrices (or batches of
+  // them): say so in terms of ranks, not of the implicit maps.
+  if (!explicitMaps) {
+    int64_t rank = numLoops - 1;
+    StringRef dims = numLoops == 3 ? "[m, k] x [k, n] -> [m, n]"
+                                   : "[b, m, k] x [b, k, n] -> [b, m, n]";
+    SmallVector<Type> types(op->getOperandTypes());
+    types.push_back(op->getResult(0).getType());
+    for (auto [i, type] : llvm::enumerate(types)) {
+      int64_t actual = cast<RankedTensorType>(type).getRank();
+      if (actual == rank)
+        continue;
+      std::string name = i + 1 == types.size()
+                             ? std::string("the result")
+                             : "input #" + std::to_string(i);
+      return op->emitOpError("needs rank-")
+             << rank << " operands and result (" << dims
+             << ") unless indexing_maps say otherwise; " << name
+             << " has rank " << actual;
+    }
+  }
   auto compute = cast<ComputeOpInterface>(op);
   SmallVector<AffineMap> maps = compute.getIndexingMapsArray();
   if (maps.size() != 3)
@@ -392,8 +415,12 @@ StringRef BatchMatmulOp::getOpFuncName() {
              ? "batchmatmulfp8"
              : "batchmatmul";
 }
-LogicalResult MatmulOp::verify() { return verifyMatmul(*this, 3); }
-LogicalResult BatchMatmulOp::verify() { return verifyMatmul(*this, 4); }
+LogicalResult MatmulOp::verify() {
+  return verifyMatmul(*this, 3, getIndexingMapsAttr());
+}
+LogicalResult BatchMatmulOp::verify() {
+  return verifyMatmul(*this, 4, getIndexingMapsAttr());
+}
 
 //===----------------------------------------------------------------------===//
 // The layer-norm family

@@ -10,6 +10,9 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::spyre;
@@ -67,9 +70,16 @@ static LogicalResult verifyDivisionAttribute(Operation *op, StringRef name,
                                 "op dim";
     values = division.getSplits();
     int64_t cores = getTarget(op).getCores();
-    if (division.getNumCores() > cores)
-      return op->emitError() << "'" << name << "' uses "
-                             << division.getNumCores()
+    int64_t used = 1;
+    bool overflow = false;
+    for (int64_t split : values)
+      overflow |= static_cast<bool>(llvm::MulOverflow(used, split, used));
+    if (overflow)
+      return op->emitError() << "'" << name << "' splits "
+                             << ::spyre::formatList(values)
+                             << " use more cores than the target's " << cores;
+    if (used > cores)
+      return op->emitError() << "'" << name << "' uses " << used
                              << " cores, the target has " << cores;
   } else if (auto array = dyn_cast<DenseI64ArrayAttr>(value)) {
     if (name == SpyreDialect::kDivisionAttrName)
@@ -115,13 +125,23 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
       name == kTilesAttrName)
     return verifyDivisionAttribute(op, name, attr.getValue());
   if (name == kMemAttrName) {
-    if (!isa<MemAttr>(attr.getValue()))
+    auto mem = dyn_cast<MemAttr>(attr.getValue());
+    if (!mem)
       return op->emitError() << "'" << name
                              << "' must be a #spyre.mem attribute";
     if (op->getNumResults() != 1 || !isDeviceTensor(op->getResult(0).getType()))
       return op->emitError() << "'" << name
                              << "' annotates the device tensor an op defines; "
                                 "this op does not define exactly one";
+    // An io buffer holds one tensor: not one of the function's arguments.
+    if (mem.getSpace() == MemorySpace::IO)
+      if (auto function = op->getParentOfType<FunctionOpInterface>())
+        for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+          if (function.getArgAttrOfType<MemAttr>(i, kMemAttrName) == mem)
+            return op->emitError()
+                   << "'" << name << "': " << mem
+                   << " already holds argument #" << i << " of @"
+                   << function.getName();
     return success();
   }
   if (name == kPoolBytesAttrName) {
@@ -130,6 +150,17 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name
                              << "' must be a non-negative integer on a "
                                 "function";
+    // The pool is the kernels' first DDR address segment, in the DDR.
+    TargetAttr target = getTarget(op);
+    if (bytes.getInt() > target.getSegmentBytes())
+      return op->emitError() << "'" << name << "' = " << bytes.getInt()
+                             << " does not fit the one DDR address segment "
+                                "the pool lives in ("
+                             << target.getSegmentBytes() << " bytes)";
+    if (bytes.getInt() > target.getDdrBytes())
+      return op->emitError() << "'" << name << "' = " << bytes.getInt()
+                             << " does not fit the target's DDR ("
+                             << target.getDdrBytes() << " bytes)";
     return success();
   }
   return op->emitError() << "unknown spyre dialect attribute '" << name << "'";
@@ -151,22 +182,19 @@ struct AnnotatedValue {
 };
 } // namespace
 
-/// Reads a dim_order from an array of integers.
-static FailureOr<SmallVector<int32_t>> getDimOrder(Attribute attr) {
-  SmallVector<int32_t> order;
-  if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr)) {
-    for (int64_t v : dense.asArrayRef())
-      order.push_back(static_cast<int32_t>(v));
-    return order;
-  }
+/// Reads a dim_order from an array of integers (64-bit, as written).
+static FailureOr<SmallVector<int64_t>> getDimOrder(Attribute attr) {
+  if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr))
+    return SmallVector<int64_t>(dense.asArrayRef());
   auto array = dyn_cast<ArrayAttr>(attr);
   if (!array)
     return failure();
+  SmallVector<int64_t> order;
   for (Attribute element : array) {
     auto integer = dyn_cast<IntegerAttr>(element);
     if (!integer)
       return failure();
-    order.push_back(static_cast<int32_t>(integer.getInt()));
+    order.push_back(integer.getInt());
   }
   return order;
 }
@@ -184,6 +212,46 @@ static LogicalResult verifyValueAttribute(const AnnotatedValue &value,
       return value.emitError(name)
              << "function arguments and results live in host-visible "
                 "buffers, #spyre.mem<io N>";
+    auto function = dyn_cast<FunctionOpInterface>(value.op);
+    if (!function)
+      return success();
+    // Distinct arguments are distinct buffers.
+    if (value.kind == "argument") {
+      for (unsigned j = 0; j < value.index; ++j)
+        if (function.getArgAttrOfType<MemAttr>(j, name) == mem)
+          return value.emitError(name)
+                 << mem << " already holds argument #" << j;
+      return success();
+    }
+    // A result is the buffer of the tensor returned. The body is not
+    // verified yet: only look at what is certainly there, and leave views
+    // (whose buffer is their root's) alone.
+    if (function.isExternal())
+      return success();
+    for (Block &block : function.getFunctionBody()) {
+      if (block.empty())
+        continue;
+      Operation *terminator = &block.back();
+      if (!terminator->hasTrait<OpTrait::IsTerminator>() ||
+          terminator->getNumOperands() != function.getNumResults() ||
+          terminator->getNumSuccessors() != 0)
+        continue;
+      ::mlir::Value returned = terminator->getOperand(value.index);
+      MemAttr lives;
+      if (auto arg = dyn_cast<BlockArgument>(returned)) {
+        if (arg.getOwner()->isEntryBlock() &&
+            arg.getOwner()->getParentOp() == value.op)
+          lives = function.getArgAttrOfType<MemAttr>(arg.getArgNumber(),
+                                                     name);
+      } else if (Operation *def = returned.getDefiningOp()) {
+        lives = def->getAttrOfType<MemAttr>(name);
+      }
+      if (lives && lives != mem)
+        return value.emitError(name)
+               << "@" << function.getName()
+               << " returns a tensor that lives in " << lives << ", not in "
+               << mem;
+    }
     return success();
   }
   bool isLayout = name == SpyreDialect::kLayoutAttrName;
@@ -212,12 +280,25 @@ static LogicalResult verifyValueAttribute(const AnnotatedValue &value,
                                  tensorType.getElementType(),
                                  [&] { return value.emitError(name); });
   }
-  FailureOr<SmallVector<int32_t>> order = getDimOrder(attr.getValue());
+  FailureOr<SmallVector<int64_t>> order = getDimOrder(attr.getValue());
   if (failed(order))
     return value.emitError(name)
            << "must be an array of host dims, e.g. array<i64: 1, 0>";
+  // The layout algebra takes 32-bit dims: an entry beyond that range must
+  // not be truncated into a valid one (4294967297 is not 1).
+  SmallVector<int32_t> order32;
+  for (int64_t d : *order) {
+    if (d < std::numeric_limits<int32_t>::min() ||
+        d > std::numeric_limits<int32_t>::max())
+      return value.emitError(name)
+             << "dim_order " << ::spyre::formatList(*order)
+             << " must be a permutation of the " << tensorType.getRank()
+             << " host dims [0, " << tensorType.getRank()
+             << "), optionally followed by -1 for a sparse layout";
+    order32.push_back(static_cast<int32_t>(d));
+  }
   llvm::Expected<::spyre::SpyreTensorLayout> layout =
-      getDefaultLayout(tensorType, ArrayRef<int32_t>(*order));
+      getDefaultLayout(tensorType, ArrayRef<int32_t>(order32));
   if (!layout)
     return value.emitError(name) << llvm::toString(layout.takeError());
   return success();

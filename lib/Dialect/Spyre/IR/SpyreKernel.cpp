@@ -3,7 +3,12 @@
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::spyre;
@@ -40,6 +45,58 @@ PayloadInfo mlir::spyre::getPayloadInfo(Operation *op) {
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
+
+/// Where the buffer operand `value` of `kernel` looks at lives, as
+/// --spyre-plan-memory recorded it: the `spyre.mem` of the root of its chain
+/// of views (the op defining it, or the function argument), or null. For
+/// the kernel's result, the kernel's own `spyre.mem`.
+static MemAttr getRecordedMem(Value value, KernelOp kernel) {
+  StringRef name = SpyreDialect::kMemAttrName;
+  if (value == kernel.getResult())
+    return kernel->getAttrOfType<MemAttr>(name);
+  while (Operation *def = value.getDefiningOp()) {
+    // Views (transpose / reshape that only relabel the buffer) look at
+    // their input's buffer.
+    bool view = false;
+    if (def->getNumOperands() == 1 && def->getNumResults() == 1 &&
+        isa<RankedTensorType>(def->getOperand(0).getType()) &&
+        isa<RankedTensorType>(def->getResult(0).getType())) {
+      if (auto transpose = dyn_cast<TransposeOp>(def))
+        view = transpose.isView();
+      else if (auto reshape = dyn_cast<ReshapeOp>(def))
+        view = reshape.isView();
+    }
+    if (!view)
+      return def->getAttrOfType<MemAttr>(name);
+    value = def->getOperand(0);
+  }
+  auto arg = cast<BlockArgument>(value);
+  Block *block = arg.getOwner();
+  auto function =
+      dyn_cast_or_null<FunctionOpInterface>(block->getParentOp());
+  if (!function || !block->isEntryBlock())
+    return {};
+  return function.getArgAttrOfType<MemAttr>(arg.getArgNumber(), name);
+}
+
+/// The bytes [begin, end) a box of sticks of `stickBytes` at byte `offset`
+/// spans with `strides` (bytes per box dim), or nullopt on overflow.
+static std::optional<std::pair<int64_t, int64_t>>
+boxBytes(int64_t offset, ArrayRef<int64_t> box, ArrayRef<int64_t> strides,
+         int64_t stickBytes) {
+  int64_t begin = offset, end = offset;
+  for (auto [count, stride] : llvm::zip(box, strides)) {
+    int64_t span;
+    if (llvm::MulOverflow(count - 1, stride, span))
+      return std::nullopt;
+    if (llvm::AddOverflow(span < 0 ? begin : end, span,
+                          span < 0 ? begin : end))
+      return std::nullopt;
+  }
+  if (llvm::AddOverflow(end, stickBytes, end))
+    return std::nullopt;
+  return std::make_pair(begin, end);
+}
 
 Operation *KernelOp::getPayload() {
   Block &block = getBody().front();
@@ -128,11 +185,34 @@ LogicalResult KernelOp::verifyRegions() {
   }
 
   ::spyre::TargetModel target = getTarget(*this).getModel();
-  if (getNumCores() > target.cores)
-    return emitOpError() << "runs on " << getNumCores()
-                         << " cores, the target has " << target.cores;
-  if (getLxBytes() < 0 || getLxBytes() > target.usableLxBytes())
-    return emitOpError() << "needs " << getLxBytes()
+  // Every number below is the user's: products and sums are checked for
+  // overflow before they are compared.
+  int64_t cores = 1, chunks = 1;
+  bool tooManyCores = false, tooManyChunks = false;
+  for (unsigned d = 0; d < numDims; ++d) {
+    KernelDimAttr dim = getDim(d);
+    tooManyCores |=
+        static_cast<bool>(llvm::MulOverflow(cores, dim.getSplit(), cores));
+    tooManyChunks |=
+        static_cast<bool>(llvm::MulOverflow(chunks, dim.getChunks(), chunks));
+  }
+  if (tooManyCores)
+    return emitOpError() << "splits its dims across more cores than the "
+                            "target's "
+                         << target.cores;
+  if (cores > target.cores)
+    return emitOpError() << "runs on " << cores << " cores, the target has "
+                         << target.cores;
+  if (tooManyChunks)
+    return emitOpError() << "is cut into more than "
+                         << std::numeric_limits<int64_t>::max() << " chunks";
+  // The I64Attr getter reads the value as unsigned.
+  int64_t lxBytes = getLxBytesAttr().getInt();
+  if (lxBytes < 0)
+    return emitOpError() << "lx_bytes = " << lxBytes
+                         << " must not be negative";
+  if (lxBytes > target.usableLxBytes())
+    return emitOpError() << "needs " << lxBytes
                          << " bytes of LX per core, the target has "
                          << target.usableLxBytes() << " usable";
   for (Attribute segment : getSegments())
@@ -145,8 +225,8 @@ LogicalResult KernelOp::verifyRegions() {
                          << " inputs and a result";
   for (unsigned i = 0, e = getNumInputs() + 1; i < e; ++i) {
     AccessAttr access = getAccess(i);
-    Type type = i < getNumInputs() ? getInputs()[i].getType()
-                                   : getResult().getType();
+    ::mlir::Value value = i < getNumInputs() ? getInputs()[i] : getResult();
+    Type type = value.getType();
     auto describe = [&]() {
       return i < getNumInputs() ? "access of operand #" + std::to_string(i)
                                 : std::string("access of the result");
@@ -157,6 +237,9 @@ LogicalResult KernelOp::verifyRegions() {
       return emitOpError() << describe() << ": box and lx_strides need one "
                            << "entry per device dim but the stick ("
                            << deviceRank - 1 << ")";
+    if (llvm::any_of(access.getBox(), [](int64_t b) { return b < 1; }))
+      return emitOpError() << describe() << ": box entries must be positive, "
+                           << "got " << ::spyre::formatList(access.getBox());
     if (access.getTileSteps().size() != numDims ||
         (!access.getChunkSteps().empty() &&
          access.getChunkSteps().size() != numDims))
@@ -164,40 +247,97 @@ LogicalResult KernelOp::verifyRegions() {
                            << ": tile_steps and chunk_steps need one entry "
                               "per dim ("
                            << numDims << ")";
+    if (access.getBase() < 0)
+      return emitOpError() << describe() << ": base " << access.getBase()
+                           << " must not be negative";
+    // Where the tensor lives, as --spyre-plan-memory recorded it.
+    auto checkPlacement = [&]() -> LogicalResult {
+      MemAttr lives = getRecordedMem(value, *this);
+      if (lives && lives != access.getMem())
+        return emitOpError() << describe() << ": its tensor lives in "
+                             << lives << " but the access names "
+                             << access.getMem();
+      return success();
+    };
+    llvm::Expected<::spyre::BoundLayout> boundLayout =
+        bindLayout(cast<RankedTensorType>(type));
+    if (!boundLayout)
+      return emitOpError() << describe() << ": "
+                           << llvm::toString(boundLayout.takeError());
+    int64_t stickBytes = boundLayout->layout().stickBytes();
     if (access.isResident()) {
       if (!access.getDdrStrides().empty() || !access.getLxOffsets().empty() ||
           !access.getCoreOffsets().empty())
         return emitOpError() << describe()
                              << ": an LX-resident tensor has no DDR strides, "
                                 "staging buffers or core offsets";
+      if (failed(checkPlacement()))
+        return failure();
+      if (access.getBase() > target.usableLxBytes() - stickBytes)
+        return emitOpError()
+               << describe() << ": the LX-resident tensor at LX byte "
+               << access.getBase() << " lies past the target's "
+               << target.usableLxBytes() << " usable LX bytes";
       continue;
     }
     if (access.getDdrStrides().size() != access.getBox().size())
       return emitOpError() << describe()
                            << ": ddr_strides need one entry per box dim";
-    if (static_cast<int64_t>(access.getCoreOffsets().size()) != getNumCores())
-      return emitOpError() << describe() << ": " << getNumCores()
-                           << " cores need " << getNumCores()
-                           << " core_offsets, got "
+    if (static_cast<int64_t>(access.getCoreOffsets().size()) != cores)
+      return emitOpError() << describe() << ": " << cores << " cores need "
+                           << cores << " core_offsets, got "
                            << access.getCoreOffsets().size();
     if (access.getLxOffsets().empty() || access.getLxOffsets().size() > 2)
       return emitOpError() << describe()
                            << ": a DDR tensor needs one or two LX staging "
                               "buffers";
+    if (failed(checkPlacement()))
+      return failure();
+    if (chunks > 1 && access.getChunkSteps().empty())
+      return emitOpError() << describe() << ": a kernel cut into " << chunks
+                           << " chunks needs chunk_steps, one per dim";
+    // Each staging buffer holds one tile's box within the usable LX.
+    for (int64_t offset : access.getLxOffsets()) {
+      std::optional<std::pair<int64_t, int64_t>> range = boxBytes(
+          offset, access.getBox(), access.getLxStrides(), stickBytes);
+      if (!range || range->first < 0 ||
+          range->second > target.usableLxBytes()) {
+        InFlightDiagnostic diag = emitOpError();
+        diag << describe() << ": its LX staging buffer at byte " << offset;
+        if (range)
+          diag << " spans LX bytes [" << range->first << ", "
+               << range->second << ")";
+        else
+          diag << " (box " << ::spyre::formatList(access.getBox())
+               << ", lx_strides "
+               << ::spyre::formatList(access.getLxStrides())
+               << ") spans more than 64-bit addresses";
+        return diag << ", outside the target's " << target.usableLxBytes()
+                    << " usable LX bytes per core";
+      }
+    }
     int64_t segment = access.getBase() / target.segmentBytes;
     if (segment >= static_cast<int64_t>(getSegments().size()))
       return emitOpError() << describe() << ": base " << access.getBase()
                            << " lies in segment " << segment
                            << ", the kernel binds "
                            << getSegments().size();
-    auto bound = cast<MemAttr>(getSegments()[segment]);
-    bool matches = access.getMem().getSpace() == bound.getSpace() &&
-                   (bound.getSpace() == MemorySpace::Pool ||
-                    access.getMem() == bound);
+    auto segmentMem = cast<MemAttr>(getSegments()[segment]);
+    bool matches = access.getMem().getSpace() == segmentMem.getSpace() &&
+                   (segmentMem.getSpace() == MemorySpace::Pool ||
+                    access.getMem() == segmentMem);
     if (!matches)
       return emitOpError() << describe() << ": its tensor lives in "
                            << access.getMem() << " but segment " << segment
-                           << " is bound to " << bound;
+                           << " is bound to " << segmentMem;
+    // The tensor lies within its segment.
+    int64_t offset = access.getBase() % target.segmentBytes;
+    int64_t bytes = boundLayout->layout().deviceBytes();
+    if (bytes > target.segmentBytes - offset)
+      return emitOpError() << describe() << ": the tensor's " << bytes
+                           << " bytes at byte " << offset << " of segment "
+                           << segment << " run past the segment's "
+                           << target.segmentBytes << " bytes";
   }
   return success();
 }

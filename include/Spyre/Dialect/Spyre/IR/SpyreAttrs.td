@@ -278,7 +278,9 @@ def Spyre_KernelDimAttr : Spyre_Attr<"KernelDim", "kdim"> {
     /// Elements of this dim one core covers in one launch.
     int64_t getSlice() const { return getPadded() / getChunks() / getSplit(); }
     /// Tiles per slice.
-    int64_t getTrips() const { return (getSlice() + getTile() - 1) / getTile(); }
+    int64_t getTrips() const {
+      return getSlice() / getTile() + (getSlice() % getTile() != 0);
+    }
   }];
 }
 

@@ -1,0 +1,17 @@
+// Functions whose arguments spyre-run cannot pass or generate
+// (test/Run/bad-inputs.test).
+
+// A scalar argument: spyre-run passes tensors only.
+func.func @scale(%a: tensor<4x64xf16>, %s: f16) -> tensor<4x64xf16> {
+  return %a : tensor<4x64xf16>
+}
+
+// A dynamic shape: --random-inputs cannot choose one.
+func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
+  return %a : tensor<?x64xf16>
+}
+
+// An element type without a .npy dtype spyre-run reads or writes.
+func.func @f64(%a: tensor<4x64xf64>) -> tensor<4x64xf64> {
+  return %a : tensor<4x64xf64>
+}

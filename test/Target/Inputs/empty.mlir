@@ -1,0 +1,1 @@
+// An empty module: no functions, and no mention of the spyre dialect.
