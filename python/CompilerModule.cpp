@@ -78,35 +78,21 @@ struct Session {
 
 func::FuncOp pickFunction(ModuleOp module, const std::string &name,
                           Session &session) {
-  if (!name.empty()) {
-    auto function = module.lookupSymbol<func::FuncOp>(name);
-    if (!function || function.isExternal())
-      session.fail("no function @" + name + " with a body");
-    return function;
-  }
-  SmallVector<func::FuncOp> candidates;
-  for (auto function : module.getOps<func::FuncOp>())
-    if (!function.isExternal() && function.isPublic())
-      candidates.push_back(function);
-  if (candidates.size() == 1)
-    return candidates.front();
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
-    return main;
+  mlir::spyre::sim::FunctionChoice choice =
+      mlir::spyre::sim::chooseFunction(module, name);
+  if (choice.function)
+    return choice.function;
+  if (!name.empty())
+    session.fail("no function @" + name + " with a body");
   session.fail(llvm::formatv("the module has {0} public functions; pass "
                              "function=",
-                             candidates.size()));
-}
-
-bool isKernelForm(ModuleOp module) {
-  bool kernels = false;
-  module.walk([&](mlir::spyre::KernelOp) { kernels = true; });
-  return kernels;
+                             choice.publicFunctions));
 }
 
 OwningOpRef<ModuleOp> lower(ModuleOp module, int cores,
                             const std::string &policy, Session &session) {
   OwningOpRef<ModuleOp> lowered = module.clone();
-  if (isKernelForm(*lowered))
+  if (mlir::spyre::containsKernels(*lowered))
     return lowered;
   PassManager pm(session.context.get());
   mlir::spyre::SpyrePipelineOptions options;
@@ -255,7 +241,7 @@ py::tuple run(const std::string &text, const py::list &arrays,
     // source an artifact was compiled from.
     const std::string &linalg = source.empty() ? text : source;
     OwningOpRef<ModuleOp> original = session.parse(linalg);
-    if (isKernelForm(*original))
+    if (mlir::spyre::containsKernels(*original))
       raise("check=True needs the linalg program the kernels were compiled "
             "from");
     llvm::Expected<std::vector<HostTensor>> expected = mlir::spyre::sim::runReference(

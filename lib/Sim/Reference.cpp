@@ -186,7 +186,9 @@ std::string formatShape(ArrayRef<int64_t> shape) {
   return text;
 }
 
-/// Row-major strides, in elements, of `shape`.
+/// Row-major strides, in elements, of `shape`. (Its own copy, not
+/// ::spyre::rowMajorStrides: the reference uses nothing of the layout
+/// library it checks.)
 SmallVector<int64_t, 6> rowMajorStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t, 6> strides(shape.size(), 1);
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)

@@ -38,6 +38,27 @@ std::string mlir::spyre::sim::describeType(Type type) {
   return text;
 }
 
+FunctionChoice mlir::spyre::sim::chooseFunction(ModuleOp module,
+                                                StringRef name) {
+  FunctionChoice choice;
+  if (!name.empty()) {
+    auto function = module.lookupSymbol<func::FuncOp>(name);
+    if (function && !function.isExternal())
+      choice.function = function;
+    return choice;
+  }
+  SmallVector<func::FuncOp> candidates;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal() && function.isPublic())
+      candidates.push_back(function);
+  choice.publicFunctions = candidates.size();
+  if (candidates.size() == 1)
+    choice.function = candidates.front();
+  else
+    choice.function = module.lookupSymbol<func::FuncOp>("main");
+  return choice;
+}
+
 namespace {
 
 /// A host tensor of `type`'s shape and element type holding `attr`.
@@ -146,13 +167,7 @@ Memory &FunctionSimulator::ddrBuffer(MemAttr mem, int64_t bytes) {
 
 llvm::Expected<MemAttr> FunctionSimulator::memOf(Value value,
                                                  StringRef what) {
-  Value root = getBufferRoot(value);
-  MemAttr mem;
-  if (auto arg = dyn_cast<BlockArgument>(root))
-    mem = function.getArgAttrOfType<MemAttr>(arg.getArgNumber(),
-                                             SpyreDialect::kMemAttrName);
-  else if (Operation *def = root.getDefiningOp())
-    mem = def->getAttrOfType<MemAttr>(SpyreDialect::kMemAttrName);
+  MemAttr mem = getRecordedMem(value);
   if (!mem)
     return llvm::createStringError(llvm::formatv(
         "{0} of @{1} has no 'spyre.mem'; the function is not in kernel form "

@@ -151,13 +151,7 @@ FailureOr<std::vector<EmittedFile>> mlir::spyre::emitDci(ModuleOp module) {
     });
     for (const Transfer &transfer : transfers) {
       // The buffer the runtime moves: the io buffer of the tensor's root.
-      ::mlir::Value root = getBufferRoot(transfer.value);
-      MemAttr mem;
-      if (auto arg = dyn_cast<BlockArgument>(root))
-        mem = function.getArgAttrOfType<MemAttr>(arg.getArgNumber(),
-                                                 SpyreDialect::kMemAttrName);
-      else if (Operation *def = root.getDefiningOp())
-        mem = def->getAttrOfType<MemAttr>(SpyreDialect::kMemAttrName);
+      MemAttr mem = getRecordedMem(transfer.value);
       if (!mem || mem.getSpace() != MemorySpace::IO) {
         function.emitError()
             << transfer.what << " of @" << function.getName()

@@ -110,23 +110,6 @@ std::string mlir::spyre::getSuperDscOpFunc(Operation *payload) {
   return name;
 }
 
-bool mlir::spyre::isViewOp(Operation *op) {
-  if (auto transpose = dyn_cast<TransposeOp>(op))
-    return transpose.isView();
-  if (auto reshape = dyn_cast<ReshapeOp>(op))
-    return reshape.isView();
-  return false;
-}
-
-Value mlir::spyre::getBufferRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isViewOp(def))
-      break;
-    value = def->getOperand(0);
-  }
-  return value;
-}
-
 OpSignature mlir::spyre::getOpSignature(Operation *op,
                                         ArrayRef<StringRef> spyreAttrs) {
   OpSignature key;

@@ -30,14 +30,6 @@ namespace kernel = ::spyre::kernel;
 
 namespace {
 
-/// Row-major strides of `sizes`.
-SmallVector<int64_t> rowMajor(ArrayRef<int64_t> sizes) {
-  SmallVector<int64_t> strides(sizes.size(), 1);
-  for (int i = static_cast<int>(sizes.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * sizes[i + 1];
-  return strides;
-}
-
 /// Sticks between the origin and the device position of op-dim coordinate
 /// `coord`, with `strides` per device dim (the stick dim excluded).
 int64_t stickOffset(const kernel::Tensor &tensor, ArrayRef<int64_t> coord,
@@ -93,8 +85,7 @@ struct LowerToKernelsPass
   int64_t nextIndex = 0;
 
   LogicalResult lowerFunction(FunctionOpInterface function);
-  FailureOr<MemAttr> getMem(FunctionOpInterface function, Operation *user,
-                            Value value);
+  FailureOr<MemAttr> getMem(Operation *user, Value value);
   LogicalResult lower(Operation *op, FunctionOpInterface function,
                       bool hasPool, int64_t index);
   FailureOr<KernelShape> shapeOf(Operation *op,
@@ -104,16 +95,8 @@ struct LowerToKernelsPass
   std::map<OpSignature, KernelShape> shapes;
 };
 
-FailureOr<MemAttr> LowerToKernelsPass::getMem(FunctionOpInterface function,
-                                              Operation *user, Value value) {
-  Value root = getBufferRoot(value);
-  MemAttr mem;
-  if (auto arg = dyn_cast<BlockArgument>(root))
-    mem = function.getArgAttrOfType<MemAttr>(arg.getArgNumber(),
-                                             SpyreDialect::kMemAttrName);
-  else
-    mem = root.getDefiningOp()->getAttrOfType<MemAttr>(
-        SpyreDialect::kMemAttrName);
+FailureOr<MemAttr> LowerToKernelsPass::getMem(Operation *user, Value value) {
+  MemAttr mem = getRecordedMem(value);
   if (!mem)
     return user->emitOpError()
            << "reads or writes a tensor with no '"
@@ -192,7 +175,7 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
       // The core's whole slice lives in LX, laid out row-major.
       SmallVector<int64_t, 8> sliceBox = kernel::boxCounts(tensor, slice);
       sliceBox.pop_back();
-      SmallVector<int64_t> lxStrides = rowMajor(sliceBox);
+      SmallVector<int64_t, 6> lxStrides = ::spyre::rowMajorStrides(sliceBox);
       for (unsigned d = 0; d < numDims; ++d)
         out.tileSteps.push_back(
             stickOffset(tensor, unitCoord(numDims, d, tile[d]), lxStrides) *
@@ -201,7 +184,7 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
       shape.tensors.push_back(std::move(out));
       continue;
     }
-    SmallVector<int64_t> ddrStrides = rowMajor(deviceSize);
+    SmallVector<int64_t, 6> ddrStrides = ::spyre::rowMajorStrides(deviceSize);
     for (int64_t c = 0, e = div.numCores(); c < e; ++c) {
       SmallVector<int64_t, 6> at = div.sliceOf(c);
       SmallVector<int64_t> start;
@@ -222,7 +205,7 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
             stick);
     }
     out.ddrStrides = scaled(ddrStrides);
-    out.lxStrides = scaled(rowMajor(tileBox));
+    out.lxStrides = scaled(::spyre::rowMajorStrides(tileBox));
     out.buffers = kernel::stagingBuffers(*problem, tensor, slice, tile);
     out.bufferBytes = kernel::boxSticks(tensor, tile) * stick;
     shape.tensors.push_back(std::move(out));
@@ -265,7 +248,7 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
   if (hasPool)
     segments.push_back(MemAttr::get(context, MemorySpace::Pool, 0));
   for (Value value : tensors) {
-    FailureOr<MemAttr> mem = getMem(function, op, value);
+    FailureOr<MemAttr> mem = getMem(op, value);
     if (failed(mem))
       return failure();
     mems.push_back(*mem);

@@ -56,12 +56,7 @@ struct PipelineCheckPass
       return signalPassFailure();
     bool compiled = false;
     for (auto function : module.getOps<FunctionOpInterface>()) {
-      bool kernelForm = false;
-      function.walk([&](KernelOp) {
-        kernelForm = true;
-        return WalkResult::interrupt();
-      });
-      if (!kernelForm)
+      if (!containsKernels(function))
         continue;
       // At the function, without dumping it: the whole function is the
       // problem, not one op of it.

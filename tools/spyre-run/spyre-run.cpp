@@ -109,33 +109,17 @@ static int fail(const llvm::Twine &message) {
 /// The function to run: --function, else the only public function with a
 /// body, else `main`.
 static FailureOr<func::FuncOp> pickFunction(ModuleOp module) {
-  if (!functionName.empty()) {
-    auto function = module.lookupSymbol<func::FuncOp>(functionName);
-    if (!function || function.isExternal()) {
-      llvm::errs() << "spyre-run: error: no function @" << functionName
-                   << " with a body in " << inputFile << "\n";
-      return failure();
-    }
-    return function;
-  }
-  SmallVector<func::FuncOp> candidates;
-  for (auto function : module.getOps<func::FuncOp>())
-    if (!function.isExternal() && function.isPublic())
-      candidates.push_back(function);
-  if (candidates.size() == 1)
-    return candidates.front();
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
-    return main;
-  llvm::errs() << "spyre-run: error: " << inputFile << " has "
-               << candidates.size()
-               << " public functions; choose one with --function=NAME\n";
+  sim::FunctionChoice choice = sim::chooseFunction(module, functionName);
+  if (choice.function)
+    return choice.function;
+  if (!functionName.empty())
+    llvm::errs() << "spyre-run: error: no function @" << functionName
+                 << " with a body in " << inputFile << "\n";
+  else
+    llvm::errs() << "spyre-run: error: " << inputFile << " has "
+                 << choice.publicFunctions
+                 << " public functions; choose one with --function=NAME\n";
   return failure();
-}
-
-static bool isKernelForm(func::FuncOp function) {
-  bool kernels = false;
-  function.walk([&](KernelOp) { kernels = true; });
-  return kernels;
 }
 
 static std::string typeText(Type type) {
@@ -392,7 +376,7 @@ int main(int argc, char **argv) {
   bool compiled = false;
   auto loweredFunction =
       lowered->lookupSymbol<func::FuncOp>(picked->getSymName());
-  if (!isKernelForm(loweredFunction)) {
+  if (!containsKernels(loweredFunction)) {
     PassManager pm(&context);
     SpyrePipelineOptions options;
     options.cores = cores;

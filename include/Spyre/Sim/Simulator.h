@@ -30,6 +30,7 @@
 
 #include "Spyre/Sim/HostTensor.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/JSON.h"
 
@@ -98,6 +99,15 @@ llvm::json::Value statsToJson(const SimStats &stats);
 
 /// `type` as a user wrote it on the host: tensors without their layout.
 std::string describeType(Type type);
+
+/// The function to run: `name` if given (it must have a body), else the only
+/// public function with a body, else `main`. `function` is null when there
+/// is none; `publicFunctions` then says how many were candidates.
+struct FunctionChoice {
+  func::FuncOp function;
+  size_t publicFunctions = 0;
+};
+FunctionChoice chooseFunction(ModuleOp module, StringRef name);
 
 } // namespace mlir::spyre::sim
 

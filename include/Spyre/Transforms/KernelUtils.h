@@ -30,13 +30,6 @@ SmallVector<std::string> getDimLabels(Operation *payload);
 /// `nonstick` suffix for sum/max/min/mean whose result keeps a stick.
 std::string getSuperDscOpFunc(Operation *payload);
 
-/// A transpose or reshape that only reinterprets its input's bytes.
-bool isViewOp(Operation *op);
-
-/// The value whose buffer `value` looks at: itself, or the root of the
-/// chain of views it is computed by.
-Value getBufferRoot(Value value);
-
 /// Identifies payload ops that plan the same way: the op name, operand and
 /// result types, inherent attributes and the spyre attributes given (passes
 /// cache per-op work under it).

@@ -46,37 +46,47 @@ PayloadInfo mlir::spyre::getPayloadInfo(Operation *op) {
 // KernelOp
 //===----------------------------------------------------------------------===//
 
-/// Where the buffer operand `value` of `kernel` looks at lives, as
-/// --spyre-plan-memory recorded it: the `spyre.mem` of the root of its chain
-/// of views (the op defining it, or the function argument), or null. For
-/// the kernel's result, the kernel's own `spyre.mem`.
-static MemAttr getRecordedMem(Value value, KernelOp kernel) {
-  StringRef name = SpyreDialect::kMemAttrName;
-  if (value == kernel.getResult())
-    return kernel->getAttrOfType<MemAttr>(name);
+bool mlir::spyre::isViewOp(Operation *op) {
+  // Checked before isView(): verifiers call this on operands whose defining
+  // ops may not be verified yet.
+  if (op->getNumOperands() != 1 || op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getOperand(0).getType()) ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return transpose.isView();
+  if (auto reshape = dyn_cast<ReshapeOp>(op))
+    return reshape.isView();
+  return false;
+}
+
+Value mlir::spyre::getBufferRoot(Value value) {
   while (Operation *def = value.getDefiningOp()) {
-    // Views (transpose / reshape that only relabel the buffer) look at
-    // their input's buffer.
-    bool view = false;
-    if (def->getNumOperands() == 1 && def->getNumResults() == 1 &&
-        isa<RankedTensorType>(def->getOperand(0).getType()) &&
-        isa<RankedTensorType>(def->getResult(0).getType())) {
-      if (auto transpose = dyn_cast<TransposeOp>(def))
-        view = transpose.isView();
-      else if (auto reshape = dyn_cast<ReshapeOp>(def))
-        view = reshape.isView();
-    }
-    if (!view)
-      return def->getAttrOfType<MemAttr>(name);
+    if (!isViewOp(def))
+      break;
     value = def->getOperand(0);
   }
-  auto arg = cast<BlockArgument>(value);
+  return value;
+}
+
+MemAttr mlir::spyre::getRecordedMem(Value value) {
+  StringRef name = SpyreDialect::kMemAttrName;
+  Value root = getBufferRoot(value);
+  if (Operation *def = root.getDefiningOp())
+    return def->getAttrOfType<MemAttr>(name);
+  auto arg = cast<BlockArgument>(root);
   Block *block = arg.getOwner();
   auto function =
       dyn_cast_or_null<FunctionOpInterface>(block->getParentOp());
   if (!function || !block->isEntryBlock())
     return {};
   return function.getArgAttrOfType<MemAttr>(arg.getArgNumber(), name);
+}
+
+bool mlir::spyre::containsKernels(Operation *root) {
+  return root
+      ->walk([](KernelOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
 }
 
 /// The bytes [begin, end) a box of sticks of `stickBytes` at byte `offset`
@@ -252,7 +262,11 @@ LogicalResult KernelOp::verifyRegions() {
                            << " must not be negative";
     // Where the tensor lives, as --spyre-plan-memory recorded it.
     auto checkPlacement = [&]() -> LogicalResult {
-      MemAttr lives = getRecordedMem(value, *this);
+      // The kernel's result lives where the kernel's own spyre.mem says.
+      MemAttr lives = value == getResult()
+                          ? (*this)->getAttrOfType<MemAttr>(
+                                SpyreDialect::kMemAttrName)
+                          : getRecordedMem(value);
       if (lives && lives != access.getMem())
         return emitOpError() << describe() << ": its tensor lives in "
                              << lives << " but the access names "

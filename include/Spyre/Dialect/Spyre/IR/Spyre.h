@@ -153,6 +153,21 @@ bool isKernelPayload(Operation *op);
 /// The kernel view of `op`; `op` must satisfy isKernelPayload.
 PayloadInfo getPayloadInfo(Operation *op);
 
+/// A transpose or reshape that only reinterprets its input's bytes.
+bool isViewOp(Operation *op);
+
+/// The value whose buffer `value` looks at: itself, or the root of the
+/// chain of views it is computed by.
+Value getBufferRoot(Value value);
+
+/// Where the buffer `value` looks at lives, as --spyre-plan-memory recorded
+/// it: the `spyre.mem` of its buffer root (the op defining it, or the
+/// function argument), or null when there is none.
+MemAttr getRecordedMem(Value value);
+
+/// Whether `root` holds spyre.kernel ops (is in kernel form).
+bool containsKernels(Operation *root);
+
 } // namespace mlir::spyre
 
 #endif // SPYRE_DIALECT_SPYRE_IR_SPYRE_H
