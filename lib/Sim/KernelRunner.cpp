@@ -373,6 +373,15 @@ struct Operand {
   int64_t denseSize = 1;
   /// Cores sharing each tile (the tile is forwarded along the ring).
   int64_t group = 1;
+
+  /// Host elements between two lanes of a stick (0 for sparse layouts).
+  int64_t stickStep() const {
+    return stickHost >= 0 ? multiplier[deviceRank - 1] : 0;
+  }
+  /// The op dim the stick's lanes step (-1: none).
+  int stickOpDim() const {
+    return stickHost >= 0 ? opDimOfHost[stickHost] : -1;
+  }
 };
 
 struct Timeline {
@@ -406,6 +415,18 @@ private:
                                    ArrayRef<int64_t> start) const;
   SmallVector<int64_t, 8> boxCounts(const Operand &t,
                                     ArrayRef<int64_t> start) const;
+  /// The error for a stick of `t` at LX byte `address` of `core` that is
+  /// not inside the usable LX (`verb`: what the core does with it), or "".
+  std::string checkLxRange(const Operand &t, int64_t core, int64_t address,
+                           StringRef verb) const;
+  /// Calls f(coord, address) for every stick of `t`'s access box in the
+  /// tile at `region`: its device coordinate (non-stick dims) and its LX
+  /// byte, the box being staged at `lxBase` for the tile at `origin`.
+  /// Stops calling once `error` is set.
+  template <typename F>
+  void forEachBoxStick(const Operand &t, ArrayRef<int64_t> region,
+                       int64_t lxBase, ArrayRef<int64_t> origin,
+                       const std::string &error, F f) const;
   llvm::Error dma(const Operand &t, int64_t core, int64_t ddrAddress,
                   int64_t lxBase, ArrayRef<int64_t> start, bool toLx,
                   int64_t &bytes);
@@ -631,12 +652,45 @@ static void forEachPosition(ArrayRef<int64_t> counts, F f) {
   }
 }
 
+std::string KernelExecution::checkLxRange(const Operand &t, int64_t core,
+                                          int64_t address,
+                                          StringRef verb) const {
+  int64_t usable = target.usableLxBytes();
+  if (address >= 0 && address + t.stickBytes <= usable)
+    return "";
+  return llvm::formatv("core {0} {1} {2} at LX bytes [{3}, {4}), past the "
+                       "{5} usable bytes",
+                       core, verb, t.name, address, address + t.stickBytes,
+                       usable)
+      .str();
+}
+
+template <typename F>
+void KernelExecution::forEachBoxStick(const Operand &t,
+                                      ArrayRef<int64_t> region,
+                                      int64_t lxBase, ArrayRef<int64_t> origin,
+                                      const std::string &error, F f) const {
+  SmallVector<int64_t, 8> first = boxStart(t, region);
+  SmallVector<int64_t, 8> counts = boxCounts(t, region);
+  ArrayRef<int64_t> lxStrides = t.access.getLxStrides();
+  SmallVector<int64_t, 8> coord(counts.size());
+  forEachPosition(counts, [&](ArrayRef<int64_t> at) {
+    if (!error.empty())
+      return;
+    int64_t address = lxBase;
+    for (size_t d = 0; d < at.size(); ++d) {
+      coord[d] = first[d] + at[d];
+      address += (coord[d] - origin[d]) * lxStrides[d];
+    }
+    f(ArrayRef<int64_t>(coord), address);
+  });
+}
+
 llvm::Error KernelExecution::dma(const Operand &t, int64_t core,
                                  int64_t ddrAddress, int64_t lxBase,
                                  ArrayRef<int64_t> start, bool toLx,
                                  int64_t &bytes) {
   Memory &lx = machine.lx(core);
-  int64_t usable = target.usableLxBytes();
   SmallVector<int64_t, 8> counts = boxCounts(t, start);
   ArrayRef<int64_t> ddrStrides = t.access.getDdrStrides();
   ArrayRef<int64_t> lxStrides = t.access.getLxStrides();
@@ -671,13 +725,9 @@ llvm::Error KernelExecution::dma(const Operand &t, int64_t core,
                   .str();
       return;
     }
-    if (dst < 0 || dst + t.stickBytes > usable) {
-      error = llvm::formatv("core {0} stages {1} at LX bytes [{2}, {3}), "
-                            "past the {4} usable bytes",
-                            core, t.name, dst, dst + t.stickBytes, usable)
-                  .str();
+    error = checkLxRange(t, core, dst, "stages");
+    if (!error.empty())
       return;
-    }
     auto &range = reach[&t - operands.data()];
     range.first = std::min(range.first, src);
     range.second = std::max(range.second, src + t.stickBytes);
@@ -712,25 +762,13 @@ llvm::Error KernelExecution::gather(const Operand &t, int64_t core,
                                     ArrayRef<int64_t> origin,
                                     std::vector<float> &dense, float fill) {
   Memory &lx = machine.lx(core);
-  int64_t usable = target.usableLxBytes();
   dense.assign(t.denseSize, fill);
-  SmallVector<int64_t, 8> first = boxStart(t, region);
-  SmallVector<int64_t, 8> counts = boxCounts(t, region);
-  ArrayRef<int64_t> lxStrides = t.access.getLxStrides();
-  int last = t.deviceRank - 1;
-  int64_t stickStep = t.stickHost >= 0 ? t.multiplier[last] : 0;
-  int stickOp = t.stickHost >= 0 ? t.opDimOfHost[t.stickHost] : -1;
-  SmallVector<int64_t, 8> coord(counts.size());
+  int64_t stickStep = t.stickStep();
+  int stickOp = t.stickOpDim();
   SmallVector<int64_t, 6> host;
   std::string error;
-  forEachPosition(counts, [&](ArrayRef<int64_t> at) {
-    if (!error.empty())
-      return;
-    int64_t address = lxBase;
-    for (size_t d = 0; d < at.size(); ++d) {
-      coord[d] = first[d] + at[d];
-      address += (coord[d] - origin[d]) * lxStrides[d];
-    }
+  forEachBoxStick(t, region, lxBase, origin, error,
+                  [&](ArrayRef<int64_t> coord, int64_t address) {
     hostCoordOf(t, coord, host);
     // Where the stick's lane 0 lands in the dense tile; lanes step the
     // stick's host dim.
@@ -763,14 +801,9 @@ llvm::Error KernelExecution::gather(const Operand &t, int64_t core,
     }
     if (laneBegin >= laneEnd)
       return;
-    if (address < 0 || address + t.stickBytes > usable) {
-      error = llvm::formatv("core {0} reads {1} at LX bytes [{2}, {3}), past "
-                            "the {4} usable bytes",
-                            core, t.name, address, address + t.stickBytes,
-                            usable)
-                  .str();
+    error = checkLxRange(t, core, address, "reads");
+    if (!error.empty())
       return;
-    }
     int32_t tag = lx.tagAt(address);
     if (tag != t.id) {
       error = llvm::formatv("core {0} reads {1} (device {2}) from LX byte "
@@ -809,34 +842,17 @@ llvm::Error KernelExecution::scatter(const Operand &t, int64_t core,
                                      ArrayRef<int64_t> origin,
                                      const std::vector<float> &dense) {
   Memory &lx = machine.lx(core);
-  int64_t usable = target.usableLxBytes();
-  SmallVector<int64_t, 8> first = boxStart(t, region);
-  SmallVector<int64_t, 8> counts = boxCounts(t, region);
-  ArrayRef<int64_t> lxStrides = t.access.getLxStrides();
-  int last = t.deviceRank - 1;
-  int64_t stickStep = t.stickHost >= 0 ? t.multiplier[last] : 0;
-  int stickOp = t.stickHost >= 0 ? t.opDimOfHost[t.stickHost] : -1;
+  int64_t stickStep = t.stickStep();
+  int stickOp = t.stickOpDim();
   float fill = semantics.padValue ? static_cast<float>(*semantics.padValue)
                                   : 0.0f;
-  SmallVector<int64_t, 8> coord(counts.size());
   SmallVector<int64_t, 6> host;
   std::string error;
-  forEachPosition(counts, [&](ArrayRef<int64_t> at) {
+  forEachBoxStick(t, region, lxBase, origin, error,
+                  [&](ArrayRef<int64_t> coord, int64_t address) {
+    error = checkLxRange(t, core, address, "writes");
     if (!error.empty())
       return;
-    int64_t address = lxBase;
-    for (size_t d = 0; d < at.size(); ++d) {
-      coord[d] = first[d] + at[d];
-      address += (coord[d] - origin[d]) * lxStrides[d];
-    }
-    if (address < 0 || address + t.stickBytes > usable) {
-      error = llvm::formatv("core {0} writes {1} at LX bytes [{2}, {3}), "
-                            "past the {4} usable bytes",
-                            core, t.name, address, address + t.stickBytes,
-                            usable)
-                  .str();
-      return;
-    }
     hostCoordOf(t, coord, host);
     // The box must stay within the tile computed: a box larger than the
     // tile (attributes that disagree) has no values to store.

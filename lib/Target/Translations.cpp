@@ -88,24 +88,42 @@ static LogicalResult checkCompiled(ModuleOp module) {
             "tensors); compile it with spyre-opt --spyre-pipeline first";
 }
 
-static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
+/// The module a translation reads: `op`, which must be a module in kernel
+/// form.
+static FailureOr<ModuleOp> compiledModule(Operation *op) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expected a module");
   if (failed(checkCompiled(module)))
     return failure();
-  FailureOr<std::vector<EmittedFile>> files = emitSuperDsc(module);
+  return module;
+}
+
+/// With --spyre-output-dir: writes every file into the directory.
+static LogicalResult writeFiles(Operation *op,
+                                ArrayRef<EmittedFile> files,
+                                raw_ostream &os) {
+  if (failed(prepareDir(op)))
+    return failure();
+  for (const EmittedFile &file : files)
+    if (failed(writeFile(op, file.name, render(file.json), os)))
+      return failure();
+  return success();
+}
+
+static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
+  FailureOr<ModuleOp> module = compiledModule(op);
+  if (failed(module))
+    return failure();
+  FailureOr<std::vector<EmittedFile>> files = emitSuperDsc(*module);
   if (failed(files))
     return failure();
-  FailureOr<std::string> bundle = emitBundle(module);
+  FailureOr<std::string> bundle = emitBundle(*module);
   if (failed(bundle))
     return failure();
   if (!outputDir.empty()) {
-    if (failed(prepareDir(op)))
+    if (failed(writeFiles(op, *files, os)))
       return failure();
-    for (const EmittedFile &file : *files)
-      if (failed(writeFile(op, file.name, render(file.json), os)))
-        return failure();
     return writeFile(op, "bundle.mlir", *bundle, os);
   }
   llvm::json::Array order;
@@ -120,22 +138,14 @@ static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
 }
 
 static LogicalResult translateToDci(Operation *op, raw_ostream &os) {
-  auto module = dyn_cast<ModuleOp>(op);
-  if (!module)
-    return op->emitError("expected a module");
-  if (failed(checkCompiled(module)))
+  FailureOr<ModuleOp> module = compiledModule(op);
+  if (failed(module))
     return failure();
-  FailureOr<std::vector<EmittedFile>> files = emitDci(module);
+  FailureOr<std::vector<EmittedFile>> files = emitDci(*module);
   if (failed(files))
     return failure();
-  if (!outputDir.empty()) {
-    if (failed(prepareDir(op)))
-      return failure();
-    for (const EmittedFile &file : *files)
-      if (failed(writeFile(op, file.name, render(file.json), os)))
-        return failure();
-    return success();
-  }
+  if (!outputDir.empty())
+    return writeFiles(op, *files, os);
   llvm::json::Array all;
   for (const EmittedFile &file : *files)
     all.push_back(file.json);

@@ -426,18 +426,26 @@ LogicalResult BatchMatmulOp::verify() {
 // The layer-norm family
 //===----------------------------------------------------------------------===//
 
-/// Op dims (d0, ..., d(r-1), s): the input's dims plus the statistic.
-SmallVector<AffineMap> Exx2Op::getIndexingMapsArray() {
-  MLIRContext *context = getContext();
-  unsigned rank = static_cast<unsigned>(getInput().getType().getRank());
-  SmallVector<AffineExpr> in, out;
+/// Over the op dims (d0, ..., d(r-1), s) of the layer-norm family, for an
+/// input of rank r: the input's map (its dims) and the statistics' map (the
+/// rows, then the statistic s).
+static std::pair<AffineMap, AffineMap> inputAndStatsMaps(unsigned rank,
+                                                         MLIRContext *context) {
+  SmallVector<AffineExpr> in, stats;
   for (unsigned d = 0; d < rank; ++d)
     in.push_back(getAffineDimExpr(d, context));
   for (unsigned d = 0; d + 1 < rank; ++d)
-    out.push_back(getAffineDimExpr(d, context));
-  out.push_back(getAffineDimExpr(rank, context));
+    stats.push_back(getAffineDimExpr(d, context));
+  stats.push_back(getAffineDimExpr(rank, context));
   return {AffineMap::get(rank + 1, 0, in, context),
-          AffineMap::get(rank + 1, 0, out, context)};
+          AffineMap::get(rank + 1, 0, stats, context)};
+}
+
+/// Op dims (d0, ..., d(r-1), s): the input's dims plus the statistic.
+SmallVector<AffineMap> Exx2Op::getIndexingMapsArray() {
+  unsigned rank = static_cast<unsigned>(getInput().getType().getRank());
+  auto [in, out] = inputAndStatsMaps(rank, getContext());
+  return {in, out};
 }
 
 /// The shape of the statistics of `x`: its shape with the innermost dim 2.
@@ -474,17 +482,10 @@ LogicalResult LayerNormScaleOp::verify() {
 SmallVector<AffineMap> LayerNormNormOp::getIndexingMapsArray() {
   MLIRContext *context = getContext();
   unsigned rank = static_cast<unsigned>(getInput().getType().getRank());
-  SmallVector<AffineExpr> x, stats;
-  for (unsigned d = 0; d < rank; ++d)
-    x.push_back(getAffineDimExpr(d, context));
-  for (unsigned d = 0; d + 1 < rank; ++d)
-    stats.push_back(getAffineDimExpr(d, context));
-  stats.push_back(getAffineDimExpr(rank, context));
+  auto [xMap, statsMap] = inputAndStatsMaps(rank, context);
   AffineMap inner = AffineMap::get(
       rank + 1, 0, {getAffineDimExpr(rank - 1, context)}, context);
-  AffineMap xMap = AffineMap::get(rank + 1, 0, x, context);
-  return {xMap, AffineMap::get(rank + 1, 0, stats, context), inner, inner,
-          xMap};
+  return {xMap, statsMap, inner, inner, xMap};
 }
 
 LogicalResult LayerNormNormOp::verify() {
