@@ -24,8 +24,8 @@
 
 #include <optional>
 
-using namespace spyre;
-using namespace spyre::kernel;
+using namespace mlir::spyre;
+using namespace mlir::spyre::kernel;
 using llvm::ArrayRef;
 using llvm::SmallVector;
 

@@ -32,8 +32,8 @@
 
 namespace py = pybind11;
 using namespace mlir;
-using ::spyre::HostType;
-using ::spyre::sim::HostTensor;
+using namespace mlir::spyre;
+using namespace mlir::spyre::sim;
 
 namespace {
 
@@ -152,7 +152,7 @@ py::dtype dtypeOf(HostType type) {
   case HostType::Int64:
     return py::dtype("int64");
   default:
-    raise("results of type " + ::spyre::stringifyHostType(type).str() +
+    raise("results of type " + mlir::spyre::stringifyHostType(type).str() +
           " have no numpy dtype");
   }
 }

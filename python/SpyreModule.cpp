@@ -40,7 +40,7 @@
 #include <vector>
 
 namespace py = pybind11;
-using namespace spyre;
+using namespace mlir::spyre;
 using llvm::ArrayRef;
 using llvm::SmallVector;
 
@@ -734,7 +734,7 @@ PYBIND11_MODULE(_spyre, m) {
       .def(
           "elems_per_stick",
           [](DataFormat f, int64_t stickBytes) {
-            return spyre::elemsPerStick(f, stickBytes);
+            return elemsPerStick(f, stickBytes);
           },
           py::arg("stick_bytes") = kDefaultStickBytes,
           "Elements in one stick (0 if the stick does not hold a whole "
@@ -975,7 +975,7 @@ bfloat16, float32, int8, int32, int64, float8_e4m3fn, float8_e5m2, bool, int4.
         DataFormat format = py::isinstance<DataFormat>(dtype)
                                 ? dtype.cast<DataFormat>()
                                 : deviceFormatFor(parseHostType(dtype));
-        return spyre::elemsPerStick(format, stickBytes);
+        return elemsPerStick(format, stickBytes);
       },
       py::arg("dtype"), py::arg("stick_bytes") = kDefaultStickBytes,
       "Elements per stick of a host dtype's (or a DataFormats') device "

@@ -12,7 +12,8 @@
 #include <limits>
 #include <numeric>
 
-using namespace spyre::kernel;
+using namespace mlir::spyre;
+using namespace mlir::spyre::kernel;
 using llvm::ArrayRef;
 using llvm::SmallVector;
 
@@ -149,7 +150,7 @@ SmallVector<int64_t, 6> Division::defaultOrder(const Problem &problem,
   return order;
 }
 
-Tensor spyre::kernel::makeTensor(const spyre::BoundLayout &bound,
+Tensor mlir::spyre::kernel::makeTensor(const BoundLayout &bound,
                                  ArrayRef<int> opDims, std::string name,
                                  bool isResult) {
   Tensor tensor;
@@ -159,7 +160,7 @@ Tensor spyre::kernel::makeTensor(const spyre::BoundLayout &bound,
   for (auto [d, role] : llvm::enumerate(bound.roles())) {
     TensorDim dim;
     dim.size = bound.layout().getDeviceSize()[d];
-    if (role.kind == spyre::BoundLayout::DimKind::Piece &&
+    if (role.kind == BoundLayout::DimKind::Piece &&
         opDims[role.hostDim] >= 0) {
       dim.opDim = opDims[role.hostDim];
       dim.multiplier = role.multiplier;
@@ -169,8 +170,8 @@ Tensor spyre::kernel::makeTensor(const spyre::BoundLayout &bound,
   return tensor;
 }
 
-void spyre::kernel::addGranules(Problem &problem,
-                                const spyre::BoundLayout &bound,
+void mlir::spyre::kernel::addGranules(Problem &problem,
+                                const BoundLayout &bound,
                                 ArrayRef<int> opDims) {
   for (int h = 0, e = bound.host().rank(); h < e; ++h) {
     ArrayRef<int> pieces = bound.piecesOf(h);
@@ -184,7 +185,7 @@ void spyre::kernel::addGranules(Problem &problem,
   // even when the tensor has a single stick along it.
   int stick = bound.layout().deviceRank() - 1;
   const auto &role = bound.roles()[stick];
-  if (role.kind == spyre::BoundLayout::DimKind::Piece &&
+  if (role.kind == BoundLayout::DimKind::Piece &&
       opDims[role.hostDim] >= 0) {
     Dim &dim = problem.dims[opDims[role.hostDim]];
     dim.granule = std::lcm(
@@ -192,7 +193,7 @@ void spyre::kernel::addGranules(Problem &problem,
   }
 }
 
-SmallVector<int64_t, 6> spyre::kernel::sliceSizes(const Problem &problem,
+SmallVector<int64_t, 6> mlir::spyre::kernel::sliceSizes(const Problem &problem,
                                                   const Division &division) {
   SmallVector<int64_t, 6> slice;
   for (auto [d, dim] : llvm::enumerate(problem.dims))
@@ -200,7 +201,7 @@ SmallVector<int64_t, 6> spyre::kernel::sliceSizes(const Problem &problem,
   return slice;
 }
 
-SmallVector<int64_t, 8> spyre::kernel::boxCounts(const Tensor &tensor,
+SmallVector<int64_t, 8> mlir::spyre::kernel::boxCounts(const Tensor &tensor,
                                                  ArrayRef<int64_t> extents) {
   SmallVector<int64_t, 8> counts;
   for (const TensorDim &td : tensor.dims) {
@@ -214,7 +215,7 @@ SmallVector<int64_t, 8> spyre::kernel::boxCounts(const Tensor &tensor,
   return counts;
 }
 
-int64_t spyre::kernel::boxSticks(const Tensor &tensor,
+int64_t mlir::spyre::kernel::boxSticks(const Tensor &tensor,
                                  ArrayRef<int64_t> extents) {
   SmallVector<int64_t, 8> counts = boxCounts(tensor, extents);
   int64_t n = 1;
@@ -223,7 +224,7 @@ int64_t spyre::kernel::boxSticks(const Tensor &tensor,
   return n;
 }
 
-int64_t spyre::kernel::perCoreSpan(const Tensor &tensor,
+int64_t mlir::spyre::kernel::perCoreSpan(const Tensor &tensor,
                                    ArrayRef<int64_t> slice) {
   SmallVector<int64_t, 8> counts = boxCounts(tensor, slice);
   size_t last = tensor.dims.size() - 1;
@@ -242,14 +243,14 @@ int64_t spyre::kernel::perCoreSpan(const Tensor &tensor,
 // Tiling and estimates
 //===----------------------------------------------------------------------===//
 
-int64_t spyre::kernel::transfersPerLaunch(const Problem &problem,
+int64_t mlir::spyre::kernel::transfersPerLaunch(const Problem &problem,
                                           const Tensor &tensor,
                                           ArrayRef<int64_t> slice,
                                           ArrayRef<int64_t> tiles) {
   return transfers(problem, tensor, tripCounts(slice, tiles));
 }
 
-int64_t spyre::kernel::stagingBuffers(const Problem &problem,
+int64_t mlir::spyre::kernel::stagingBuffers(const Problem &problem,
                                       const Tensor &tensor,
                                       ArrayRef<int64_t> slice,
                                       ArrayRef<int64_t> tiles) {
@@ -258,7 +259,7 @@ int64_t spyre::kernel::stagingBuffers(const Problem &problem,
   return transfersPerLaunch(problem, tensor, slice, tiles) > 1 ? 2 : 1;
 }
 
-int64_t spyre::kernel::lxWorkingSet(const Problem &problem,
+int64_t mlir::spyre::kernel::lxWorkingSet(const Problem &problem,
                                     ArrayRef<int64_t> slice,
                                     ArrayRef<int64_t> tiles) {
   int64_t bytes = 0;
@@ -274,7 +275,7 @@ namespace {
 /// candidate): the tile search calls it thousands of times.
 class TileEvaluator {
 public:
-  TileEvaluator(const Problem &problem, const spyre::TargetModel &target,
+  TileEvaluator(const Problem &problem, const TargetModel &target,
                 const Division &division)
       : problem(problem), target(target),
         slice(sliceSizes(problem, division)), cores(division.numCores()),
@@ -405,7 +406,7 @@ public:
 
 private:
   const Problem &problem;
-  const spyre::TargetModel &target;
+  const TargetModel &target;
   SmallVector<int64_t, 6> slice;
   int64_t cores, partners;
   SmallVector<int, 6> order;
@@ -427,7 +428,7 @@ tileCandidates(const Problem &problem, ArrayRef<int64_t> slice) {
 }
 
 llvm::Expected<Tiling> searchTiles(const Problem &problem,
-                                   const spyre::TargetModel &target,
+                                   const TargetModel &target,
                                    const Division &division,
                                    int64_t lxBudget) {
   TileEvaluator evaluator(problem, target, division);
@@ -537,15 +538,15 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
 
 } // namespace
 
-llvm::Expected<Tiling> spyre::kernel::chooseTiles(
-    const Problem &problem, const spyre::TargetModel &target,
+llvm::Expected<Tiling> mlir::spyre::kernel::chooseTiles(
+    const Problem &problem, const TargetModel &target,
     const Division &division, int64_t lxBudget) {
   return searchTiles(problem, target, division, lxBudget);
 }
 
-Estimate spyre::kernel::estimate(const Problem &problem,
+Estimate mlir::spyre::kernel::estimate(const Problem &problem,
                                  const Division &division, const Tiling &tiling,
-                                 const spyre::TargetModel &target) {
+                                 const TargetModel &target) {
   Estimate e;
   SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
   int64_t chunks = division.numChunks();
@@ -580,9 +581,9 @@ Estimate spyre::kernel::estimate(const Problem &problem,
   return e;
 }
 
-double spyre::kernel::lowerBound(const Problem &problem,
+double mlir::spyre::kernel::lowerBound(const Problem &problem,
                                  const Division &division,
-                                 const spyre::TargetModel &target) {
+                                 const TargetModel &target) {
   SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
   int64_t partners = reductionSplit(problem, division);
   TileEvaluator evaluator(problem, target, division);
@@ -598,8 +599,8 @@ double spyre::kernel::lowerBound(const Problem &problem,
          static_cast<double>(division.numChunks());
 }
 
-double spyre::kernel::roofline(const Problem &problem,
-                               const spyre::TargetModel &target,
+double mlir::spyre::kernel::roofline(const Problem &problem,
+                               const TargetModel &target,
                                int64_t cores) {
   int64_t bytes = 0;
   for (const Tensor &t : problem.tensors)
@@ -802,7 +803,7 @@ bool better(const Plan &a, const Plan &b) {
 
 /// The best plan for fixed chunks, or an error explaining why none exists.
 llvm::Expected<Plan> bestPlan(const Problem &problem,
-                              const spyre::TargetModel &target,
+                              const TargetModel &target,
                               int64_t maxCores, Policy policy,
                               ArrayRef<int64_t> chunks, int64_t lxBudget) {
   auto greedy = greedySplits(problem, maxCores, chunks, target.spanBytes);
@@ -854,8 +855,8 @@ llvm::Expected<Plan> bestPlan(const Problem &problem,
 
 } // namespace
 
-llvm::Expected<Plan> spyre::kernel::planDivision(
-    const Problem &problem, const spyre::TargetModel &target,
+llvm::Expected<Plan> mlir::spyre::kernel::planDivision(
+    const Problem &problem, const TargetModel &target,
     const Division &division, int64_t lxBudget) {
   int reductionSplits = 0;
   for (auto [d, dim] : llvm::enumerate(problem.dims)) {
@@ -897,8 +898,8 @@ llvm::Expected<Plan> spyre::kernel::planDivision(
   return plan;
 }
 
-llvm::Expected<Plan> spyre::kernel::divide(const Problem &problem,
-                                           const spyre::TargetModel &target,
+llvm::Expected<Plan> mlir::spyre::kernel::divide(const Problem &problem,
+                                           const TargetModel &target,
                                            int64_t maxCores, Policy policy,
                                            int64_t lxBudget,
                                            const Division *preferred) {
@@ -953,8 +954,8 @@ llvm::Expected<Plan> spyre::kernel::divide(const Problem &problem,
   return llvm::createStringError(reason);
 }
 
-llvm::Expected<Plan> spyre::kernel::planWithSplits(
-    const Problem &problem, const spyre::TargetModel &target, int64_t maxCores,
+llvm::Expected<Plan> mlir::spyre::kernel::planWithSplits(
+    const Problem &problem, const TargetModel &target, int64_t maxCores,
     ArrayRef<int64_t> splits, int64_t lxBudget) {
   int n = problem.numDims();
   if (static_cast<int>(splits.size()) != n)

@@ -22,7 +22,8 @@
 #include <array>
 #include <limits>
 
-using namespace spyre::stick;
+using namespace mlir::spyre;
+using namespace mlir::spyre::stick;
 using llvm::ArrayRef;
 using llvm::SmallVector;
 
@@ -309,7 +310,7 @@ std::string Problem::verify() const {
   return "";
 }
 
-std::vector<Key> spyre::stick::valueKeys(const Problem &problem,
+std::vector<Key> mlir::spyre::stick::valueKeys(const Problem &problem,
                                          ArrayRef<int> configs) {
   std::vector<Key> keys(problem.values.size());
   for (auto [v, value] : llvm::enumerate(problem.values))
@@ -321,7 +322,7 @@ std::vector<Key> spyre::stick::valueKeys(const Problem &problem,
   return keys;
 }
 
-int64_t spyre::stick::evaluate(const Problem &problem, ArrayRef<int> configs) {
+int64_t mlir::spyre::stick::evaluate(const Problem &problem, ArrayRef<int> configs) {
   std::vector<Key> keys = valueKeys(problem, configs);
   std::vector<uint8_t> charged(problem.values.size(), 0);
   int64_t cost = 0;
@@ -342,7 +343,7 @@ int64_t spyre::stick::evaluate(const Problem &problem, ArrayRef<int> configs) {
   return cost;
 }
 
-Solution spyre::stick::solveExhaustive(const Problem &problem) {
+Solution mlir::spyre::stick::solveExhaustive(const Problem &problem) {
   Solution best;
   best.cost = std::numeric_limits<int64_t>::max();
   best.exact = true;
@@ -365,7 +366,7 @@ Solution spyre::stick::solveExhaustive(const Problem &problem) {
   return best;
 }
 
-Solution spyre::stick::solveBeam(const Problem &problem, int width) {
+Solution mlir::spyre::stick::solveBeam(const Problem &problem, int width) {
   SearchResult result = search(problem, std::max(width, 1),
                                std::numeric_limits<int64_t>::max(), 0);
   result.solution.exact = result.completed;
@@ -443,7 +444,7 @@ private:
 };
 } // namespace
 
-void spyre::stick::improveLocally(const Problem &problem, Solution &solution) {
+void mlir::spyre::stick::improveLocally(const Problem &problem, Solution &solution) {
   // Each pass re-chooses every node's configuration given all the others;
   // stops when a pass changes nothing. Every accepted move strictly lowers
   // the cost, so this terminates.
@@ -474,7 +475,7 @@ void spyre::stick::improveLocally(const Problem &problem, Solution &solution) {
   }
 }
 
-Solution spyre::stick::solve(const Problem &problem,
+Solution mlir::spyre::stick::solve(const Problem &problem,
                              const SolveOptions &options) {
   Solution beam = solveBeam(problem, options.beamWidth);
   if (beam.exact)

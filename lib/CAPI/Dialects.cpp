@@ -41,7 +41,7 @@ MlirAttribute mlirSpyreLayoutAttrGetDefault(MlirType tensorType) {
   auto type = dyn_cast<RankedTensorType>(unwrap(tensorType));
   if (!type)
     return MlirAttribute{nullptr};
-  llvm::Expected<::spyre::SpyreTensorLayout> layout = getDefaultLayout(type);
+  llvm::Expected<SpyreTensorLayout> layout = getDefaultLayout(type);
   if (!layout) {
     llvm::consumeError(layout.takeError());
     return MlirAttribute{nullptr};

@@ -10,9 +10,9 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
-using namespace spyre;
+using namespace mlir::spyre;
 
-llvm::StringRef spyre::stringifyDataFormat(DataFormat format) {
+llvm::StringRef mlir::spyre::stringifyDataFormat(DataFormat format) {
   switch (format) {
   case DataFormat::SEN169_FP16:
     return "SEN169_FP16";
@@ -32,7 +32,7 @@ llvm::StringRef spyre::stringifyDataFormat(DataFormat format) {
   return "<invalid>";
 }
 
-std::optional<DataFormat> spyre::symbolizeDataFormat(llvm::StringRef name) {
+std::optional<DataFormat> mlir::spyre::symbolizeDataFormat(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<DataFormat>>(name)
       .Case("SEN169_FP16", DataFormat::SEN169_FP16)
       .Case("IEEE_FP32", DataFormat::IEEE_FP32)
@@ -44,7 +44,7 @@ std::optional<DataFormat> spyre::symbolizeDataFormat(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-llvm::StringRef spyre::stringifyHostType(HostType type) {
+llvm::StringRef mlir::spyre::stringifyHostType(HostType type) {
   switch (type) {
   case HostType::Float16:
     return "float16";
@@ -70,7 +70,7 @@ llvm::StringRef spyre::stringifyHostType(HostType type) {
   return "<invalid>";
 }
 
-std::optional<HostType> spyre::symbolizeHostType(llvm::StringRef name) {
+std::optional<HostType> mlir::spyre::symbolizeHostType(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<HostType>>(name)
       .Cases({"float16", "half", "f16"}, HostType::Float16)
       .Cases({"bfloat16", "bf16"}, HostType::BFloat16)
@@ -86,7 +86,7 @@ std::optional<HostType> spyre::symbolizeHostType(llvm::StringRef name) {
 }
 
 llvm::StringRef
-spyre::stringifyElementArrangement(ElementArrangement arrangement) {
+mlir::spyre::stringifyElementArrangement(ElementArrangement arrangement) {
   switch (arrangement) {
   case ElementArrangement::Standard:
     return "STANDARD";
@@ -101,7 +101,7 @@ spyre::stringifyElementArrangement(ElementArrangement arrangement) {
 }
 
 std::optional<ElementArrangement>
-spyre::symbolizeElementArrangement(llvm::StringRef name) {
+mlir::spyre::symbolizeElementArrangement(llvm::StringRef name) {
   std::string upper = name.upper();
   return llvm::StringSwitch<std::optional<ElementArrangement>>(upper)
       .Case("STANDARD", ElementArrangement::Standard)
@@ -111,7 +111,7 @@ spyre::symbolizeElementArrangement(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-unsigned spyre::deviceElementBits(DataFormat format) {
+unsigned mlir::spyre::deviceElementBits(DataFormat format) {
   switch (format) {
   case DataFormat::SEN169_FP16:
     return 16;
@@ -128,14 +128,14 @@ unsigned spyre::deviceElementBits(DataFormat format) {
   return 0;
 }
 
-int64_t spyre::elemsPerStick(DataFormat format, int64_t stickBytes) {
+int64_t mlir::spyre::elemsPerStick(DataFormat format, int64_t stickBytes) {
   int64_t bits = deviceElementBits(format);
   if (bits == 0 || stickBytes <= 0 || (stickBytes * 8) % bits != 0)
     return 0;
   return stickBytes * 8 / bits;
 }
 
-unsigned spyre::hostElementBytes(HostType type) {
+unsigned mlir::spyre::hostElementBytes(HostType type) {
   switch (type) {
   case HostType::Float16:
   case HostType::BFloat16:
@@ -155,7 +155,7 @@ unsigned spyre::hostElementBytes(HostType type) {
   return 0;
 }
 
-DataFormat spyre::deviceFormatFor(HostType type) {
+DataFormat mlir::spyre::deviceFormatFor(HostType type) {
   switch (type) {
   case HostType::Float16:
   case HostType::BFloat16:
@@ -178,7 +178,7 @@ DataFormat spyre::deviceFormatFor(HostType type) {
   return DataFormat::SEN169_FP16;
 }
 
-HostType spyre::naturalHostType(DataFormat format) {
+HostType mlir::spyre::naturalHostType(DataFormat format) {
   switch (format) {
   case DataFormat::SEN169_FP16:
     return HostType::Float16;
@@ -198,7 +198,7 @@ HostType spyre::naturalHostType(DataFormat format) {
   return HostType::Float16;
 }
 
-bool spyre::isFloatingPoint(DataFormat format) {
+bool mlir::spyre::isFloatingPoint(DataFormat format) {
   switch (format) {
   case DataFormat::SEN169_FP16:
   case DataFormat::IEEE_FP32:

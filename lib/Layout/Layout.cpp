@@ -22,7 +22,7 @@
 #include <algorithm>
 #include <numeric>
 
-using namespace spyre;
+using namespace mlir::spyre;
 using llvm::ArrayRef;
 using llvm::Expected;
 using llvm::SmallVector;
@@ -31,7 +31,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-std::string spyre::formatList(ArrayRef<int64_t> values) {
+std::string mlir::spyre::formatList(ArrayRef<int64_t> values) {
   std::string out = "[";
   llvm::raw_string_ostream os(out);
   llvm::interleaveComma(values, os);
@@ -39,12 +39,12 @@ std::string spyre::formatList(ArrayRef<int64_t> values) {
   return out;
 }
 
-std::string spyre::formatList(ArrayRef<int32_t> values) {
+std::string mlir::spyre::formatList(ArrayRef<int32_t> values) {
   SmallVector<int64_t> wide(values.begin(), values.end());
   return formatList(wide);
 }
 
-SmallVector<int64_t, 6> spyre::rowMajorStrides(ArrayRef<int64_t> sizes) {
+SmallVector<int64_t, 6> mlir::spyre::rowMajorStrides(ArrayRef<int64_t> sizes) {
   SmallVector<int64_t, 6> strides(sizes.size());
   int64_t stride = 1;
   for (int i = static_cast<int>(sizes.size()) - 1; i >= 0; --i) {
@@ -123,7 +123,7 @@ SpyreTensorLayout::get(ArrayRef<int64_t> deviceSize, ArrayRef<int64_t> strideMap
           "stride_map[{0}] = {1} is invalid: entries are host strides >= 0, "
           "or -1 for a synthetic dim",
           i, stride));
-  int64_t eps = spyre::elemsPerStick(format, stickBytes);
+  int64_t eps = mlir::spyre::elemsPerStick(format, stickBytes);
   if (eps == 0)
     return makeError(llvm::formatv("a {0}-byte stick does not hold a whole "
                                    "number of {1} elements",
@@ -227,7 +227,7 @@ SpyreTensorLayout::getDefault(const HostView &host, DataFormat format,
                               int64_t stickBytes) {
   if (llvm::Error err = verifyHostView(host))
     return std::move(err);
-  int64_t eps = spyre::elemsPerStick(format, stickBytes);
+  int64_t eps = mlir::spyre::elemsPerStick(format, stickBytes);
   if (eps == 0)
     return makeError(llvm::formatv("a {0}-byte stick does not hold a whole "
                                    "number of {1} elements",
@@ -850,7 +850,7 @@ int64_t DmaPlan::numElements() const {
 //===----------------------------------------------------------------------===//
 
 Expected<SpyreTensorLayout>
-spyre::transposeView(const BoundLayout &source, ArrayRef<int64_t> permutation) {
+mlir::spyre::transposeView(const BoundLayout &source, ArrayRef<int64_t> permutation) {
   const HostView &host = source.host();
   int n = host.rank();
   SmallVector<int64_t, 6> inverse(n, -1);
@@ -907,7 +907,7 @@ spyre::transposeView(const BoundLayout &source, ArrayRef<int64_t> permutation) {
   return view;
 }
 
-bool spyre::survivesReshape(const SpyreTensorLayout &layout,
+bool mlir::spyre::survivesReshape(const SpyreTensorLayout &layout,
                             ArrayRef<int64_t> sizes) {
   Expected<BoundLayout> bound = layout.bind(HostView::contiguous(sizes));
   if (!bound) {
@@ -921,7 +921,7 @@ bool spyre::survivesReshape(const SpyreTensorLayout &layout,
 // Restickify
 //===----------------------------------------------------------------------===//
 
-Expected<SpyreTensorLayout> spyre::restickifyTarget(const BoundLayout &source,
+Expected<SpyreTensorLayout> mlir::spyre::restickifyTarget(const BoundLayout &source,
                                                     int newStickDim) {
   int n = source.host().rank();
   if (newStickDim < 0 || newStickDim >= n)
@@ -944,6 +944,6 @@ Expected<SpyreTensorLayout> spyre::restickifyTarget(const BoundLayout &source,
                                        source.layout().stickBytes());
 }
 
-int64_t spyre::restickifyCost(const SpyreTensorLayout &source) {
+int64_t mlir::spyre::restickifyCost(const SpyreTensorLayout &source) {
   return source.numDeviceElements();
 }

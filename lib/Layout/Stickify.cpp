@@ -28,7 +28,7 @@
 #include <emmintrin.h>
 #endif
 
-using namespace spyre;
+using namespace mlir::spyre;
 using llvm::ArrayRef;
 using llvm::SmallVector;
 
@@ -62,7 +62,7 @@ static const llvm::fltSemantics *semanticsOf(DataFormat format) {
   }
 }
 
-llvm::Expected<uint32_t> spyre::encodeDeviceValue(DataFormat format,
+llvm::Expected<uint32_t> mlir::spyre::encodeDeviceValue(DataFormat format,
                                                   double value) {
   if (const llvm::fltSemantics *sem = semanticsOf(format)) {
     llvm::APFloat converted(value);
@@ -90,7 +90,7 @@ llvm::Expected<uint32_t> spyre::encodeDeviceValue(DataFormat format,
       static_cast<uint64_t>(static_cast<int64_t>(value)) & mask);
 }
 
-double spyre::decodeDeviceValue(DataFormat format, uint32_t bits) {
+double mlir::spyre::decodeDeviceValue(DataFormat format, uint32_t bits) {
   unsigned width = deviceElementBits(format);
   if (const llvm::fltSemantics *sem = semanticsOf(format))
     return llvm::APFloat(*sem, llvm::APInt(width, bits)).convertToDouble();
@@ -472,7 +472,7 @@ static std::optional<llvm::StdThreadPool> workersFor(int64_t bytes,
       std::in_place, llvm::hardware_concurrency(threads - 1));
 }
 
-llvm::Error spyre::stickify(const BoundLayout &layout, HostType hostType,
+llvm::Error mlir::spyre::stickify(const BoundLayout &layout, HostType hostType,
                             const void *host, void *device, double padValue,
                             unsigned threads) {
   if (llvm::Error err = checkTypes(layout, hostType))
@@ -581,7 +581,7 @@ llvm::Error spyre::stickify(const BoundLayout &layout, HostType hostType,
   return llvm::Error::success();
 }
 
-llvm::Error spyre::unstickify(const BoundLayout &layout, HostType hostType,
+llvm::Error mlir::spyre::unstickify(const BoundLayout &layout, HostType hostType,
                               const void *device, void *host,
                               unsigned threads) {
   if (llvm::Error err = checkTypes(layout, hostType))

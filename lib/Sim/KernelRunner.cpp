@@ -27,9 +27,6 @@
 using namespace mlir;
 using namespace mlir::spyre;
 using namespace mlir::spyre::sim;
-using ::spyre::BoundLayout;
-using ::spyre::DataFormat;
-namespace kernel = ::spyre::kernel;
 
 //===----------------------------------------------------------------------===//
 // Machine
@@ -109,7 +106,7 @@ llvm::Error Machine::checkRealSticks(const BoundLayout &layout,
       return;
     error = llvm::formatv(
         "{0}: stick {1} (device {2}) at byte {3} of {4} {5}", what, s,
-        ::spyre::formatList(coord), base + s * stick, memory.name,
+        formatList(coord), base + s * stick, memory.name,
         tag == 0 ? std::string("was never written")
                  : "holds " + nameOf(tag).str() + " instead")
                 .str();
@@ -144,7 +141,7 @@ static float loadElement(DataFormat format, const uint8_t *p) {
     return static_cast<float>(static_cast<int8_t>(*p));
   case DataFormat::SEN143_FP8:
   case DataFormat::SEN152_FP8:
-    return static_cast<float>(::spyre::decodeDeviceValue(format, *p));
+    return static_cast<float>(decodeDeviceValue(format, *p));
   case DataFormat::SENINT4:
     break;
   }
@@ -180,7 +177,7 @@ static void storeElement(DataFormat format, uint8_t *p, float v) {
     double clamped = std::isnan(v) ? v : std::min(std::max<double>(v, -limit),
                                                   limit);
     llvm::Expected<uint32_t> bits =
-        ::spyre::encodeDeviceValue(format, clamped);
+        encodeDeviceValue(format, clamped);
     if (!bits) {
       llvm::consumeError(bits.takeError());
       *p = 0x7F;
@@ -446,7 +443,7 @@ private:
 
   KernelRunner &runner;
   Machine &machine;
-  const ::spyre::TargetModel &target;
+  const TargetModel &target;
   KernelOp kernel;
   Operation *payload = nullptr;
   Semantics semantics;
@@ -535,7 +532,7 @@ llvm::Error KernelExecution::prepare() {
     if (!bound)
       return bound.takeError();
     t.bound.emplace(std::move(*bound));
-    const ::spyre::SpyreTensorLayout &layout = t.bound->layout();
+    const SpyreTensorLayout &layout = t.bound->layout();
     t.format = layout.getFormat();
     if (t.format == DataFormat::SENINT4)
       return fail(t.name + " is packed int4, which the simulator does not "
@@ -808,7 +805,7 @@ llvm::Error KernelExecution::gather(const Operand &t, int64_t core,
     if (tag != t.id) {
       error = llvm::formatv("core {0} reads {1} (device {2}) from LX byte "
                             "{3}, which {4}",
-                            core, t.name, ::spyre::formatList(coord), address,
+                            core, t.name, formatList(coord), address,
                             tag == 0 ? std::string("was never written")
                                      : "holds " + machine.nameOf(tag).str() +
                                            " instead")
@@ -861,9 +858,9 @@ llvm::Error KernelExecution::scatter(const Operand &t, int64_t core,
                             "at {3}: the access's box {4} reaches past the "
                             "tile (dim {5} at {6}, the tile covers [{7}, "
                             "{8}))",
-                            core, t.name, ::spyre::formatList(coord),
-                            ::spyre::formatList(region),
-                            ::spyre::formatList(t.access.getBox()), d, h,
+                            core, t.name, formatList(coord),
+                            formatList(region),
+                            formatList(t.access.getBox()), d, h,
                             region[d], region[d] + tile[d])
                   .str();
     };

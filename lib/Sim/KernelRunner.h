@@ -23,7 +23,7 @@ namespace mlir::spyre::sim {
 /// they hold.
 class Machine {
 public:
-  explicit Machine(const ::spyre::TargetModel &target) : target(target) {}
+  explicit Machine(const TargetModel &target) : target(target) {}
 
   Memory pool;
   /// Host-visible buffer `index` (created empty on first use).
@@ -37,15 +37,15 @@ public:
 
   /// Tags every stick of the tensor at `base` in `memory` that holds a real
   /// element (sticks of pure padding stay unwritten).
-  void tagRealSticks(const ::spyre::BoundLayout &layout, Memory &memory,
+  void tagRealSticks(const BoundLayout &layout, Memory &memory,
                      int64_t base, int32_t id);
   /// Checks every stick holding a real element carries `id`.
-  llvm::Error checkRealSticks(const ::spyre::BoundLayout &layout,
+  llvm::Error checkRealSticks(const BoundLayout &layout,
                               const Memory &memory, int64_t base, int32_t id,
                               llvm::StringRef what) const;
 
 private:
-  const ::spyre::TargetModel &target;
+  const TargetModel &target;
   std::map<int64_t, Memory> io;
   std::vector<Memory> lxs;
   DenseMap<Value, int32_t> ids;
@@ -56,7 +56,7 @@ private:
 /// trace.
 class KernelRunner {
 public:
-  KernelRunner(Machine &machine, const ::spyre::TargetModel &target,
+  KernelRunner(Machine &machine, const TargetModel &target,
                bool trace)
       : machine(machine), target(target), tracing(trace) {}
 
@@ -68,7 +68,7 @@ public:
 private:
   friend class KernelExecution;
   Machine &machine;
-  const ::spyre::TargetModel &target;
+  const TargetModel &target;
   bool tracing;
   SimStats stats;
   /// Modelled time at which the next kernel starts.

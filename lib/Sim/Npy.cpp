@@ -23,8 +23,8 @@
 #include <cstring>
 #include <string>
 
-using namespace spyre;
-using namespace spyre::sim;
+using namespace mlir::spyre;
+using namespace mlir::spyre::sim;
 using llvm::ArrayRef;
 using llvm::StringRef;
 using llvm::Twine;
@@ -264,7 +264,7 @@ bool isBigEndianOfSupported(StringRef descr) {
 
 } // namespace
 
-std::optional<StringRef> spyre::sim::npyDescr(HostType type) {
+std::optional<StringRef> mlir::spyre::sim::npyDescr(HostType type) {
   switch (type) {
   case HostType::Float16:
     return StringRef("<f2");
@@ -287,7 +287,7 @@ std::optional<StringRef> spyre::sim::npyDescr(HostType type) {
   return std::nullopt;
 }
 
-std::optional<HostType> spyre::sim::hostTypeForNpyDescr(StringRef descr) {
+std::optional<HostType> mlir::spyre::sim::hostTypeForNpyDescr(StringRef descr) {
   if (descr.size() != 3)
     return std::nullopt;
   char order = descr.front();
@@ -314,7 +314,7 @@ std::optional<HostType> spyre::sim::hostTypeForNpyDescr(StringRef descr) {
   return std::nullopt;
 }
 
-llvm::Expected<HostTensor> spyre::sim::parseNpy(ArrayRef<uint8_t> bytes,
+llvm::Expected<HostTensor> mlir::spyre::sim::parseNpy(ArrayRef<uint8_t> bytes,
                                                 StringRef name) {
   auto fail = [&](const Twine &what) { return makeError(name + ": " + what); };
   auto truncatedHeader = [&](uint64_t expected) {
@@ -403,7 +403,7 @@ llvm::Expected<HostTensor> spyre::sim::parseNpy(ArrayRef<uint8_t> bytes,
   return tensor;
 }
 
-llvm::Expected<HostTensor> spyre::sim::readNpy(StringRef path) {
+llvm::Expected<HostTensor> mlir::spyre::sim::readNpy(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -414,7 +414,7 @@ llvm::Expected<HostTensor> spyre::sim::readNpy(StringRef path) {
 }
 
 llvm::Expected<std::vector<uint8_t>>
-spyre::sim::serializeNpy(const HostTensor &tensor) {
+mlir::spyre::sim::serializeNpy(const HostTensor &tensor) {
   std::optional<StringRef> descr = npyDescr(tensor.type);
   if (!descr)
     return makeError(stringifyHostType(tensor.type) + " has no .npy dtype");
@@ -474,7 +474,7 @@ spyre::sim::serializeNpy(const HostTensor &tensor) {
   return bytes;
 }
 
-llvm::Error spyre::sim::writeNpy(StringRef path, const HostTensor &tensor) {
+llvm::Error mlir::spyre::sim::writeNpy(StringRef path, const HostTensor &tensor) {
   llvm::Expected<std::vector<uint8_t>> bytes = serializeNpy(tensor);
   if (!bytes)
     return makeError("cannot write " + path + ": " +

@@ -129,8 +129,8 @@
 #include <string>
 
 using namespace mlir;
-using ::spyre::HostType;
-using ::spyre::sim::HostTensor;
+using namespace mlir::spyre;
+using namespace mlir::spyre::sim;
 
 namespace {
 
@@ -187,7 +187,7 @@ std::string formatShape(ArrayRef<int64_t> shape) {
 }
 
 /// Row-major strides, in elements, of `shape`. (Its own copy, not
-/// ::spyre::rowMajorStrides: the reference uses nothing of the layout
+/// mlir::spyre::rowMajorStrides: the reference uses nothing of the layout
 /// library it checks.)
 SmallVector<int64_t, 6> rowMajorStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t, 6> strides(shape.size(), 1);
@@ -826,7 +826,7 @@ llvm::Error checkSignature(func::FuncOp func,
     if (input.type != *hostType)
       return makeError(llvm::formatv(
           "input #{0} is {1}, argument #{0} of @{2} is {3}", i,
-          ::spyre::stringifyHostType(input.type), name, printed(argType)));
+          mlir::spyre::stringifyHostType(input.type), name, printed(argType)));
     ArrayRef<int64_t> expected = tensorType.getShape();
     bool fits = static_cast<int64_t>(input.shape.size()) ==
                 tensorType.getRank();
@@ -843,7 +843,7 @@ llvm::Error checkSignature(func::FuncOp func,
       return makeError(llvm::formatv(
           "input #{0} holds {1} bytes, its shape {2} of {3} needs {4}", i,
           input.data.size(), formatShape(input.shape),
-          ::spyre::stringifyHostType(input.type), bytes));
+          mlir::spyre::stringifyHostType(input.type), bytes));
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
     auto tensorType = dyn_cast<RankedTensorType>(resultType);

@@ -19,7 +19,6 @@
 using namespace mlir;
 using namespace mlir::spyre;
 using namespace mlir::spyre::sim;
-using ::spyre::HostType;
 
 FailureOr<HostType> mlir::spyre::sim::getHostTypeOf(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -108,7 +107,7 @@ private:
 
   FunctionOpInterface function;
   const SimOptions &options;
-  ::spyre::TargetModel target;
+  TargetModel target;
   Machine machine;
   DenseMap<Value, HostTensor> hostValues;
   SimResult result;
@@ -135,13 +134,13 @@ llvm::Error FunctionSimulator::checkInputs(ArrayRef<HostTensor> inputs) {
     if (input.type != *expected)
       return llvm::createStringError(llvm::formatv(
           "input {0}: @{1} expects {2} elements ({3}), got {4}", i,
-          function.getName(), ::spyre::stringifyHostType(*expected),
-          describeType(type), ::spyre::stringifyHostType(input.type)));
+          function.getName(), stringifyHostType(*expected),
+          describeType(type), stringifyHostType(input.type)));
     if (ArrayRef<int64_t>(input.shape) != tensor.getShape())
       return llvm::createStringError(llvm::formatv(
           "input {0}: @{1} expects shape {2} ({3}), got {4}", i,
-          function.getName(), ::spyre::formatList(tensor.getShape()),
-          describeType(type), ::spyre::formatList(input.shape)));
+          function.getName(), formatList(tensor.getShape()),
+          describeType(type), formatList(input.shape)));
   }
   return llvm::Error::success();
 }
@@ -179,7 +178,7 @@ llvm::Expected<MemAttr> FunctionSimulator::memOf(Value value,
 llvm::Error FunctionSimulator::upload(Value value, const HostTensor &host,
                                       MemAttr mem, StringRef what) {
   auto type = cast<RankedTensorType>(value.getType());
-  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound)
     return bound.takeError();
   if (mem.getSpace() == MemorySpace::LX)
@@ -189,7 +188,7 @@ llvm::Error FunctionSimulator::upload(Value value, const HostTensor &host,
   Memory &buffer = ddrBuffer(mem, bytes);
   int64_t base = mem.getSpace() == MemorySpace::Pool ? mem.getValue() : 0;
   if (llvm::Error error =
-          ::spyre::stickify(*bound, host.type, host.data.data(),
+          stickify(*bound, host.type, host.data.data(),
                             buffer.bytes.data() + base, 0.0, /*threads=*/1))
     return error;
   // The transfer writes real elements only: sticks holding any are the
@@ -205,7 +204,7 @@ llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
   llvm::Expected<MemAttr> mem = memOf(value, what);
   if (!mem)
     return mem.takeError();
-  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound)
     return bound.takeError();
   FailureOr<HostType> hostType = getHostTypeOf(type);
@@ -223,7 +222,7 @@ llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
                                                   what))
     return std::move(error);
   HostTensor host(*hostType, type.getShape());
-  if (llvm::Error error = ::spyre::unstickify(
+  if (llvm::Error error = unstickify(
           *bound, *hostType, buffer.bytes.data() + base, host.data.data(),
           /*threads=*/1))
     return std::move(error);

@@ -21,27 +21,27 @@ using JValue = llvm::json::Value;
 namespace {
 
 /// The host-side format name of the runtime's type mapping.
-StringRef hostFormat(::spyre::HostType type) {
+StringRef hostFormat(HostType type) {
   switch (type) {
-  case ::spyre::HostType::Float16:
+  case HostType::Float16:
     return "IEEE_FP16";
-  case ::spyre::HostType::BFloat16:
+  case HostType::BFloat16:
     return "BFLOAT16";
-  case ::spyre::HostType::Float32:
+  case HostType::Float32:
     return "IEEE_FP32";
-  case ::spyre::HostType::Bool:
+  case HostType::Bool:
     return "BOOL";
-  case ::spyre::HostType::Int8:
+  case HostType::Int8:
     return "SENINT8";
-  case ::spyre::HostType::Int32:
+  case HostType::Int32:
     return "IEEE_INT32";
-  case ::spyre::HostType::Int64:
+  case HostType::Int64:
     return "IEEE_INT64";
-  case ::spyre::HostType::Float8E4M3FN:
+  case HostType::Float8E4M3FN:
     return "SEN143_FP8";
-  case ::spyre::HostType::Float8E5M2:
+  case HostType::Float8E5M2:
     return "SEN152_FP8";
-  case ::spyre::HostType::Int4:
+  case HostType::Int4:
     return "SENINT4";
   }
   return "";
@@ -63,13 +63,13 @@ struct Transfer {
 FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
                            int64_t buffer, StringRef function) {
   auto type = cast<RankedTensorType>(transfer.value.getType());
-  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
     anchor->emitError() << transfer.what << ": "
                         << llvm::toString(bound.takeError());
     return failure();
   }
-  FailureOr<::spyre::HostType> host = getHostType(type.getElementType());
+  FailureOr<HostType> host = getHostType(type.getElementType());
   if (failed(host)) {
     anchor->emitError() << transfer.what << ": element type "
                         << type.getElementType()
@@ -78,19 +78,19 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
   }
   StringRef hostName = hostFormat(*host);
   StringRef deviceName =
-      ::spyre::stringifyDataFormat(bound->layout().getFormat());
+      stringifyDataFormat(bound->layout().getFormat());
   SmallVector<int64_t> hostShape(type.getShape());
   if (hostShape.empty())
     hostShape.push_back(1);
   ArrayRef<int64_t> deviceShape = bound->layout().getDeviceSize();
 
-  ::spyre::DmaPlan plan = bound->dmaPlan(
-      transfer.hostToDevice ? ::spyre::DmaDirection::HostToDevice
-                            : ::spyre::DmaDirection::DeviceToHost);
+  DmaPlan plan = bound->dmaPlan(
+      transfer.hostToDevice ? DmaDirection::HostToDevice
+                            : DmaDirection::DeviceToHost);
   Array infos;
-  for (const ::spyre::DmaNest &nest : plan.nests) {
+  for (const DmaNest &nest : plan.nests) {
     SmallVector<int64_t> sizes, hostStrides, deviceStrides;
-    for (const ::spyre::DmaLoop &loop : nest.loops) {
+    for (const DmaLoop &loop : nest.loops) {
       sizes.push_back(loop.range);
       hostStrides.push_back(loop.hostStride);
       deviceStrides.push_back(loop.deviceStride);

@@ -59,7 +59,7 @@ struct SdscTensor {
 };
 
 /// The stick op dim of a tensor, -1 when sparse.
-int stickOpDim(const ::spyre::BoundLayout &bound, AffineMap map) {
+int stickOpDim(const BoundLayout &bound, AffineMap map) {
   int host = bound.stickHostDim();
   if (host < 0)
     return -1;
@@ -68,12 +68,12 @@ int stickOpDim(const ::spyre::BoundLayout &bound, AffineMap map) {
 }
 
 /// The value of a SuperDSC constant for format `format`.
-FailureOr<int64_t> encodeConstant(KernelOp kernel, ::spyre::DataFormat format,
+FailureOr<int64_t> encodeConstant(KernelOp kernel, DataFormat format,
                                   double value) {
-  llvm::Expected<uint32_t> bits = ::spyre::encodeDeviceValue(format, value);
+  llvm::Expected<uint32_t> bits = encodeDeviceValue(format, value);
   if (!bits) {
     kernel.emitOpError() << "constant " << value << " has no "
-                         << ::spyre::stringifyDataFormat(format)
+                         << stringifyDataFormat(format)
                          << " encoding: " << llvm::toString(bits.takeError());
     return failure();
   }
@@ -82,7 +82,7 @@ FailureOr<int64_t> encodeConstant(KernelOp kernel, ::spyre::DataFormat format,
 
 class KernelEmitter {
 public:
-  KernelEmitter(KernelOp kernel, const ::spyre::TargetModel &target)
+  KernelEmitter(KernelOp kernel, const TargetModel &target)
       : kernel(kernel), target(target) {}
 
   /// The SuperDSC of launch `chunk` (row-major over the chunked dims).
@@ -95,7 +95,7 @@ private:
   FailureOr<JValue> constants(ArrayRef<std::pair<std::string, double>> values);
 
   KernelOp kernel;
-  const ::spyre::TargetModel &target;
+  const TargetModel &target;
   Operation *payload = nullptr;
   PayloadInfo info;
   SmallVector<std::string> labels;
@@ -126,7 +126,7 @@ LogicalResult KernelEmitter::analyse() {
   int opStick = -1;
   {
     auto type = cast<RankedTensorType>(values[ref].getType());
-    llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+    llvm::Expected<BoundLayout> bound = bindLayout(type);
     if (!bound)
       return kernel.emitOpError() << llvm::toString(bound.takeError());
     opStick = stickOpDim(*bound, info.maps[ref]);
@@ -138,16 +138,16 @@ LogicalResult KernelEmitter::analyse() {
                                                "KERNEL_IDX"};
   for (auto [i, value] : llvm::enumerate(values)) {
     auto type = cast<RankedTensorType>(value.getType());
-    llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+    llvm::Expected<BoundLayout> bound = bindLayout(type);
     if (!bound)
       return kernel.emitOpError() << llvm::toString(bound.takeError());
     AffineMap map = info.maps[i];
     SdscTensor t;
     t.eps = bound->layout().elemsPerStick();
-    ::spyre::DataFormat format = bound->layout().getFormat();
-    if (format == ::spyre::DataFormat::IEEE_INT32 && opFunc == "identity")
-      format = ::spyre::DataFormat::IEEE_FP32;
-    t.format = ::spyre::stringifyDataFormat(format).str();
+    DataFormat format = bound->layout().getFormat();
+    if (format == DataFormat::IEEE_INT32 && opFunc == "identity")
+      format = DataFormat::IEEE_FP32;
+    t.format = stringifyDataFormat(format).str();
     t.resident = kernel.getAccess(i).isResident();
     int stick = stickOpDim(*bound, map);
     int shownStick = stick >= 0 ? stick : opStick;
@@ -163,10 +163,10 @@ LogicalResult KernelEmitter::analyse() {
     int deviceRank = bound->layout().deviceRank();
     for (int d = deviceRank - 2; d >= 0; --d) {
       const auto &role = bound->roles()[d];
-      if (role.kind == ::spyre::BoundLayout::DimKind::Piece) {
+      if (role.kind == BoundLayout::DimKind::Piece) {
         if (auto expr = dyn_cast<AffineDimExpr>(map.getResult(role.hostDim)))
           add(labels[expr.getPosition()], 1);
-      } else if (role.kind == ::spyre::BoundLayout::DimKind::Unit &&
+      } else if (role.kind == BoundLayout::DimKind::Unit &&
                  stick >= 0) {
         add(labels[stick], 1);
       }
@@ -295,8 +295,8 @@ FailureOr<JValue> KernelEmitter::constants(
     ArrayRef<std::pair<std::string, double>> values) {
   if (values.empty())
     return JValue("{}");
-  ::spyre::DataFormat format =
-      *::spyre::symbolizeDataFormat(tensors.front().format);
+  DataFormat format =
+      *symbolizeDataFormat(tensors.front().format);
   Object out;
   for (auto [k, entry] : llvm::enumerate(values)) {
     FailureOr<int64_t> bits = encodeConstant(kernel, format, entry.second);
@@ -512,7 +512,7 @@ FailureOr<SmallVector<KernelOp>> collectKernels(FunctionOpInterface function) {
 FailureOr<std::vector<EmittedFile>> mlir::spyre::emitSuperDsc(ModuleOp module) {
   // A module that never mentions the dialect has not loaded it.
   module.getContext()->getOrLoadDialect<SpyreDialect>();
-  ::spyre::TargetModel target = getTarget(module).getModel();
+  TargetModel target = getTarget(module).getModel();
   std::vector<EmittedFile> files;
   int64_t index = 0;
   for (auto function : module.getOps<FunctionOpInterface>()) {

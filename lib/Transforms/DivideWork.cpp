@@ -21,7 +21,6 @@ namespace mlir::spyre {
 
 using namespace mlir;
 using namespace mlir::spyre;
-namespace kernel = ::spyre::kernel;
 
 namespace {
 
@@ -89,7 +88,7 @@ struct DivideWorkPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    ::spyre::TargetModel target = getTarget(module).getModel();
+    TargetModel target = getTarget(module).getModel();
     // The bound is the module's target: checked here, before any op.
     if (failed(checkCoresOption(module, "--spyre-divide-work", cores)))
       return signalPassFailure();
@@ -156,7 +155,7 @@ struct DivideWorkPass
         if (auto hint = op->getAttrOfType<DenseI64ArrayAttr>(
                 SpyreDialect::kWorkDivisionAttrName))
           diag << "'" << SpyreDialect::kWorkDivisionAttrName << "' "
-               << ::spyre::formatList(hint.asArrayRef()) << " is invalid: ";
+               << formatList(hint.asArrayRef()) << " is invalid: ";
         else
           diag << "cannot be divided across " << maxCores << " cores: ";
         diag << llvm::toString(plan.takeError());

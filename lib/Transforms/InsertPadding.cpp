@@ -27,7 +27,7 @@ using namespace mlir;
 using namespace mlir::spyre;
 
 /// Whether host dim `h` of a bound layout has device slots past its end.
-static bool isPadded(const ::spyre::BoundLayout &bound, int h) {
+static bool isPadded(const BoundLayout &bound, int h) {
   ArrayRef<int> pieces = bound.piecesOf(h);
   if (pieces.empty())
     return false;
@@ -48,7 +48,7 @@ static LogicalResult padMatmul(ComputeOpInterface op, OpBuilder &builder) {
       k = d;
   Value b = op->getOperand(1);
   auto type = cast<RankedTensorType>(b.getType());
-  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound)
     return op.emitOpError(llvm::toString(bound.takeError()));
   int64_t eps = bound->layout().elemsPerStick();
@@ -89,7 +89,7 @@ static LogicalResult padMatmul(ComputeOpInterface op, OpBuilder &builder) {
 template <typename ReductionOp>
 static void maskReduction(ReductionOp op) {
   auto type = cast<RankedTensorType>(op.getInput().getType());
-  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
     llvm::consumeError(bound.takeError());
     return;

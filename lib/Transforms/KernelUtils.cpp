@@ -7,7 +7,6 @@
 
 using namespace mlir;
 using namespace mlir::spyre;
-namespace kernel = ::spyre::kernel;
 
 FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
                                                          std::string &reason) {
@@ -39,7 +38,7 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
                       "--spyre-propagate-layouts first)";
       return failure();
     }
-    llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+    llvm::Expected<BoundLayout> bound = bindLayout(type);
     if (!bound) {
       reason = name + ": " + llvm::toString(bound.takeError());
       return failure();
@@ -100,7 +99,7 @@ SmallVector<std::string> mlir::spyre::getDimLabels(Operation *payload) {
 std::string mlir::spyre::getSuperDscOpFunc(Operation *payload) {
   std::string name = getPayloadInfo(payload).opFunc.str();
   if (isa<SumOp, MaxOp, MinOp, MeanOp>(payload)) {
-    llvm::Expected<::spyre::BoundLayout> result =
+    llvm::Expected<BoundLayout> result =
         bindLayout(cast<RankedTensorType>(payload->getResult(0).getType()));
     if (result && !result->isSparse())
       name += "nonstick";

@@ -26,7 +26,6 @@ namespace mlir::spyre {
 
 using namespace mlir;
 using namespace mlir::spyre;
-namespace kernel = ::spyre::kernel;
 
 namespace {
 
@@ -91,7 +90,7 @@ struct LowerToKernelsPass
   FailureOr<KernelShape> shapeOf(Operation *op,
                                         ArrayRef<bool> resident);
 
-  ::spyre::TargetModel target;
+  TargetModel target;
   std::map<OpSignature, KernelShape> shapes;
 };
 
@@ -175,7 +174,7 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
       // The core's whole slice lives in LX, laid out row-major.
       SmallVector<int64_t, 8> sliceBox = kernel::boxCounts(tensor, slice);
       sliceBox.pop_back();
-      SmallVector<int64_t, 6> lxStrides = ::spyre::rowMajorStrides(sliceBox);
+      SmallVector<int64_t, 6> lxStrides = rowMajorStrides(sliceBox);
       for (unsigned d = 0; d < numDims; ++d)
         out.tileSteps.push_back(
             stickOffset(tensor, unitCoord(numDims, d, tile[d]), lxStrides) *
@@ -184,7 +183,7 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
       shape.tensors.push_back(std::move(out));
       continue;
     }
-    SmallVector<int64_t, 6> ddrStrides = ::spyre::rowMajorStrides(deviceSize);
+    SmallVector<int64_t, 6> ddrStrides = rowMajorStrides(deviceSize);
     for (int64_t c = 0, e = div.numCores(); c < e; ++c) {
       SmallVector<int64_t, 6> at = div.sliceOf(c);
       SmallVector<int64_t> start;
@@ -205,7 +204,7 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
             stick);
     }
     out.ddrStrides = scaled(ddrStrides);
-    out.lxStrides = scaled(::spyre::rowMajorStrides(tileBox));
+    out.lxStrides = scaled(rowMajorStrides(tileBox));
     out.buffers = kernel::stagingBuffers(*problem, tensor, slice, tile);
     out.bufferBytes = kernel::boxSticks(tensor, tile) * stick;
     shape.tensors.push_back(std::move(out));

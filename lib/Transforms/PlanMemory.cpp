@@ -32,7 +32,6 @@ namespace mlir::spyre {
 
 using namespace mlir;
 using namespace mlir::spyre;
-namespace kernel = ::spyre::kernel;
 
 namespace {
 
@@ -91,7 +90,7 @@ struct PlanMemoryPass : public ::mlir::spyre::impl::SpyrePlanMemoryBase<PlanMemo
                        ArrayRef<Kernel> kernels,
                        const DenseMap<Operation *, const Kernel *> &byOp);
 
-  ::spyre::TargetModel target;
+  TargetModel target;
   std::map<OpSignature, Kernel> planned;
 };
 
@@ -238,7 +237,7 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
     buffer.def = def;
     buffer.last = def;
     LayoutAttr layout = getLayoutAttr(value.getType());
-    llvm::Expected<::spyre::SpyreTensorLayout> stl = layout.getLayout(
+    llvm::Expected<SpyreTensorLayout> stl = layout.getLayout(
         cast<RankedTensorType>(value.getType()).getElementType());
     buffer.bytes =
         stl ? alignTo(stl->deviceBytes(), target.stickBytes) : 0;

@@ -32,7 +32,6 @@ namespace mlir::spyre {
 
 using namespace mlir;
 using namespace mlir::spyre;
-namespace stick = ::spyre::stick;
 using stick::Key;
 
 namespace {
@@ -55,7 +54,7 @@ Key hostKey(int opDim, AffineMap map) {
 
 /// The stick key of a laid-out tensor type.
 FailureOr<Key> keyOf(RankedTensorType type) {
-  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
     llvm::consumeError(bound.takeError());
     return failure();
@@ -144,7 +143,7 @@ int64_t FunctionPropagation::candidateElements(RankedTensorType hostType,
   if (inserted) {
     it->second = stick::kInfeasible;
     if (std::optional<LayoutAttr> layout = candidateLayout(hostType, key)) {
-      llvm::Expected<::spyre::SpyreTensorLayout> stl =
+      llvm::Expected<SpyreTensorLayout> stl =
           layout->getLayout(hostType.getElementType());
       if (stl)
         it->second = stl->numDeviceElements();
@@ -182,7 +181,7 @@ int FunctionPropagation::addValue(Value value, int producer, int result) {
     v.elements[h + 1] = elements(h);
   if (LayoutAttr fixed = getLayoutAttr(type)) {
     // A value whose layout is already given: its actual size.
-    if (llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type)) {
+    if (llvm::Expected<BoundLayout> bound = bindLayout(type)) {
       int h = bound->stickHostDim();
       v.elements[h + 1] = bound->layout().numDeviceElements();
     } else {
@@ -331,9 +330,9 @@ LogicalResult FunctionPropagation::addNode(Operation *op) {
         continue;
       std::optional<Key> viewKey;
       if (auto stl = layout->getLayout(inputType.getElementType());
-          stl && ::spyre::survivesReshape(*stl, resultType.getShape())) {
+          stl && survivesReshape(*stl, resultType.getShape())) {
         auto bound = stl->bind(
-            ::spyre::HostView::contiguous(resultType.getShape()));
+            HostView::contiguous(resultType.getShape()));
         int h = bound->stickHostDim();
         viewKey = h < 0 ? stick::kSparse : static_cast<Key>(h);
       } else if (!stl) {
@@ -430,12 +429,12 @@ FailureOr<Value> FunctionPropagation::withKey(int valueId, Key key,
            << " but the op needs it " << describe(key)
            << "; sparse and dense layouts cannot be converted into one "
               "another";
-  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(type);
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound)
     return user->emitOpError("input #")
            << operandIndex << ": " << llvm::toString(bound.takeError());
-  llvm::Expected<::spyre::SpyreTensorLayout> target =
-      ::spyre::restickifyTarget(*bound, key);
+  llvm::Expected<SpyreTensorLayout> target =
+      restickifyTarget(*bound, key);
   if (!target) {
     // Layouts that are not generic stick layouts (e.g. fixed arguments):
     // go to the canonical layout with that stick instead.
@@ -499,20 +498,20 @@ LogicalResult FunctionPropagation::materialize(const stick::Solution &solution) 
     LayoutAttr layout;
     if (auto transpose = dyn_cast<TransposeOp>(op)) {
       // The transpose of the input's actual layout: same device bytes.
-      llvm::Expected<::spyre::BoundLayout> input =
+      llvm::Expected<BoundLayout> input =
           bindLayout(transpose.getInput().getType());
       if (!input)
         return op->emitOpError(llvm::toString(input.takeError()));
-      llvm::Expected<::spyre::SpyreTensorLayout> view =
-          ::spyre::transposeView(*input, transpose.getPermutation());
+      llvm::Expected<SpyreTensorLayout> view =
+          transposeView(*input, transpose.getPermutation());
       if (!view)
         return op->emitOpError(llvm::toString(view.takeError()));
       layout = LayoutAttr::get(op->getContext(), *view, type.getElementType());
     } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
       LayoutAttr input = getLayoutAttr(reshape.getInput().getType());
-      llvm::Expected<::spyre::SpyreTensorLayout> stl =
+      llvm::Expected<SpyreTensorLayout> stl =
           input.getLayout(type.getElementType());
-      if (stl && ::spyre::survivesReshape(*stl, type.getShape()))
+      if (stl && survivesReshape(*stl, type.getShape()))
         layout = input;
       if (!stl)
         llvm::consumeError(stl.takeError());

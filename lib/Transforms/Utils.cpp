@@ -66,7 +66,7 @@ mlir::spyre::layOutBoundaryType(Type type, DictionaryAttr attrs,
   std::optional<SmallVector<int32_t>> dimOrder;
   if (dimOrderAttr)
     dimOrder = readDimOrder(dimOrderAttr);
-  llvm::Expected<::spyre::SpyreTensorLayout> layout = getDefaultLayout(
+  llvm::Expected<SpyreTensorLayout> layout = getDefaultLayout(
       tensorType,
       dimOrder ? std::optional<ArrayRef<int32_t>>(*dimOrder) : std::nullopt,
       stickBytes);
@@ -131,14 +131,14 @@ llvm::Expected<LayoutAttr>
 mlir::spyre::getLayoutWithStick(RankedTensorType type, int stickDim,
                                 int64_t stickBytes) {
   SmallVector<int32_t, 6> order =
-      ::spyre::SpyreTensorLayout::defaultDimOrder(type.getShape());
+      SpyreTensorLayout::defaultDimOrder(type.getShape());
   if (type.getRank() > 0) {
     if (stickDim < 0)
       order.push_back(-1);
     else
       std::swap(*llvm::find(order, stickDim), order.back());
   }
-  llvm::Expected<::spyre::SpyreTensorLayout> layout = getDefaultLayout(
+  llvm::Expected<SpyreTensorLayout> layout = getDefaultLayout(
       type,
       type.getRank() > 0 ? std::optional<ArrayRef<int32_t>>(order)
                          : std::nullopt,

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace spyre::fuzz {
+namespace mlir::spyre::fuzz {
 
 class FuzzInput {
 public:
@@ -51,6 +51,6 @@ private:
   size_t pos = 0;
 };
 
-} // namespace spyre::fuzz
+} // namespace mlir::spyre::fuzz
 
 #endif // SPYRE_FUZZ_FUZZINPUT_H

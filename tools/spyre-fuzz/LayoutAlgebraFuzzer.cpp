@@ -21,8 +21,8 @@
 
 #include "llvm/Support/Error.h"
 
-using namespace spyre;
-using namespace spyre::fuzz;
+using namespace mlir::spyre;
+using namespace mlir::spyre::fuzz;
 
 namespace {
 

@@ -51,16 +51,16 @@ void checkType(Type type, MLIRContext &context) {
     roundTripFailed(type, text, "type");
   if (!isa<mlir::spyre::LayoutAttr>(tensor.getEncoding()))
     return;
-  llvm::Expected<::spyre::BoundLayout> bound = mlir::spyre::bindLayout(tensor);
+  llvm::Expected<mlir::spyre::BoundLayout> bound = mlir::spyre::bindLayout(tensor);
   if (!bound) {
     llvm::errs() << "verified type " << type << " does not bind: "
                  << llvm::toString(bound.takeError()) << "\n";
     std::abort();
   }
-  FailureOr<::spyre::HostType> hostType =
+  FailureOr<mlir::spyre::HostType> hostType =
       mlir::spyre::getHostType(tensor.getElementType());
   if (succeeded(hostType))
-    ::spyre::fuzz::checkInvariants(*bound, *hostType);
+    mlir::spyre::fuzz::checkInvariants(*bound, *hostType);
 }
 
 void checkAttribute(Attribute attr, MLIRContext &context) {

@@ -28,7 +28,7 @@
 #include <cstring>
 #include <vector>
 
-namespace spyre::fuzz {
+namespace mlir::spyre::fuzz {
 
 /// Larger cases are only constructed, not enumerated (keeps each input fast).
 constexpr int64_t kMaxCheckedElements = 1 << 16;
@@ -221,6 +221,6 @@ inline void checkInvariants(const BoundLayout &bound, HostType hostType) {
   }
 }
 
-} // namespace spyre::fuzz
+} // namespace mlir::spyre::fuzz
 
 #endif // SPYRE_FUZZ_LAYOUTINVARIANTS_H

@@ -37,7 +37,7 @@ constexpr size_t kMaxInputBytes = 16 * 1024;
 DialectRegistry &registry() {
   static DialectRegistry *r = [] {
     auto *registry = new DialectRegistry;
-    spyre::registerSpyreDialects(*registry);
+    mlir::spyre::registerSpyreDialects(*registry);
     return registry;
   }();
   return *r;
@@ -104,11 +104,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   PassManager pm(&context);
   pm.enableVerifier(false);
   pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>());
-  spyre::buildSpyrePipeline(pm);
+  mlir::spyre::buildSpyrePipeline(pm);
   if (failed(pm.run(*module)))
     return 0;
-  (void)spyre::emitSuperDsc(*module);
-  (void)spyre::emitDci(*module);
-  (void)spyre::emitBundle(*module);
+  (void)mlir::spyre::emitSuperDsc(*module);
+  (void)mlir::spyre::emitDci(*module);
+  (void)mlir::spyre::emitBundle(*module);
   return 0;
 }

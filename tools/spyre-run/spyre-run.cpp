@@ -37,8 +37,7 @@
 
 using namespace mlir;
 using namespace mlir::spyre;
-using ::spyre::HostType;
-using ::spyre::sim::HostTensor;
+using namespace mlir::spyre::sim;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("spyre-run options");
@@ -145,7 +144,7 @@ static std::optional<std::string> argumentProblem(Type type, bool generated) {
                typeText(type))
         .str();
   FailureOr<HostType> host = getHostType(tensor.getElementType());
-  if (failed(host) || !::spyre::sim::npyDescr(*host))
+  if (failed(host) || !sim::npyDescr(*host))
     return llvm::formatv("has element type {0} ({1}), which --random-inputs "
                          "cannot generate (supported: f16, f32, i1, i8, i32, "
                          "i64)",
@@ -348,7 +347,7 @@ int main(int argc, char **argv) {
       if (spec.empty() || spec[0] != '@')
         return fail(llvm::formatv("--input={0}: expected @file.npy", spec));
       llvm::Expected<HostTensor> tensor =
-          ::spyre::sim::readNpy(StringRef(spec).drop_front());
+          sim::readNpy(StringRef(spec).drop_front());
       if (!tensor)
         return fail(llvm::formatv("input {0}: {1}", i,
                                   llvm::toString(tensor.takeError())));
@@ -422,12 +421,12 @@ int main(int argc, char **argv) {
                                          : "");
   for (auto [i, tensor] : llvm::enumerate(result->outputs))
     llvm::outs() << llvm::formatv("result {0}: {1} {2}\n", i,
-                                  ::spyre::formatList(tensor.shape),
-                                  ::spyre::stringifyHostType(tensor.type));
+                                  formatList(tensor.shape),
+                                  stringifyHostType(tensor.type));
 
   for (auto [spec, tensor] : llvm::zip(outputs, result->outputs))
     if (llvm::Error error =
-            ::spyre::sim::writeNpy(StringRef(spec).drop_front(), tensor))
+            sim::writeNpy(StringRef(spec).drop_front(), tensor))
       return fail(llvm::toString(std::move(error)));
 
   int status = 0;

@@ -13,8 +13,8 @@
 
 #include <random>
 
-using namespace spyre;
-using namespace spyre::kernel;
+using namespace mlir::spyre;
+using namespace mlir::spyre::kernel;
 using llvm::ArrayRef;
 using llvm::SmallVector;
 

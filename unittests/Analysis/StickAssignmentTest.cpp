@@ -11,7 +11,7 @@
 
 #include <random>
 
-using namespace spyre::stick;
+using namespace mlir::spyre::stick;
 
 namespace {
 

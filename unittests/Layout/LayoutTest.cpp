@@ -9,7 +9,7 @@
 
 #include "gtest/gtest.h"
 
-using namespace spyre;
+using namespace mlir::spyre;
 using llvm::ArrayRef;
 using llvm::SmallVector;
 

@@ -25,7 +25,7 @@
 #include <numeric>
 #include <random>
 
-using namespace spyre;
+using namespace mlir::spyre;
 using llvm::ArrayRef;
 using Ints = std::vector<int64_t>;
 

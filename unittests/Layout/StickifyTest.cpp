@@ -9,7 +9,7 @@
 #include <numeric>
 #include <vector>
 
-using namespace spyre;
+using namespace mlir::spyre;
 using llvm::ArrayRef;
 
 namespace {

@@ -18,8 +18,8 @@
 #include <cstring>
 #include <string>
 
-using namespace spyre;
-using namespace spyre::sim;
+using namespace mlir::spyre;
+using namespace mlir::spyre::sim;
 using llvm::ArrayRef;
 using llvm::StringRef;
 

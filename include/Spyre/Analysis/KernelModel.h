@@ -41,7 +41,7 @@
 #include <string>
 #include <vector>
 
-namespace spyre::kernel {
+namespace mlir::spyre::kernel {
 
 enum class Unit { SFP, PT };
 
@@ -238,6 +238,6 @@ llvm::Expected<Plan> planDivision(const Problem &problem,
                                   const TargetModel &target,
                                   const Division &division, int64_t lxBudget);
 
-} // namespace spyre::kernel
+} // namespace mlir::spyre::kernel
 
 #endif // SPYRE_ANALYSIS_KERNELMODEL_H

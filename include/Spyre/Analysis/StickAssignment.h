@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-namespace spyre::stick {
+namespace mlir::spyre::stick {
 
 /// The layout choice of a value: the host dim holding its stick, or kSparse.
 using Key = int32_t;
@@ -135,6 +135,6 @@ struct SolveOptions {
 /// choices. Never worse than solveBeam(problem, beamWidth).
 Solution solve(const Problem &problem, const SolveOptions &options = {});
 
-} // namespace spyre::stick
+} // namespace mlir::spyre::stick
 
 #endif // SPYRE_ANALYSIS_STICKASSIGNMENT_H

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace spyre {
+namespace mlir::spyre {
 
 /// Bytes in one stick on the reference machine. Targets may override it; this
 /// is the default used where no target is in scope (for example when a layout
@@ -92,6 +92,6 @@ HostType naturalHostType(DataFormat format);
 
 bool isFloatingPoint(DataFormat format);
 
-} // namespace spyre
+} // namespace mlir::spyre
 
 #endif // SPYRE_LAYOUT_DATAFORMAT_H

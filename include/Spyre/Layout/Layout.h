@@ -36,7 +36,7 @@
 #include <optional>
 #include <string>
 
-namespace spyre {
+namespace mlir::spyre {
 
 /// Largest host rank the reference stack supports.
 constexpr int kMaxHostRank = 6;
@@ -303,6 +303,6 @@ llvm::Expected<SpyreTensorLayout> restickifyTarget(const BoundLayout &source,
 /// padding included.
 int64_t restickifyCost(const SpyreTensorLayout &source);
 
-} // namespace spyre
+} // namespace mlir::spyre
 
 #endif // SPYRE_LAYOUT_LAYOUT_H

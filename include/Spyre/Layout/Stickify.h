@@ -18,7 +18,7 @@
 
 #include "Spyre/Layout/Layout.h"
 
-namespace spyre {
+namespace mlir::spyre {
 
 /// Encodes `value` in one device element of `format` (little-endian bits in
 /// the low bytes of the result). Fails if the value is not representable
@@ -41,6 +41,6 @@ llvm::Error stickify(const BoundLayout &layout, HostType hostType,
 llvm::Error unstickify(const BoundLayout &layout, HostType hostType,
                        const void *device, void *host, unsigned threads = 0);
 
-} // namespace spyre
+} // namespace mlir::spyre
 
 #endif // SPYRE_LAYOUT_STICKIFY_H

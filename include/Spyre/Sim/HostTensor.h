@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace spyre::sim {
+namespace mlir::spyre::sim {
 
 struct HostTensor {
   HostType type = HostType::Float16;
@@ -44,6 +44,6 @@ struct HostTensor {
   int rank() const { return static_cast<int>(shape.size()); }
 };
 
-} // namespace spyre::sim
+} // namespace mlir::spyre::sim
 
 #endif // SPYRE_SIM_HOSTTENSOR_H

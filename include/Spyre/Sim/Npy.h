@@ -27,7 +27,7 @@
 #include <optional>
 #include <vector>
 
-namespace spyre::sim {
+namespace mlir::spyre::sim {
 
 /// The numpy dtype descriptor `serializeNpy` writes for `type` ("<f2", "<f4",
 /// "|b1", "|i1", "<i4", "<i8"), or std::nullopt for the types numpy has no
@@ -66,6 +66,6 @@ llvm::Expected<std::vector<uint8_t>> serializeNpy(const HostTensor &tensor);
 /// cannot be serialized.
 llvm::Error writeNpy(llvm::StringRef path, const HostTensor &tensor);
 
-} // namespace spyre::sim
+} // namespace mlir::spyre::sim
 
 #endif // SPYRE_SIM_NPY_H

@@ -47,9 +47,9 @@ void registerReferenceDialects(DialectRegistry &registry);
 /// of Bool, one byte 0/1 per element), i8, i32, i64 and i4 (Int4, one
 /// sign-extended byte per element); tensors of any rank, with static or
 /// dynamic dimensions (a dynamic one takes its size from the input).
-llvm::Expected<std::vector<::spyre::sim::HostTensor>>
+llvm::Expected<std::vector<sim::HostTensor>>
 runReference(ModuleOp module, llvm::StringRef function,
-             llvm::ArrayRef<::spyre::sim::HostTensor> inputs);
+             llvm::ArrayRef<sim::HostTensor> inputs);
 
 } // namespace mlir::spyre::sim
 

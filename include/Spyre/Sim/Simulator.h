@@ -39,7 +39,6 @@
 
 namespace mlir::spyre::sim {
 
-using ::spyre::sim::HostTensor;
 
 /// What one kernel did, summed over its launches.
 struct KernelStats {
@@ -84,7 +83,7 @@ struct SimResult {
 
 /// The host type of a function argument or result type; fails for types
 /// without one.
-FailureOr<::spyre::HostType> getHostTypeOf(Type type);
+FailureOr<HostType> getHostTypeOf(Type type);
 
 /// Runs `function` (kernel form) on `inputs` (one per argument, in order).
 /// Errors name the function argument, kernel, core and addresses involved.

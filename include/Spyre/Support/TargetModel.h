@@ -19,7 +19,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace spyre {
+namespace mlir::spyre {
 
 struct TargetModel {
   /// Cores per card; each runs the same program on its slice (SPMD).
@@ -102,6 +102,6 @@ struct TargetModel {
   }
 };
 
-} // namespace spyre
+} // namespace mlir::spyre
 
 #endif // SPYRE_SUPPORT_TARGETMODEL_H

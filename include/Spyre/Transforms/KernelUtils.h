@@ -19,7 +19,7 @@ namespace mlir::spyre {
 /// The kernel model of a payload whose operands and result are device
 /// tensors, for sticks of the target's size. Fails with a reason when an
 /// operand has no layout or a layout the kernels cannot walk.
-FailureOr<::spyre::kernel::Problem> getKernelProblem(Operation *op,
+FailureOr<kernel::Problem> getKernelProblem(Operation *op,
                                                      std::string &reason);
 
 /// The SuperDSC label of every op dim: matmul (..., y, x,) mb, out, in;
@@ -40,14 +40,14 @@ OpSignature getOpSignature(Operation *op,
 /// Whether two divided ops give every core the same slice of a tensor they
 /// share: the one `mapA` indexes in `a` (op dims -> tensor dims) and `mapB`
 /// in `b`.
-bool sameCoreSlices(const ::spyre::kernel::Problem &a,
-                    const ::spyre::kernel::Division &divisionA, AffineMap mapA,
-                    const ::spyre::kernel::Problem &b,
-                    const ::spyre::kernel::Division &divisionB,
+bool sameCoreSlices(const kernel::Problem &a,
+                    const kernel::Division &divisionA, AffineMap mapA,
+                    const kernel::Problem &b,
+                    const kernel::Division &divisionB,
                     AffineMap mapB);
 
 /// The division a kernel's dims and order describe.
-::spyre::kernel::Division getKernelDivision(KernelOp kernel);
+kernel::Division getKernelDivision(KernelOp kernel);
 
 /// The `spyre.division` of a payload, or null.
 DivisionAttr getDivision(Operation *op);

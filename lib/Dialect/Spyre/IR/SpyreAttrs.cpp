@@ -17,12 +17,6 @@
 
 using namespace mlir;
 using namespace mlir::spyre;
-using ::spyre::BoundLayout;
-using ::spyre::DataFormat;
-using ::spyre::ElementArrangement;
-using ::spyre::HostType;
-using ::spyre::HostView;
-using ::spyre::SpyreTensorLayout;
 
 #include "Spyre/Dialect/Spyre/IR/SpyreEnums.cpp.inc"
 
@@ -81,7 +75,7 @@ mlir::spyre::parseDataFormat(AsmParser &parser) {
   StringRef keyword;
   if (parser.parseKeyword(&keyword))
     return failure();
-  std::optional<DataFormat> format = ::spyre::symbolizeDataFormat(keyword);
+  std::optional<DataFormat> format = symbolizeDataFormat(keyword);
   if (!format)
     return parser.emitError(loc, "unknown device data format '")
            << keyword
@@ -91,7 +85,7 @@ mlir::spyre::parseDataFormat(AsmParser &parser) {
 }
 
 void mlir::spyre::printDataFormat(AsmPrinter &printer, DataFormat format) {
-  printer << ::spyre::stringifyDataFormat(format);
+  printer << stringifyDataFormat(format);
 }
 
 FailureOr<ElementArrangement> mlir::spyre::parseArrangement(AsmParser &parser) {
@@ -101,7 +95,7 @@ FailureOr<ElementArrangement> mlir::spyre::parseArrangement(AsmParser &parser) {
     return failure();
   std::optional<ElementArrangement> arrangement;
   if (keyword == keyword.lower())
-    arrangement = ::spyre::symbolizeElementArrangement(keyword);
+    arrangement = symbolizeElementArrangement(keyword);
   if (!arrangement)
     return parser.emitError(loc, "unknown element arrangement '")
            << keyword
@@ -111,7 +105,7 @@ FailureOr<ElementArrangement> mlir::spyre::parseArrangement(AsmParser &parser) {
 
 void mlir::spyre::printArrangement(AsmPrinter &printer,
                                    ElementArrangement arrangement) {
-  printer << StringRef(::spyre::stringifyElementArrangement(arrangement))
+  printer << StringRef(stringifyElementArrangement(arrangement))
                  .lower();
 }
 
@@ -229,7 +223,7 @@ TargetAttr mlir::spyre::getTarget(Operation *op) {
   MLIRContext *context = op->getContext();
   if (!context->getLoadedDialect<SpyreDialect>())
     context->getOrLoadDialect<SpyreDialect>();
-  return TargetAttr::get(context, ::spyre::TargetModel{});
+  return TargetAttr::get(context, TargetModel{});
 }
 
 //===----------------------------------------------------------------------===//
@@ -253,7 +247,7 @@ LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     for (DataFormat candidate :
          {DataFormat::SEN169_FP16, DataFormat::IEEE_FP32, DataFormat::SENINT8,
           DataFormat::SENINT4})
-      if (::spyre::elemsPerStick(candidate, stickBytes) == deviceSize.back())
+      if (elemsPerStick(candidate, stickBytes) == deviceSize.back())
         checkFormat = candidate;
     if (!checkFormat)
       return emitError()
@@ -309,7 +303,7 @@ FailureOr<DataFormat> LayoutAttr::getFormatFor(Type elementType) const {
   FailureOr<HostType> hostType = getHostType(elementType);
   if (failed(hostType))
     return failure();
-  DataFormat natural = ::spyre::deviceFormatFor(*hostType);
+  DataFormat natural = deviceFormatFor(*hostType);
   if (getFormat() && *getFormat() != natural)
     return failure();
   return natural;
@@ -330,13 +324,13 @@ LayoutAttr::getLayout(Type elementType) const {
   if (failed(hostType))
     return fail("element type '" + typeName() +
                 "' has no Spyre device format");
-  DataFormat natural = ::spyre::deviceFormatFor(*hostType);
+  DataFormat natural = deviceFormatFor(*hostType);
   if (getFormat() && *getFormat() != natural)
     return fail("device format " +
-                ::spyre::stringifyDataFormat(*getFormat()) +
+                stringifyDataFormat(*getFormat()) +
                 " does not match element type '" + typeName() +
                 "', which is stored as " +
-                ::spyre::stringifyDataFormat(natural));
+                stringifyDataFormat(natural));
   return SpyreTensorLayout::get(getDeviceSize(), getStrideMap(), natural,
                                 getArrangement(), getStickBytes());
 }
@@ -353,7 +347,7 @@ LayoutAttr LayoutAttr::get(MLIRContext *context,
   std::optional<DataFormat> format = layout.getFormat();
   FailureOr<HostType> hostType = getHostType(elementType);
   if (succeeded(hostType) &&
-      ::spyre::deviceFormatFor(*hostType) == layout.getFormat())
+      deviceFormatFor(*hostType) == layout.getFormat())
     format = std::nullopt;
   return get(context, layout.getDeviceSize(), layout.getStrideMap(), format,
              layout.getArrangement(), layout.stickBytes());
@@ -420,8 +414,8 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
   return success();
 }
 
-::spyre::TargetModel TargetAttr::getModel() const {
-  ::spyre::TargetModel model;
+TargetModel TargetAttr::getModel() const {
+  TargetModel model;
   model.cores = getCores();
   model.corelets = getCorelets();
   model.stickBytes = getStickBytes();
@@ -444,7 +438,7 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
 }
 
 TargetAttr TargetAttr::get(MLIRContext *context,
-                           const ::spyre::TargetModel &model) {
+                           const TargetModel &model) {
   return get(context, model.cores, model.corelets, model.stickBytes,
              model.lxBytes, llvm::APFloat(model.lxReservedFraction),
              llvm::APFloat(model.ddrGBps), model.ddrBytes, model.segmentBytes,
@@ -482,7 +476,7 @@ DivisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t d : order) {
     if (d < 0 || d >= static_cast<int64_t>(splits.size()) || seen[d])
       return emitError() << "#spyre.division order "
-                         << ::spyre::formatList(order)
+                         << formatList(order)
                          << " must be a permutation of the "
                          << splits.size() << " op dims";
     seen[d] = true;

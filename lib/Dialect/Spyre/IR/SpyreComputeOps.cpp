@@ -135,22 +135,22 @@ LogicalResult mlir::spyre::detail::verifyDeviceFormats(ComputeOpInterface op) {
     LayoutAttr layout = getLayoutAttr(type);
     if (!layout)
       continue;
-    FailureOr<::spyre::DataFormat> format =
+    FailureOr<DataFormat> format =
         layout.getFormatFor(cast<RankedTensorType>(type).getElementType());
     if (failed(format))
       continue; // reported by the encoding verifier
     bool supported = true;
     switch (*format) {
-    case ::spyre::DataFormat::SEN169_FP16:
+    case DataFormat::SEN169_FP16:
       break;
-    case ::spyre::DataFormat::IEEE_FP32:
+    case DataFormat::IEEE_FP32:
       supported = runsOnFp32(opFunc);
       break;
-    case ::spyre::DataFormat::IEEE_INT32:
+    case DataFormat::IEEE_INT32:
       supported = opFunc == "identity";
       break;
-    case ::spyre::DataFormat::SEN143_FP8:
-    case ::spyre::DataFormat::SEN152_FP8:
+    case DataFormat::SEN143_FP8:
+    case DataFormat::SEN152_FP8:
       supported = llvm::is_contained(
           {"batchmatmulfp8", "fp8todl16", "qfp8ch", "identity"}, opFunc);
       break;
@@ -160,7 +160,7 @@ LogicalResult mlir::spyre::detail::verifyDeviceFormats(ComputeOpInterface op) {
     if (!supported)
       return op.emitOpError("runs '")
              << opFunc << "', which the device does not compute on "
-             << ::spyre::stringifyDataFormat(*format) << " data";
+             << stringifyDataFormat(*format) << " data";
   }
   return success();
 }
@@ -548,15 +548,15 @@ LogicalResult TransposeOp::verify() {
 }
 
 bool TransposeOp::isView() {
-  llvm::Expected<::spyre::BoundLayout> input = bindLayout(getInput().getType());
+  llvm::Expected<BoundLayout> input = bindLayout(getInput().getType());
   LayoutAttr result = getLayoutAttr(getType());
   if (!input || !result) {
     if (!input)
       llvm::consumeError(input.takeError());
     return false;
   }
-  llvm::Expected<::spyre::SpyreTensorLayout> view =
-      ::spyre::transposeView(*input, getPermutation());
+  llvm::Expected<SpyreTensorLayout> view =
+      transposeView(*input, getPermutation());
   if (!view) {
     llvm::consumeError(view.takeError());
     return false;
@@ -628,10 +628,10 @@ LogicalResult PadOp::verify() {
       getInput().getType().getElementType() != getType().getElementType())
     return emitOpError("the padded tensor must keep the input's shape and "
                        "element type");
-  FailureOr<::spyre::DataFormat> format =
+  FailureOr<DataFormat> format =
       getLayoutAttr(getType()).getFormatFor(getType().getElementType());
   if (succeeded(format)) {
-    llvm::Expected<uint32_t> bits = ::spyre::encodeDeviceValue(
+    llvm::Expected<uint32_t> bits = encodeDeviceValue(
         *format, getValue().convertToDouble());
     if (!bits)
       return emitOpError("padding value: ") << llvm::toString(bits.takeError());

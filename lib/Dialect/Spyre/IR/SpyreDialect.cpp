@@ -76,7 +76,7 @@ static LogicalResult verifyDivisionAttribute(Operation *op, StringRef name,
       overflow |= static_cast<bool>(llvm::MulOverflow(used, split, used));
     if (overflow)
       return op->emitError() << "'" << name << "' splits "
-                             << ::spyre::formatList(values)
+                             << formatList(values)
                              << " use more cores than the target's " << cores;
     if (used > cores)
       return op->emitError() << "'" << name << "' uses " << used
@@ -291,13 +291,13 @@ static LogicalResult verifyValueAttribute(const AnnotatedValue &value,
     if (d < std::numeric_limits<int32_t>::min() ||
         d > std::numeric_limits<int32_t>::max())
       return value.emitError(name)
-             << "dim_order " << ::spyre::formatList(*order)
+             << "dim_order " << formatList(*order)
              << " must be a permutation of the " << tensorType.getRank()
              << " host dims [0, " << tensorType.getRank()
              << "), optionally followed by -1 for a sparse layout";
     order32.push_back(static_cast<int32_t>(d));
   }
-  llvm::Expected<::spyre::SpyreTensorLayout> layout =
+  llvm::Expected<SpyreTensorLayout> layout =
       getDefaultLayout(tensorType, ArrayRef<int32_t>(order32));
   if (!layout)
     return value.emitError(name) << llvm::toString(layout.takeError());

@@ -188,13 +188,13 @@ LogicalResult KernelOp::verifyRegions() {
     return emitOpError() << "order must list all " << numDims << " dims";
   for (int64_t d : getOrder()) {
     if (d < 0 || d >= numDims || seen[d])
-      return emitOpError() << "order " << ::spyre::formatList(getOrder())
+      return emitOpError() << "order " << formatList(getOrder())
                            << " must be a permutation of the " << numDims
                            << " dims";
     seen[d] = true;
   }
 
-  ::spyre::TargetModel target = getTarget(*this).getModel();
+  TargetModel target = getTarget(*this).getModel();
   // Every number below is the user's: products and sums are checked for
   // overflow before they are compared.
   int64_t cores = 1, chunks = 1;
@@ -249,7 +249,7 @@ LogicalResult KernelOp::verifyRegions() {
                            << deviceRank - 1 << ")";
     if (llvm::any_of(access.getBox(), [](int64_t b) { return b < 1; }))
       return emitOpError() << describe() << ": box entries must be positive, "
-                           << "got " << ::spyre::formatList(access.getBox());
+                           << "got " << formatList(access.getBox());
     if (access.getTileSteps().size() != numDims ||
         (!access.getChunkSteps().empty() &&
          access.getChunkSteps().size() != numDims))
@@ -273,7 +273,7 @@ LogicalResult KernelOp::verifyRegions() {
                              << access.getMem();
       return success();
     };
-    llvm::Expected<::spyre::BoundLayout> boundLayout =
+    llvm::Expected<BoundLayout> boundLayout =
         bindLayout(cast<RankedTensorType>(type));
     if (!boundLayout)
       return emitOpError() << describe() << ": "
@@ -322,9 +322,9 @@ LogicalResult KernelOp::verifyRegions() {
           diag << " spans LX bytes [" << range->first << ", "
                << range->second << ")";
         else
-          diag << " (box " << ::spyre::formatList(access.getBox())
+          diag << " (box " << formatList(access.getBox())
                << ", lx_strides "
-               << ::spyre::formatList(access.getLxStrides())
+               << formatList(access.getLxStrides())
                << ") spans more than 64-bit addresses";
         return diag << ", outside the target's " << target.usableLxBytes()
                     << " usable LX bytes per core";

@@ -107,7 +107,7 @@ FailureOr<int> mlir::spyre::getStickOpDim(AffineMap map, Type type) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
   if (!tensorType || !getLayoutAttr(tensorType))
     return failure();
-  llvm::Expected<::spyre::BoundLayout> bound = bindLayout(tensorType);
+  llvm::Expected<BoundLayout> bound = bindLayout(tensorType);
   if (!bound) {
     llvm::consumeError(bound.takeError());
     return failure();

@@ -33,11 +33,11 @@ FailureOr<SmallVector<int64_t>> parseIntList(AsmParser &parser);
 void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values);
 FailureOr<llvm::APFloat> parseReal(AsmParser &parser);
 void printReal(AsmPrinter &printer, const llvm::APFloat &value);
-FailureOr<std::optional<::spyre::DataFormat>> parseDataFormat(AsmParser &parser);
-void printDataFormat(AsmPrinter &printer, ::spyre::DataFormat format);
-FailureOr<::spyre::ElementArrangement> parseArrangement(AsmParser &parser);
+FailureOr<std::optional<DataFormat>> parseDataFormat(AsmParser &parser);
+void printDataFormat(AsmPrinter &printer, DataFormat format);
+FailureOr<ElementArrangement> parseArrangement(AsmParser &parser);
 void printArrangement(AsmPrinter &printer,
-                      ::spyre::ElementArrangement arrangement);
+                      ElementArrangement arrangement);
 
 } // namespace mlir::spyre
 
@@ -52,7 +52,7 @@ namespace mlir::spyre {
 
 /// The host element type a tensor element type corresponds to (f16, bf16,
 /// f32, i1, i8, i32, i64, f8E4M3FN, f8E5M2, i4); failure for anything else.
-FailureOr<::spyre::HostType> getHostType(Type elementType);
+FailureOr<HostType> getHostType(Type elementType);
 
 /// Whether `type` is a ranked tensor carrying a `#spyre.layout`.
 bool isDeviceTensor(Type type);
@@ -67,14 +67,14 @@ RankedTensorType withLayout(RankedTensorType type, LayoutAttr layout);
 RankedTensorType withoutLayout(RankedTensorType type);
 
 /// Binds the layout of a device tensor type to its shape.
-llvm::Expected<::spyre::BoundLayout> bindLayout(RankedTensorType type);
+llvm::Expected<BoundLayout> bindLayout(RankedTensorType type);
 
 /// The default layout (or the one for `dimOrder`) of a host tensor type, as
 /// the reference stack builds it, for sticks of `stickBytes` bytes.
-llvm::Expected<::spyre::SpyreTensorLayout>
+llvm::Expected<SpyreTensorLayout>
 getDefaultLayout(RankedTensorType type,
                  std::optional<ArrayRef<int32_t>> dimOrder = std::nullopt,
-                 int64_t stickBytes = ::spyre::kDefaultStickBytes);
+                 int64_t stickBytes = kDefaultStickBytes);
 
 /// The `#spyre.target` in effect for `op`: the nearest `spyre.target`
 /// attribute on `op` or an ancestor, else the reference machine.

@@ -29,7 +29,7 @@ class Spyre_RealParameter<string defaultValue, string desc>
 
 /// `SEN169_FP16`, ... (optional; the element type's format when absent).
 def Spyre_DataFormatParameter
-    : OptionalParameter<"std::optional<::spyre::DataFormat>",
+    : OptionalParameter<"std::optional<::mlir::spyre::DataFormat>",
                         "device data format"> {
   let parser = "::mlir::spyre::parseDataFormat($_parser)";
   let printer = "::mlir::spyre::printDataFormat($_printer, *$_self)";
@@ -37,8 +37,8 @@ def Spyre_DataFormatParameter
 
 /// `standard`, `dl16_to_fp32`, `qfp8ch`, `exx2`.
 def Spyre_ArrangementParameter
-    : DefaultValuedParameter<"::spyre::ElementArrangement",
-                             "::spyre::ElementArrangement::Standard",
+    : DefaultValuedParameter<"::mlir::spyre::ElementArrangement",
+                             "::mlir::spyre::ElementArrangement::Standard",
                              "element arrangement inside sticks"> {
   let parser = "::mlir::spyre::parseArrangement($_parser)";
   let printer = "::mlir::spyre::printArrangement($_printer, $_self)";
@@ -87,7 +87,7 @@ def Spyre_LayoutAttr : Spyre_Attr<"Layout", "layout",
     Spyre_IntListParameter:$stride_map,
     Spyre_DataFormatParameter:$format,
     Spyre_ArrangementParameter:$arrangement,
-    DefaultValuedParameter<"int64_t", "::spyre::kDefaultStickBytes",
+    DefaultValuedParameter<"int64_t", "::mlir::spyre::kDefaultStickBytes",
                            "bytes per stick">:$stick_bytes
   );
   let assemblyFormat = "`<` struct(params) `>`";
@@ -95,21 +95,21 @@ def Spyre_LayoutAttr : Spyre_Attr<"Layout", "layout",
   let extraClassDeclaration = [{
     /// The device format for tensors of `elementType` (the explicit `format`
     /// or the element type's default). Fails for element types without one.
-    ::mlir::FailureOr<::spyre::DataFormat>
+    ::mlir::FailureOr<::mlir::spyre::DataFormat>
     getFormatFor(::mlir::Type elementType) const;
 
     /// The layout algebra value for tensors of `elementType`.
-    ::llvm::Expected<::spyre::SpyreTensorLayout>
+    ::llvm::Expected<::mlir::spyre::SpyreTensorLayout>
     getLayout(::mlir::Type elementType) const;
 
     /// The layout bound to (and verified against) `type`'s shape.
-    ::llvm::Expected<::spyre::BoundLayout>
+    ::llvm::Expected<::mlir::spyre::BoundLayout>
     bind(::mlir::RankedTensorType type) const;
 
     /// The attribute for `layout` used with `elementType`; the format is
     /// elided when it is the element type's default (the normal form).
     static LayoutAttr get(::mlir::MLIRContext *context,
-                          const ::spyre::SpyreTensorLayout &layout,
+                          const ::mlir::spyre::SpyreTensorLayout &layout,
                           ::mlir::Type elementType);
   }];
 }
@@ -146,33 +146,33 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     ```
   }];
   let parameters = (ins
-    Spyre_CountParameter<"::spyre::TargetModel{}.cores", "cores">:$cores,
-    Spyre_CountParameter<"::spyre::TargetModel{}.corelets", "corelets">:$corelets,
-    Spyre_CountParameter<"::spyre::TargetModel{}.stickBytes", "stick bytes">:$stick_bytes,
-    Spyre_CountParameter<"::spyre::TargetModel{}.lxBytes", "LX bytes">:$lx_bytes,
-    Spyre_RealParameter<"::spyre::TargetModel{}.lxReservedFraction", "reserved LX fraction">:$lx_reserved,
-    Spyre_RealParameter<"::spyre::TargetModel{}.ddrGBps", "DDR GB/s">:$ddr_gbps,
-    Spyre_CountParameter<"::spyre::TargetModel{}.ddrBytes", "DDR bytes">:$ddr_bytes,
-    Spyre_CountParameter<"::spyre::TargetModel{}.segmentBytes", "segment bytes">:$segment_bytes,
-    Spyre_CountParameter<"::spyre::TargetModel{}.spanBytes", "span bytes">:$span_bytes,
-    Spyre_RealParameter<"::spyre::TargetModel{}.clockGHz", "clock GHz">:$clock_ghz,
-    Spyre_CountParameter<"::spyre::TargetModel{}.ptMacsPerCycle", "PT MACs per cycle">:$pt_macs_per_cycle,
-    Spyre_CountParameter<"::spyre::TargetModel{}.ptRows", "PT rows per pass">:$pt_rows,
-    Spyre_CountParameter<"::spyre::TargetModel{}.ptFillPasses", "PT fill passes">:$pt_fill_passes,
-    Spyre_CountParameter<"::spyre::TargetModel{}.sfpSticksPerCycle", "SFP sticks per cycle">:$sfp_sticks_per_cycle,
-    Spyre_CountParameter<"::spyre::TargetModel{}.dmaBytesPerCycle", "DMA bytes per cycle">:$dma_bytes_per_cycle,
-    Spyre_CountParameter<"::spyre::TargetModel{}.ringBytesPerCycle", "ring bytes per cycle">:$ring_bytes_per_cycle,
-    Spyre_CountParameter<"::spyre::TargetModel{}.tileOverheadCycles", "cycles per tile step">:$tile_overhead_cycles,
-    Spyre_CountParameter<"::spyre::TargetModel{}.maxLoopCount", "max loop count">:$max_loop_count
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.cores", "cores">:$cores,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.corelets", "corelets">:$corelets,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.stickBytes", "stick bytes">:$stick_bytes,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.lxBytes", "LX bytes">:$lx_bytes,
+    Spyre_RealParameter<"::mlir::spyre::TargetModel{}.lxReservedFraction", "reserved LX fraction">:$lx_reserved,
+    Spyre_RealParameter<"::mlir::spyre::TargetModel{}.ddrGBps", "DDR GB/s">:$ddr_gbps,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.ddrBytes", "DDR bytes">:$ddr_bytes,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.segmentBytes", "segment bytes">:$segment_bytes,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.spanBytes", "span bytes">:$span_bytes,
+    Spyre_RealParameter<"::mlir::spyre::TargetModel{}.clockGHz", "clock GHz">:$clock_ghz,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.ptMacsPerCycle", "PT MACs per cycle">:$pt_macs_per_cycle,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.ptRows", "PT rows per pass">:$pt_rows,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.ptFillPasses", "PT fill passes">:$pt_fill_passes,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.sfpSticksPerCycle", "SFP sticks per cycle">:$sfp_sticks_per_cycle,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.dmaBytesPerCycle", "DMA bytes per cycle">:$dma_bytes_per_cycle,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.ringBytesPerCycle", "ring bytes per cycle">:$ring_bytes_per_cycle,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.tileOverheadCycles", "cycles per tile step">:$tile_overhead_cycles,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.maxLoopCount", "max loop count">:$max_loop_count
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The plain C++ machine description.
-    ::spyre::TargetModel getModel() const;
+    ::mlir::spyre::TargetModel getModel() const;
     /// The attribute describing `model`.
     static TargetAttr get(::mlir::MLIRContext *context,
-                          const ::spyre::TargetModel &model);
+                          const ::mlir::spyre::TargetModel &model);
   }];
 }
 

@@ -54,7 +54,7 @@ def Spyre_Dialect : Dialect {
 
     /// Layouts bound to their tensor types (see spyre::bindLayout).
     std::mutex bindCacheMutex;
-    ::llvm::DenseMap<::mlir::Type, std::unique_ptr<::spyre::BoundLayout>>
+    ::llvm::DenseMap<::mlir::Type, std::unique_ptr<::mlir::spyre::BoundLayout>>
         bindCache;
 
     /// Module attribute holding the `#spyre.target`.
