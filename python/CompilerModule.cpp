@@ -11,6 +11,7 @@
 
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/InitSpyre.h"
+#include "Spyre/Sim/Npy.h"
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Sim/Simulator.h"
 #include "Spyre/Target/Emitters.h"
@@ -120,41 +121,15 @@ std::string json(const llvm::json::Value &value) {
 //===----------------------------------------------------------------------===//
 
 std::optional<HostType> hostTypeOf(const py::dtype &dtype) {
-  char kind = dtype.kind();
-  size_t size = dtype.itemsize();
-  if (kind == 'f' && size == 2)
-    return HostType::Float16;
-  if (kind == 'f' && size == 4)
-    return HostType::Float32;
-  if (kind == 'b')
-    return HostType::Bool;
-  if (kind == 'i' && size == 1)
-    return HostType::Int8;
-  if (kind == 'i' && size == 4)
-    return HostType::Int32;
-  if (kind == 'i' && size == 8)
-    return HostType::Int64;
-  return std::nullopt;
+  return hostTypeForNpyDescr(py::str(dtype.attr("str")).cast<std::string>());
 }
 
 py::dtype dtypeOf(HostType type) {
-  switch (type) {
-  case HostType::Float16:
-    return py::dtype("float16");
-  case HostType::Float32:
-    return py::dtype("float32");
-  case HostType::Bool:
-    return py::dtype("bool");
-  case HostType::Int8:
-    return py::dtype("int8");
-  case HostType::Int32:
-    return py::dtype("int32");
-  case HostType::Int64:
-    return py::dtype("int64");
-  default:
-    raise("results of type " + mlir::spyre::stringifyHostType(type).str() +
+  std::optional<llvm::StringRef> descr = npyDescr(type);
+  if (!descr)
+    raise("results of type " + stringifyHostType(type).str() +
           " have no numpy dtype");
-  }
+  return py::dtype(descr->str());
 }
 
 HostTensor toHost(const py::array &array, size_t index) {

@@ -102,47 +102,13 @@ std::string reprOf(py::handle obj) { return py::repr(obj).cast<std::string>(); }
 /// raw bits: bfloat16 as uint16, the fp8 types as uint8; int4 values are held
 /// one per int8.
 py::dtype hostArrayDtype(HostType type) {
-  switch (type) {
-  case HostType::Float16:
-    return makeDtype("float16");
-  case HostType::BFloat16:
-    return makeDtype("uint16");
-  case HostType::Float32:
-    return makeDtype("float32");
-  case HostType::Bool:
-    return makeDtype("bool");
-  case HostType::Int8:
-  case HostType::Int4:
-    return makeDtype("int8");
-  case HostType::Int32:
-    return makeDtype("int32");
-  case HostType::Int64:
-    return makeDtype("int64");
-  case HostType::Float8E4M3FN:
-  case HostType::Float8E5M2:
-    return makeDtype("uint8");
-  }
-  return makeDtype("float16");
+  return makeDtype(hostNumpyDtype(type).str().c_str());
 }
 
 /// The numpy dtype of a device buffer of `format` (SENINT4 sticks are packed
 /// bytes).
 py::dtype deviceArrayDtype(DataFormat format) {
-  switch (format) {
-  case DataFormat::SEN169_FP16:
-    return makeDtype("float16");
-  case DataFormat::IEEE_FP32:
-    return makeDtype("float32");
-  case DataFormat::IEEE_INT32:
-    return makeDtype("int32");
-  case DataFormat::SENINT8:
-    return makeDtype("int8");
-  case DataFormat::SEN143_FP8:
-  case DataFormat::SEN152_FP8:
-  case DataFormat::SENINT4:
-    return makeDtype("uint8");
-  }
-  return makeDtype("float16");
+  return makeDtype(deviceNumpyDtype(format).str().c_str());
 }
 
 /// The shape of the numpy array holding a device tensor: device_size, with

@@ -1,8 +1,8 @@
 //===- DataFormat.cpp - Spyre device data formats --------------------------===//
 //
-// Tables for device formats and host types. The reference stack derives
-// elements-per-stick from the stick byte count and the element width; so do
-// we.
+// The queries of DataFormat.h, each an expansion of ElementTypes.def. The
+// reference stack derives elements-per-stick from the stick byte count and
+// the element width; so do we.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,74 +14,37 @@ using namespace mlir::spyre;
 
 llvm::StringRef mlir::spyre::stringifyDataFormat(DataFormat format) {
   switch (format) {
-  case DataFormat::SEN169_FP16:
-    return "SEN169_FP16";
-  case DataFormat::IEEE_FP32:
-    return "IEEE_FP32";
-  case DataFormat::IEEE_INT32:
-    return "IEEE_INT32";
-  case DataFormat::SENINT8:
-    return "SENINT8";
-  case DataFormat::SEN143_FP8:
-    return "SEN143_FP8";
-  case DataFormat::SEN152_FP8:
-    return "SEN152_FP8";
-  case DataFormat::SENINT4:
-    return "SENINT4";
+#define SPYRE_DATA_FORMAT(Enum, ...)                                           \
+  case DataFormat::Enum:                                                       \
+    return #Enum;
+#include "Spyre/Layout/ElementTypes.def"
   }
   return "<invalid>";
 }
 
-std::optional<DataFormat> mlir::spyre::symbolizeDataFormat(llvm::StringRef name) {
+std::optional<DataFormat>
+mlir::spyre::symbolizeDataFormat(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<DataFormat>>(name)
-      .Case("SEN169_FP16", DataFormat::SEN169_FP16)
-      .Case("IEEE_FP32", DataFormat::IEEE_FP32)
-      .Case("IEEE_INT32", DataFormat::IEEE_INT32)
-      .Case("SENINT8", DataFormat::SENINT8)
-      .Case("SEN143_FP8", DataFormat::SEN143_FP8)
-      .Case("SEN152_FP8", DataFormat::SEN152_FP8)
-      .Case("SENINT4", DataFormat::SENINT4)
+#define SPYRE_DATA_FORMAT(Enum, ...) .Case(#Enum, DataFormat::Enum)
+#include "Spyre/Layout/ElementTypes.def"
       .Default(std::nullopt);
 }
 
 llvm::StringRef mlir::spyre::stringifyHostType(HostType type) {
   switch (type) {
-  case HostType::Float16:
-    return "float16";
-  case HostType::BFloat16:
-    return "bfloat16";
-  case HostType::Float32:
-    return "float32";
-  case HostType::Bool:
-    return "bool";
-  case HostType::Int8:
-    return "int8";
-  case HostType::Int32:
-    return "int32";
-  case HostType::Int64:
-    return "int64";
-  case HostType::Float8E4M3FN:
-    return "float8_e4m3fn";
-  case HostType::Float8E5M2:
-    return "float8_e5m2";
-  case HostType::Int4:
-    return "int4";
+#define SPYRE_HOST_TYPE(Enum, Name, ...)                                       \
+  case HostType::Enum:                                                         \
+    return Name;
+#include "Spyre/Layout/ElementTypes.def"
   }
   return "<invalid>";
 }
 
 std::optional<HostType> mlir::spyre::symbolizeHostType(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<HostType>>(name)
-      .Cases({"float16", "half", "f16"}, HostType::Float16)
-      .Cases({"bfloat16", "bf16"}, HostType::BFloat16)
-      .Cases({"float32", "f32"}, HostType::Float32)
-      .Cases({"bool", "bool_", "i1"}, HostType::Bool)
-      .Cases({"int8", "i8"}, HostType::Int8)
-      .Cases({"int32", "i32"}, HostType::Int32)
-      .Cases({"int64", "i64"}, HostType::Int64)
-      .Cases({"float8_e4m3fn", "f8E4M3FN"}, HostType::Float8E4M3FN)
-      .Cases({"float8_e5m2", "f8E5M2"}, HostType::Float8E5M2)
-      .Cases({"int4", "i4"}, HostType::Int4)
+#define SPYRE_HOST_TYPE(Enum, Name, ...) .Case(Name, HostType::Enum)
+#define SPYRE_HOST_TYPE_ALIAS(Enum, Alias) .Case(Alias, HostType::Enum)
+#include "Spyre/Layout/ElementTypes.def"
       .Default(std::nullopt);
 }
 
@@ -113,17 +76,10 @@ mlir::spyre::symbolizeElementArrangement(llvm::StringRef name) {
 
 unsigned mlir::spyre::deviceElementBits(DataFormat format) {
   switch (format) {
-  case DataFormat::SEN169_FP16:
-    return 16;
-  case DataFormat::IEEE_FP32:
-  case DataFormat::IEEE_INT32:
-    return 32;
-  case DataFormat::SENINT8:
-  case DataFormat::SEN143_FP8:
-  case DataFormat::SEN152_FP8:
-    return 8;
-  case DataFormat::SENINT4:
-    return 4;
+#define SPYRE_DATA_FORMAT(Enum, Bits, ...)                                     \
+  case DataFormat::Enum:                                                       \
+    return Bits;
+#include "Spyre/Layout/ElementTypes.def"
   }
   return 0;
 }
@@ -135,77 +91,97 @@ int64_t mlir::spyre::elemsPerStick(DataFormat format, int64_t stickBytes) {
   return stickBytes * 8 / bits;
 }
 
+bool mlir::spyre::isFloatingPoint(DataFormat format) {
+  switch (format) {
+#define SPYRE_DATA_FORMAT(Enum, Bits, IsFloat, ...)                            \
+  case DataFormat::Enum:                                                       \
+    return IsFloat;
+#include "Spyre/Layout/ElementTypes.def"
+  }
+  return false;
+}
+
+HostType mlir::spyre::naturalHostType(DataFormat format) {
+  switch (format) {
+#define SPYRE_DATA_FORMAT(Enum, Bits, IsFloat, Host, ...)                      \
+  case DataFormat::Enum:                                                       \
+    return HostType::Host;
+#include "Spyre/Layout/ElementTypes.def"
+  }
+  return HostType::Float16;
+}
+
+llvm::StringRef mlir::spyre::deviceNumpyDtype(DataFormat format) {
+  switch (format) {
+#define SPYRE_DATA_FORMAT(Enum, Bits, IsFloat, Host, Python)                   \
+  case DataFormat::Enum:                                                       \
+    return Python;
+#include "Spyre/Layout/ElementTypes.def"
+  }
+  return "";
+}
+
 unsigned mlir::spyre::hostElementBytes(HostType type) {
   switch (type) {
-  case HostType::Float16:
-  case HostType::BFloat16:
-    return 2;
-  case HostType::Float32:
-  case HostType::Int32:
-    return 4;
-  case HostType::Int64:
-    return 8;
-  case HostType::Bool:
-  case HostType::Int8:
-  case HostType::Float8E4M3FN:
-  case HostType::Float8E5M2:
-  case HostType::Int4:
-    return 1;
+#define SPYRE_HOST_TYPE(Enum, Name, Bytes, ...)                                \
+  case HostType::Enum:                                                         \
+    return Bytes;
+#include "Spyre/Layout/ElementTypes.def"
   }
   return 0;
 }
 
 DataFormat mlir::spyre::deviceFormatFor(HostType type) {
   switch (type) {
-  case HostType::Float16:
-  case HostType::BFloat16:
-  case HostType::Bool:
-    return DataFormat::SEN169_FP16;
-  case HostType::Float32:
-    return DataFormat::IEEE_FP32;
-  case HostType::Int32:
-  case HostType::Int64:
-    return DataFormat::IEEE_INT32;
-  case HostType::Int8:
-    return DataFormat::SENINT8;
-  case HostType::Float8E4M3FN:
-    return DataFormat::SEN143_FP8;
-  case HostType::Float8E5M2:
-    return DataFormat::SEN152_FP8;
-  case HostType::Int4:
-    return DataFormat::SENINT4;
+#define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, ...)                        \
+  case HostType::Enum:                                                         \
+    return DataFormat::Format;
+#include "Spyre/Layout/ElementTypes.def"
   }
   return DataFormat::SEN169_FP16;
 }
 
-HostType mlir::spyre::naturalHostType(DataFormat format) {
-  switch (format) {
-  case DataFormat::SEN169_FP16:
-    return HostType::Float16;
-  case DataFormat::IEEE_FP32:
-    return HostType::Float32;
-  case DataFormat::IEEE_INT32:
-    return HostType::Int32;
-  case DataFormat::SENINT8:
-    return HostType::Int8;
-  case DataFormat::SEN143_FP8:
-    return HostType::Float8E4M3FN;
-  case DataFormat::SEN152_FP8:
-    return HostType::Float8E5M2;
-  case DataFormat::SENINT4:
-    return HostType::Int4;
+bool mlir::spyre::isBitExact(HostType type) {
+  switch (type) {
+#define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, BitExact, ...)              \
+  case HostType::Enum:                                                         \
+    return BitExact;
+#include "Spyre/Layout/ElementTypes.def"
   }
-  return HostType::Float16;
+  return false;
 }
 
-bool mlir::spyre::isFloatingPoint(DataFormat format) {
-  switch (format) {
-  case DataFormat::SEN169_FP16:
-  case DataFormat::IEEE_FP32:
-  case DataFormat::SEN143_FP8:
-  case DataFormat::SEN152_FP8:
-    return true;
-  default:
-    return false;
+std::optional<llvm::StringRef> mlir::spyre::npyDescr(HostType type) {
+  llvm::StringRef descr;
+  switch (type) {
+#define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, BitExact, Npy, ...)         \
+  case HostType::Enum:                                                         \
+    descr = Npy;                                                               \
+    break;
+#include "Spyre/Layout/ElementTypes.def"
   }
+  if (descr.empty())
+    return std::nullopt;
+  return descr;
+}
+
+llvm::StringRef mlir::spyre::dciHostFormat(HostType type) {
+  switch (type) {
+#define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, BitExact, Npy, Dci, ...)    \
+  case HostType::Enum:                                                         \
+    return Dci;
+#include "Spyre/Layout/ElementTypes.def"
+  }
+  return "";
+}
+
+llvm::StringRef mlir::spyre::hostNumpyDtype(HostType type) {
+  switch (type) {
+#define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, BitExact, Npy, Dci, Python, \
+                        ...)                                                   \
+  case HostType::Enum:                                                         \
+    return Python;
+#include "Spyre/Layout/ElementTypes.def"
+  }
+  return "";
 }

@@ -36,67 +36,6 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Shortest round-trip text of a value, for diagnostics ("1e+09", "-inf").
-static std::string formatValue(double value) {
-  if (std::isnan(value))
-    return "nan";
-  if (std::isinf(value))
-    return value < 0 ? "-inf" : "inf";
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return std::string(buffer, ec == std::errc() ? end : buffer);
-}
-
-static const llvm::fltSemantics *semanticsOf(DataFormat format) {
-  switch (format) {
-  case DataFormat::SEN169_FP16:
-    return &llvm::APFloat::IEEEhalf();
-  case DataFormat::IEEE_FP32:
-    return &llvm::APFloat::IEEEsingle();
-  case DataFormat::SEN143_FP8:
-    return &llvm::APFloat::Float8E4M3FN();
-  case DataFormat::SEN152_FP8:
-    return &llvm::APFloat::Float8E5M2();
-  default:
-    return nullptr;
-  }
-}
-
-llvm::Expected<uint32_t> mlir::spyre::encodeDeviceValue(DataFormat format,
-                                                  double value) {
-  if (const llvm::fltSemantics *sem = semanticsOf(format)) {
-    llvm::APFloat converted(value);
-    bool losesInfo = false;
-    converted.convert(*sem, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    bool inRange = std::isnan(value) ? converted.isNaN()
-                   : std::isinf(value)
-                       ? converted.isInfinity()
-                       : !converted.isNaN() && !converted.isInfinity();
-    if (!inRange)
-      return makeError(llvm::formatv("value {0} is not representable in {1}",
-                                     formatValue(value),
-                                     stringifyDataFormat(format)));
-    return static_cast<uint32_t>(converted.bitcastToAPInt().getZExtValue());
-  }
-  unsigned bits = deviceElementBits(format);
-  double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
-  if (value != std::trunc(value) || value < lo || value > hi)
-    return makeError(llvm::formatv(
-        "value {0} is not representable in {1} (integers in [{2}, {3}])",
-        formatValue(value), stringifyDataFormat(format),
-        static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
-  uint64_t mask = bits == 32 ? 0xffffffffULL : ((1ULL << bits) - 1);
-  return static_cast<uint32_t>(
-      static_cast<uint64_t>(static_cast<int64_t>(value)) & mask);
-}
-
-double mlir::spyre::decodeDeviceValue(DataFormat format, uint32_t bits) {
-  unsigned width = deviceElementBits(format);
-  if (const llvm::fltSemantics *sem = semanticsOf(format))
-    return llvm::APFloat(*sem, llvm::APInt(width, bits)).convertToDouble();
-  return static_cast<double>(llvm::APInt(width, bits).getSExtValue());
-}
-
 namespace {
 
 /// Calls fn(deviceOffset, hostOffset, range, deviceStride, hostStride) for
@@ -429,21 +368,6 @@ struct DeviceBuffer {
   }
 };
 
-/// Whether host elements of `type` are stored on the device bit for bit.
-bool isBitExact(HostType type) {
-  switch (type) {
-  case HostType::Float16:
-  case HostType::Float32:
-  case HostType::Int8:
-  case HostType::Int32:
-  case HostType::Float8E4M3FN:
-  case HostType::Float8E5M2:
-    return true;
-  default:
-    return false;
-  }
-}
-
 } // namespace
 
 static llvm::Error checkTypes(const BoundLayout &layout, HostType hostType) {
@@ -546,36 +470,7 @@ llvm::Error mlir::spyre::stickify(const BoundLayout &layout, HostType hostType,
             int64_t hs) {
           for (int64_t i = 0; i < range; ++i) {
             const uint8_t *src = in + (hostOff + i * hs) * hostBytes;
-            uint32_t bits = 0;
-            switch (hostType) {
-            case HostType::BFloat16: {
-              uint16_t raw;
-              std::memcpy(&raw, src, 2);
-              llvm::APFloat value(llvm::APFloat::BFloat(),
-                                  llvm::APInt(16, raw));
-              bool losesInfo;
-              value.convert(llvm::APFloat::IEEEhalf(),
-                            llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-              bits =
-                  static_cast<uint32_t>(value.bitcastToAPInt().getZExtValue());
-              break;
-            }
-            case HostType::Bool:
-              bits = *src ? one : 0;
-              break;
-            case HostType::Int64: {
-              int64_t v;
-              std::memcpy(&v, src, 8);
-              bits = static_cast<uint32_t>(v);
-              break;
-            }
-            case HostType::Int4:
-              bits = static_cast<uint32_t>(*src) & 0xf;
-              break;
-            default:
-              break;
-            }
-            out.store(dev + i * ds, bits);
+            out.store(dev + i * ds, hostToDeviceBits(hostType, src, one));
           }
         });
   return llvm::Error::success();
@@ -609,34 +504,7 @@ llvm::Error mlir::spyre::unstickify(const BoundLayout &layout, HostType hostType
           for (int64_t i = 0; i < range; ++i) {
             uint8_t *dst = out + (hostOff + i * hs) * hostBytes;
             uint32_t bits = in.load(dev + i * ds);
-            switch (hostType) {
-            case HostType::BFloat16: {
-              llvm::APFloat value(llvm::APFloat::IEEEhalf(),
-                                  llvm::APInt(16, bits));
-              bool losesInfo;
-              value.convert(llvm::APFloat::BFloat(),
-                            llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-              uint16_t raw =
-                  static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
-              std::memcpy(dst, &raw, 2);
-              break;
-            }
-            case HostType::Bool:
-              *dst = (bits & 0x7fff) != 0;
-              break;
-            case HostType::Int64: {
-              int64_t v = static_cast<int32_t>(bits);
-              std::memcpy(dst, &v, 8);
-              break;
-            }
-            case HostType::Int4: {
-              int8_t v = static_cast<int8_t>(bits << 4) >> 4;
-              *dst = static_cast<uint8_t>(v);
-              break;
-            }
-            default:
-              break;
-            }
+            deviceBitsToHost(hostType, bits, dst);
           }
         });
   return llvm::Error::success();

@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelRunner.h"
-#include "Half.h"
 
 #include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/Layout/Stickify.h"
@@ -114,81 +113,6 @@ llvm::Error Machine::checkRealSticks(const BoundLayout &layout,
   if (!error.empty())
     return llvm::createStringError(error);
   return llvm::Error::success();
-}
-
-//===----------------------------------------------------------------------===//
-// Element formats
-//===----------------------------------------------------------------------===//
-
-static float loadElement(DataFormat format, const uint8_t *p) {
-  switch (format) {
-  case DataFormat::SEN169_FP16: {
-    uint16_t bits;
-    std::memcpy(&bits, p, 2);
-    return halfToFloat(bits);
-  }
-  case DataFormat::IEEE_FP32: {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  case DataFormat::IEEE_INT32: {
-    int32_t i;
-    std::memcpy(&i, p, 4);
-    return static_cast<float>(i);
-  }
-  case DataFormat::SENINT8:
-    return static_cast<float>(static_cast<int8_t>(*p));
-  case DataFormat::SEN143_FP8:
-  case DataFormat::SEN152_FP8:
-    return static_cast<float>(decodeDeviceValue(format, *p));
-  case DataFormat::SENINT4:
-    break;
-  }
-  return 0;
-}
-
-static void storeElement(DataFormat format, uint8_t *p, float v) {
-  switch (format) {
-  case DataFormat::SEN169_FP16: {
-    uint16_t bits = floatToHalf(v);
-    std::memcpy(p, &bits, 2);
-    return;
-  }
-  case DataFormat::IEEE_FP32:
-    std::memcpy(p, &v, 4);
-    return;
-  case DataFormat::IEEE_INT32: {
-    double r = std::nearbyint(static_cast<double>(v));
-    r = std::min<double>(std::max<double>(r, INT32_MIN), INT32_MAX);
-    int32_t i = static_cast<int32_t>(r);
-    std::memcpy(p, &i, 4);
-    return;
-  }
-  case DataFormat::SENINT8: {
-    float r = std::nearbyint(std::min(std::max(v, -128.0f), 127.0f));
-    *p = static_cast<uint8_t>(static_cast<int8_t>(r));
-    return;
-  }
-  case DataFormat::SEN143_FP8:
-  case DataFormat::SEN152_FP8: {
-    // Saturate to the largest finite value, as a quantizing store does.
-    double limit = format == DataFormat::SEN143_FP8 ? 448.0 : 57344.0;
-    double clamped = std::isnan(v) ? v : std::min(std::max<double>(v, -limit),
-                                                  limit);
-    llvm::Expected<uint32_t> bits =
-        encodeDeviceValue(format, clamped);
-    if (!bits) {
-      llvm::consumeError(bits.takeError());
-      *p = 0x7F;
-      return;
-    }
-    *p = static_cast<uint8_t>(*bits);
-    return;
-  }
-  case DataFormat::SENINT4:
-    return;
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -815,7 +739,7 @@ llvm::Error KernelExecution::gather(const Operand &t, int64_t core,
     const uint8_t *bytes = lx.bytes.data() + address;
     float *to = dense.data() + index;
     if (t.format == DataFormat::SEN169_FP16) {
-      const float *table = halfTable();
+      const float *table = halfToFloatTable();
       for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
         uint16_t bits;
         std::memcpy(&bits, bytes + lane * 2, 2);
@@ -825,7 +749,7 @@ llvm::Error KernelExecution::gather(const Operand &t, int64_t core,
       return;
     }
     for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
-      *to = loadElement(t.format, bytes + lane * t.elemBytes);
+      *to = loadDeviceElement(t.format, bytes + lane * t.elemBytes);
       to += laneStride;
     }
   });
@@ -897,7 +821,7 @@ llvm::Error KernelExecution::scatter(const Operand &t, int64_t core,
       if (real && (laneIndex < 0 ||
                    laneIndex >= static_cast<int64_t>(dense.size())))
         return outside(stickOp >= 0 ? stickOp : 0, laneIndex);
-      storeElement(t.format, bytes + lane * t.elemBytes,
+      storeDeviceElement(t.format, bytes + lane * t.elemBytes,
                    real ? dense[laneIndex] : fill);
     }
     lx.setTag(address, t.id);

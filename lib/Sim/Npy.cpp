@@ -264,29 +264,6 @@ bool isBigEndianOfSupported(StringRef descr) {
 
 } // namespace
 
-std::optional<StringRef> mlir::spyre::sim::npyDescr(HostType type) {
-  switch (type) {
-  case HostType::Float16:
-    return StringRef("<f2");
-  case HostType::Float32:
-    return StringRef("<f4");
-  case HostType::Bool:
-    return StringRef("|b1");
-  case HostType::Int8:
-    return StringRef("|i1");
-  case HostType::Int32:
-    return StringRef("<i4");
-  case HostType::Int64:
-    return StringRef("<i8");
-  case HostType::BFloat16:
-  case HostType::Float8E4M3FN:
-  case HostType::Float8E5M2:
-  case HostType::Int4:
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 std::optional<HostType> mlir::spyre::sim::hostTypeForNpyDescr(StringRef descr) {
   if (descr.size() != 3)
     return std::nullopt;

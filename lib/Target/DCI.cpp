@@ -20,33 +20,6 @@ using JValue = llvm::json::Value;
 
 namespace {
 
-/// The host-side format name of the runtime's type mapping.
-StringRef hostFormat(HostType type) {
-  switch (type) {
-  case HostType::Float16:
-    return "IEEE_FP16";
-  case HostType::BFloat16:
-    return "BFLOAT16";
-  case HostType::Float32:
-    return "IEEE_FP32";
-  case HostType::Bool:
-    return "BOOL";
-  case HostType::Int8:
-    return "SENINT8";
-  case HostType::Int32:
-    return "IEEE_INT32";
-  case HostType::Int64:
-    return "IEEE_INT64";
-  case HostType::Float8E4M3FN:
-    return "SEN143_FP8";
-  case HostType::Float8E5M2:
-    return "SEN152_FP8";
-  case HostType::Int4:
-    return "SENINT4";
-  }
-  return "";
-}
-
 template <typename Range> Array reversed(const Range &values) {
   Array out;
   for (auto it = std::rbegin(values); it != std::rend(values); ++it)
@@ -76,7 +49,7 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
                         << " has no host format for a DMA";
     return failure();
   }
-  StringRef hostName = hostFormat(*host);
+  StringRef hostName = dciHostFormat(*host);
   StringRef deviceName =
       stringifyDataFormat(bound->layout().getFormat());
   SmallVector<int64_t> hostShape(type.getShape());

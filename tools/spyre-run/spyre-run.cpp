@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Spyre/InitSpyre.h"
+#include "Spyre/Layout/Numerics.h"
 #include "Spyre/Sim/Npy.h"
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Sim/Simulator.h"
@@ -144,7 +145,7 @@ static std::optional<std::string> argumentProblem(Type type, bool generated) {
                typeText(type))
         .str();
   FailureOr<HostType> host = getHostType(tensor.getElementType());
-  if (failed(host) || !sim::npyDescr(*host))
+  if (failed(host) || !npyDescr(*host))
     return llvm::formatv("has element type {0} ({1}), which --random-inputs "
                          "cannot generate (supported: f16, f32, i1, i8, i32, "
                          "i64)",
@@ -157,73 +158,22 @@ static HostTensor randomTensor(HostType type, ArrayRef<int64_t> shape,
                                std::mt19937 &rng) {
   HostTensor tensor(type, shape);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  int64_t n = tensor.numElements();
-  for (int64_t i = 0; i < n; ++i) {
-    uint8_t *p = tensor.data.data() + i * tensor.elementBytes();
+  // Integers are drawn from a wider range than [-1, 1).
+  double scale = type == HostType::Int8                                ? 100
+                 : type == HostType::Int32 || type == HostType::Int64 ? 1000
+                                                                      : 1;
+  bool boolean = type == HostType::Bool;
+  for (int64_t i = 0, n = tensor.numElements(); i < n; ++i) {
     float v = uniform(rng);
-    switch (type) {
-    case HostType::Float16: {
-      _Float16 h = static_cast<_Float16>(v);
-      std::memcpy(p, &h, 2);
-      break;
-    }
-    case HostType::Float32:
-      std::memcpy(p, &v, 4);
-      break;
-    case HostType::Bool:
-      *p = v > 0;
-      break;
-    case HostType::Int8:
-      *p = static_cast<uint8_t>(static_cast<int8_t>(v * 100));
-      break;
-    case HostType::Int32: {
-      int32_t x = static_cast<int32_t>(v * 1000);
-      std::memcpy(p, &x, 4);
-      break;
-    }
-    case HostType::Int64: {
-      int64_t x = static_cast<int64_t>(v * 1000);
-      std::memcpy(p, &x, 8);
-      break;
-    }
-    default:
-      break;
-    }
+    storeHostElement(type, tensor.data.data() + i * tensor.elementBytes(),
+                     boolean ? v > 0 : v * scale);
   }
   return tensor;
 }
 
 /// An element as a double, for comparisons.
 static double elementValue(const HostTensor &t, int64_t i) {
-  const uint8_t *p = t.data.data() + i * t.elementBytes();
-  switch (t.type) {
-  case HostType::Float16: {
-    _Float16 h;
-    std::memcpy(&h, p, 2);
-    return static_cast<double>(h);
-  }
-  case HostType::Float32: {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  case HostType::Bool:
-    return *p != 0;
-  case HostType::Int8:
-    return static_cast<int8_t>(*p);
-  case HostType::Int32: {
-    int32_t x;
-    std::memcpy(&x, p, 4);
-    return x;
-  }
-  case HostType::Int64: {
-    int64_t x;
-    std::memcpy(&x, p, 8);
-    return static_cast<double>(x);
-  }
-  default:
-    return 0;
-  }
+  return loadHostElement(t.type, t.data.data() + i * t.elementBytes());
 }
 
 /// The reference stack's tolerances: f16 and bf16 0.1 / 0.1, f32 1e-4

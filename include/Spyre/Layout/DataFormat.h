@@ -22,29 +22,17 @@ namespace mlir::spyre {
 /// attribute is verified against its tensor type).
 constexpr int64_t kDefaultStickBytes = 128;
 
-/// Device data formats (the reference stack's `DataFormats`).
+/// Device data formats (the reference stack's `DataFormats`); the facts of
+/// each are columns of ElementTypes.def.
 enum class DataFormat : uint8_t {
-  SEN169_FP16, ///< "DL16": f16, bf16 and bool on the device.
-  IEEE_FP32,
-  IEEE_INT32, ///< i32, and i64 narrowed by the DMA.
-  SENINT8,
-  SEN143_FP8, ///< f8E4M3FN
-  SEN152_FP8, ///< f8E5M2
-  SENINT4,    ///< 4-bit integers, two per byte, packed along the stick.
+#define SPYRE_DATA_FORMAT(Enum, ...) Enum,
+#include "Spyre/Layout/ElementTypes.def"
 };
 
 /// Host element types (the torch dtypes the reference stack accepts).
 enum class HostType : uint8_t {
-  Float16,
-  BFloat16,
-  Float32,
-  Bool,
-  Int8,
-  Int32,
-  Int64,
-  Float8E4M3FN,
-  Float8E5M2,
-  Int4,
+#define SPYRE_HOST_TYPE(Enum, ...) Enum,
+#include "Spyre/Layout/ElementTypes.def"
 };
 
 /// How device coordinates are arranged inside sticks. Everything but
@@ -91,6 +79,22 @@ DataFormat deviceFormatFor(HostType type);
 HostType naturalHostType(DataFormat format);
 
 bool isFloatingPoint(DataFormat format);
+
+/// Whether the device stores host elements of `type` bit for bit.
+bool isBitExact(HostType type);
+
+/// The .npy descriptor of `type` ("<f2"), or none when numpy has no such
+/// type.
+std::optional<llvm::StringRef> npyDescr(HostType type);
+
+/// The runtime's host-side format name of `type` in DCI descriptors.
+llvm::StringRef dciHostFormat(HostType type);
+
+/// The numpy dtype of a host buffer of `type` (raw bits where numpy has no
+/// such type, e.g. "uint16" for bfloat16), and of a device buffer's raw
+/// elements of `format`.
+llvm::StringRef hostNumpyDtype(HostType type);
+llvm::StringRef deviceNumpyDtype(DataFormat format);
 
 } // namespace mlir::spyre
 

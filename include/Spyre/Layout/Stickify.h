@@ -17,16 +17,9 @@
 #define SPYRE_LAYOUT_STICKIFY_H
 
 #include "Spyre/Layout/Layout.h"
+#include "Spyre/Layout/Numerics.h"
 
 namespace mlir::spyre {
-
-/// Encodes `value` in one device element of `format` (little-endian bits in
-/// the low bytes of the result). Fails if the value is not representable
-/// (e.g. infinity in SEN143_FP8, 1.5 in an integer format).
-llvm::Expected<uint32_t> encodeDeviceValue(DataFormat format, double value);
-
-/// Decodes one device element to a double.
-double decodeDeviceValue(DataFormat format, uint32_t bits);
 
 /// Copies the host tensor `host` (element (0,...,0) at `host`, strides in
 /// elements from the bound host view, elements of `hostType`) into the device

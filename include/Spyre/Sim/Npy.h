@@ -29,11 +29,6 @@
 
 namespace mlir::spyre::sim {
 
-/// The numpy dtype descriptor `serializeNpy` writes for `type` ("<f2", "<f4",
-/// "|b1", "|i1", "<i4", "<i8"), or std::nullopt for the types numpy has no
-/// dtype for (bfloat16, float8_e4m3fn, float8_e5m2, int4).
-std::optional<llvm::StringRef> npyDescr(HostType type);
-
 /// The host type of a numpy dtype descriptor: the ones `npyDescr` returns,
 /// spelled with '<' or '|' (e.g. "<i1", "|f4"), and the one-byte types with
 /// any byte order (">b1"). std::nullopt for anything else, including

@@ -116,34 +116,12 @@ void mlir::spyre::printArrangement(AsmPrinter &printer,
 FailureOr<HostType> mlir::spyre::getHostType(Type elementType) {
   if (!elementType)
     return failure();
-  if (elementType.isF16())
-    return HostType::Float16;
-  if (elementType.isBF16())
-    return HostType::BFloat16;
-  if (elementType.isF32())
-    return HostType::Float32;
-  if (isa<Float8E4M3FNType>(elementType))
-    return HostType::Float8E4M3FN;
-  if (isa<Float8E5M2Type>(elementType))
-    return HostType::Float8E5M2;
-  if (auto intType = dyn_cast<IntegerType>(elementType)) {
-    if (intType.isUnsigned())
-      return failure();
-    switch (intType.getWidth()) {
-    case 1:
-      return HostType::Bool;
-    case 4:
-      return HostType::Int4;
-    case 8:
-      return HostType::Int8;
-    case 32:
-      return HostType::Int32;
-    case 64:
-      return HostType::Int64;
-    default:
-      return failure();
-    }
-  }
+  Type T = elementType;
+#define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, BitExact, Npy, Dci, Python, \
+                        MlirType)                                              \
+  if (MlirType)                                                                \
+    return HostType::Enum;
+#include "Spyre/Layout/ElementTypes.def"
   return failure();
 }
 
