@@ -15,7 +15,7 @@
 
 #include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/Layout/Stickify.h"
-#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -122,11 +122,7 @@ llvm::Error Machine::checkRealSticks(const BoundLayout &layout,
 namespace {
 
 enum class Kind {
-  Unary,
-  Binary,
-  Compare,
-  Where,
-  Clip,
+  Elementwise,
   Copy,
   Reduce,
   Matmul,
@@ -134,128 +130,64 @@ enum class Kind {
   LnScale,
   LnNorm,
 };
-enum class Reducer { Sum, Max, Min, Mean };
 
 struct Semantics {
   Kind kind = Kind::Copy;
-  float (*unary)(float) = nullptr;
-  float (*binary)(float, float) = nullptr;
-  Reducer reducer = Reducer::Sum;
-  double a = 0, b = 0;        ///< clip bounds, eps, scale
-  int reducedDim = -1;        ///< op dim of a reduction
-  std::optional<double> mask; ///< value padding of the reduced dim holds
+  ScalarSemantics scalar;               ///< of an elementwise op
+  CombinerKind combiner = CombinerKind::Sum;
+  double a = 0;                         ///< eps, scale
+  int reducedDim = -1;                  ///< op dim of a reduction
+  std::optional<double> mask;           ///< value padding of the reduced dim holds
   std::optional<double> padValue;
+  ReductionOpInterface reduction;
 };
-
-float gelu(float x) {
-  return 0.5f * x *
-         (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
-}
-float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
 FailureOr<Semantics> semanticsOf(Operation *op, std::string &reason) {
   Semantics s;
-  auto unary = [&](float (*f)(float)) {
-    s.kind = Kind::Unary;
-    s.unary = f;
-  };
-  auto binary = [&](float (*f)(float, float)) {
-    s.kind = Kind::Binary;
-    s.binary = f;
-  };
-  auto compare = [&](float (*f)(float, float)) {
-    s.kind = Kind::Compare;
-    s.binary = f;
-  };
-  if (isa<AbsOp>(op))
-    unary([](float x) { return std::fabs(x); });
-  else if (isa<NegOp>(op))
-    unary([](float x) { return -x; });
-  else if (isa<ExpOp>(op))
-    unary([](float x) { return std::exp(x); });
-  else if (isa<LogOp>(op))
-    unary([](float x) { return std::log(x); });
-  else if (isa<SqrtOp>(op))
-    unary([](float x) { return std::sqrt(x); });
-  else if (isa<RsqrtOp>(op))
-    unary([](float x) { return 1.0f / std::sqrt(x); });
-  else if (isa<ReciprocalOp>(op))
-    unary([](float x) { return 1.0f / x; });
-  else if (isa<ReluOp>(op))
-    unary([](float x) { return x > 0 ? x : 0.0f; });
-  else if (isa<GeluOp>(op))
-    unary(gelu);
-  else if (isa<SiluOp>(op))
-    unary([](float x) { return x * sigmoid(x); });
-  else if (isa<SigmoidOp>(op))
-    unary(sigmoid);
-  else if (isa<TanhOp>(op))
-    unary([](float x) { return std::tanh(x); });
-  else if (isa<SoftplusOp>(op))
-    unary([](float x) { return x > 20.0f ? x : std::log1p(std::exp(x)); });
-  else if (isa<FloorOp>(op))
-    unary([](float x) { return std::floor(x); });
-  else if (isa<IdentityOp, ConvertOp, RestickifyOp>(op))
+  if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op)) {
+    s.kind = Kind::Elementwise;
+    s.scalar = elementwise.getScalarSemantics();
+  } else if (isa<RestickifyOp>(op)) {
     s.kind = Kind::Copy;
-  else if (auto pad = dyn_cast<PadOp>(op)) {
+  } else if (auto pad = dyn_cast<PadOp>(op)) {
     s.kind = Kind::Copy;
     s.padValue = pad.getValue().convertToDouble();
-  } else if (isa<AddOp>(op))
-    binary([](float x, float y) { return x + y; });
-  else if (isa<SubOp>(op))
-    binary([](float x, float y) { return x - y; });
-  else if (isa<MulOp>(op))
-    binary([](float x, float y) { return x * y; });
-  else if (isa<DivOp>(op))
-    binary([](float x, float y) { return x / y; });
-  else if (isa<MaximumOp>(op))
-    binary([](float x, float y) { return std::max(x, y); });
-  else if (isa<MinimumOp>(op))
-    binary([](float x, float y) { return std::min(x, y); });
-  else if (isa<EqualOp>(op))
-    compare([](float x, float y) { return x == y ? 1.0f : 0.0f; });
-  else if (isa<NotEqualOp>(op))
-    compare([](float x, float y) { return x != y ? 1.0f : 0.0f; });
-  else if (isa<GreaterThanOp>(op))
-    compare([](float x, float y) { return x > y ? 1.0f : 0.0f; });
-  else if (isa<GreaterEqualOp>(op))
-    compare([](float x, float y) { return x >= y ? 1.0f : 0.0f; });
-  else if (isa<LessThanOp>(op))
-    compare([](float x, float y) { return x < y ? 1.0f : 0.0f; });
-  else if (isa<LessEqualOp>(op))
-    compare([](float x, float y) { return x <= y ? 1.0f : 0.0f; });
-  else if (isa<WhereOp>(op))
-    s.kind = Kind::Where;
-  else if (auto clip = dyn_cast<ClipOp>(op)) {
-    s.kind = Kind::Clip;
-    s.a = clip.getMin().convertToDouble();
-    s.b = clip.getMax().convertToDouble();
-  } else if (isa<SumOp, MaxOp, MinOp, MeanOp>(op)) {
+  } else if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
     s.kind = Kind::Reduce;
-    s.reducer = isa<SumOp>(op)   ? Reducer::Sum
-                : isa<MaxOp>(op) ? Reducer::Max
-                : isa<MinOp>(op) ? Reducer::Min
-                                 : Reducer::Mean;
-    s.reducedDim = static_cast<int>(
-        op->getAttrOfType<IntegerAttr>("dim").getInt());
-    if (auto mask = op->getAttrOfType<FloatAttr>("padding_value"))
-      s.mask = mask.getValueAsDouble();
-  } else if (isa<MatmulOp, BatchMatmulOp>(op))
+    s.reduction = reduction;
+    s.combiner = reduction.getCombinerKind();
+    s.reducedDim = static_cast<int>(reduction.getReducedDim());
+    s.mask = reduction.getMaskValue();
+  } else if (isa<MatmulOp, BatchMatmulOp>(op)) {
     s.kind = Kind::Matmul;
-  else if (auto exx2 = dyn_cast<Exx2Op>(op)) {
+  } else if (auto exx2 = dyn_cast<Exx2Op>(op)) {
     s.kind = Kind::Exx2;
     s.a = exx2.getScale().convertToDouble();
   } else if (auto scale = dyn_cast<LayerNormScaleOp>(op)) {
     s.kind = Kind::LnScale;
     s.a = scale.getEps().convertToDouble();
-  } else if (isa<LayerNormNormOp>(op))
+  } else if (isa<LayerNormNormOp>(op)) {
     s.kind = Kind::LnNorm;
-  else {
+  } else {
     reason = "the simulator does not implement " +
              op->getName().getStringRef().str();
     return failure();
   }
   return s;
+}
+
+/// Combines two partial values of a reduction (NaN propagating for max and
+/// min, as arith.maximumf / minimumf).
+inline float combine(CombinerKind kind, float a, float b) {
+  switch (kind) {
+  case CombinerKind::Max:
+    return mlir::spyre::detail::maximum(a, b);
+  case CombinerKind::Min:
+    return mlir::spyre::detail::minimum(a, b);
+  case CombinerKind::Sum:
+    break;
+  }
+  return a + b;
 }
 
 //===----------------------------------------------------------------------===//
@@ -402,8 +334,9 @@ llvm::Error KernelExecution::prepare() {
     return fail(reason);
   problem = std::move(*p);
   division = getKernelDivision(kernel);
-  PayloadInfo info = getPayloadInfo(payload);
-  numDims = static_cast<int64_t>(info.ranges.size());
+  auto info = cast<KernelPayloadOpInterface>(payload);
+  SmallVector<AffineMap> maps = info.getIndexingMapsArray();
+  numDims = static_cast<int64_t>(info.getNumLoops());
   cores = kernel.getNumCores();
   for (int64_t d = 0; d < numDims; ++d) {
     KernelDimAttr dim = kernel.getDim(d);
@@ -467,7 +400,7 @@ llvm::Error KernelExecution::prepare() {
     t.deviceRank = layout.deviceRank();
     t.deviceSize.assign(layout.getDeviceSize().begin(),
                         layout.getDeviceSize().end());
-    AffineMap map = info.maps[i];
+    AffineMap map = maps[i];
     for (AffineExpr expr : map.getResults()) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
       t.opDimOfHost.push_back(dim ? static_cast<int>(dim.getPosition()) : -1);
@@ -900,38 +833,24 @@ void KernelExecution::compute(ArrayRef<int64_t> region, bool firstReduction,
   auto strides = [&](unsigned i) {
     return ArrayRef<int64_t>(operands[i].denseStride);
   };
-  float init = 0;
-  if (semantics.kind == Kind::Reduce && semantics.reducer == Reducer::Max)
-    init = -std::numeric_limits<float>::infinity();
-  if (semantics.kind == Kind::Reduce && semantics.reducer == Reducer::Min)
-    init = std::numeric_limits<float>::infinity();
+  float init = semantics.kind == Kind::Reduce
+                   ? static_cast<float>(semantics.reduction.getNeutralValue())
+                   : 0.0f;
   if (firstReduction)
     acc.assign(out.denseSize, init);
   unsigned r = operands.size() - 1;
   switch (semantics.kind) {
-  case Kind::Unary:
-    forEachPoint(extents, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
-      acc[i[1]] = semantics.unary(in[0][i[0]]);
-    });
-    return;
-  case Kind::Binary:
-  case Kind::Compare:
-    forEachPoint(extents, {strides(0), strides(1), strides(r)},
-                 [&](ArrayRef<int64_t> i) {
-                   acc[i[2]] = semantics.binary(in[0][i[0]], in[1][i[1]]);
-                 });
-    return;
-  case Kind::Where:
-    forEachPoint(extents, {strides(0), strides(1), strides(2), strides(r)},
-                 [&](ArrayRef<int64_t> i) {
-                   acc[i[3]] = in[0][i[0]] != 0 ? in[1][i[1]] : in[2][i[2]];
-                 });
-    return;
-  case Kind::Clip: {
-    float lo = static_cast<float>(semantics.a);
-    float hi = static_cast<float>(semantics.b);
-    forEachPoint(extents, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
-      acc[i[1]] = std::min(std::max(in[0][i[0]], lo), hi);
+  case Kind::Elementwise: {
+    unsigned n = operands.size() - 1;
+    SmallVector<ArrayRef<int64_t>, 4> all;
+    for (unsigned k = 0; k <= n; ++k)
+      all.push_back(strides(k));
+    SmallVector<float, 4> x(n);
+    const ScalarSemantics &f = semantics.scalar;
+    forEachPoint(extents, all, [&](ArrayRef<int64_t> i) {
+      for (unsigned k = 0; k < n; ++k)
+        x[k] = in[k][i[k]];
+      acc[i[n]] = f(x.data());
     });
     return;
   }
@@ -940,16 +859,10 @@ void KernelExecution::compute(ArrayRef<int64_t> region, bool firstReduction,
                  [&](ArrayRef<int64_t> i) { acc[i[1]] = in[0][i[0]]; });
     return;
   case Kind::Reduce: {
-    Reducer reducer = semantics.reducer;
+    CombinerKind combiner = semantics.combiner;
     forEachPoint(extents, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
-      float x = in[0][i[0]];
       float &a = acc[i[1]];
-      if (reducer == Reducer::Max)
-        a = std::max(a, x);
-      else if (reducer == Reducer::Min)
-        a = std::min(a, x);
-      else
-        a += x;
+      a = combine(combiner, a, in[0][i[0]]);
     });
     return;
   }
@@ -1034,10 +947,12 @@ void KernelExecution::compute(ArrayRef<int64_t> region, bool firstReduction,
 }
 
 void KernelExecution::finalize(std::vector<float> &acc) {
-  if (semantics.kind == Kind::Reduce && semantics.reducer == Reducer::Mean) {
-    float scale = 1.0f / static_cast<float>(size[semantics.reducedDim]);
-    for (float &v : acc)
-      v *= scale;
+  if (semantics.kind == Kind::Reduce) {
+    double scale =
+        semantics.reduction.getResultScale(size[semantics.reducedDim]);
+    if (scale != 1.0)
+      for (float &v : acc)
+        v *= static_cast<float>(scale);
   }
   if (semantics.kind == Kind::Exx2) {
     float scale = static_cast<float>(semantics.a);
@@ -1280,14 +1195,9 @@ llvm::Error KernelExecution::launch(int64_t chunk, KernelStats &stats) {
           } else {
             for (size_t x = 0; x < acc.size(); ++x) {
               float &a = partial.acc[x];
-              if (semantics.kind == Kind::Reduce &&
-                  semantics.reducer == Reducer::Max)
-                a = std::max(a, acc[x]);
-              else if (semantics.kind == Kind::Reduce &&
-                       semantics.reducer == Reducer::Min)
-                a = std::min(a, acc[x]);
-              else
-                a += acc[x];
+              a = semantics.kind == Kind::Reduce
+                      ? combine(semantics.combiner, a, acc[x])
+                      : a + acc[x];
             }
           }
           ++partial.contributions;
@@ -1390,8 +1300,9 @@ llvm::Error KernelRunner::run(KernelOp kernel) {
   k.name = kernel.getName().str();
   Operation *payload = kernel.getPayload();
   k.opFunc = getSuperDscOpFunc(payload);
-  PayloadInfo info = getPayloadInfo(payload);
-  k.unit = info.unit == ExecutionUnit::PT ? "pt" : "sfp";
+  auto info = cast<KernelPayloadOpInterface>(payload);
+  bool pt = info.getExecutionUnit() == ExecutionUnit::PT;
+  k.unit = pt ? "pt" : "sfp";
   k.cores = kernel.getNumCores();
   execution.clockBase = clock;
   for (int64_t chunk = 0, e = kernel.getNumChunks(); chunk < e; ++chunk)
@@ -1404,9 +1315,9 @@ llvm::Error KernelRunner::run(KernelOp kernel) {
     for (unsigned i = 0, e = kernel.getNumInputs() + 1; i < e; ++i)
       problem->tensors[i].lxResident = kernel.getAccess(i).isResident();
     double points = 1;
-    for (int64_t r : info.ranges)
+    for (int64_t r : info.getStaticLoopRanges())
       points *= static_cast<double>(r);
-    k.flops = info.unit == ExecutionUnit::PT ? 2 * points : points;
+    k.flops = pt ? 2 * points : points;
     k.roofline = kernel::roofline(*problem, target, target.cores);
   }
   double top = std::max({k.dmaSeconds, k.computeSeconds, k.combineSeconds});

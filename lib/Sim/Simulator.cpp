@@ -11,7 +11,7 @@
 #include "KernelRunner.h"
 
 #include "Spyre/Layout/Stickify.h"
-#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"

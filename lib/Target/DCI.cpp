@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Spyre/Target/Emitters.h"
-#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 

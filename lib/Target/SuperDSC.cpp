@@ -18,7 +18,7 @@
 
 #include "Spyre/Target/Emitters.h"
 #include "Spyre/Layout/Stickify.h"
-#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
@@ -97,7 +97,8 @@ private:
   KernelOp kernel;
   const TargetModel &target;
   Operation *payload = nullptr;
-  PayloadInfo info;
+  SmallVector<AffineMap> maps;
+  SmallVector<utils::IteratorType> iterators;
   SmallVector<std::string> labels;
   SmallVector<SdscTensor> tensors;
   SmallVector<std::string> classNames;
@@ -109,19 +110,21 @@ private:
 
 LogicalResult KernelEmitter::analyse() {
   payload = kernel.getPayload();
-  info = getPayloadInfo(payload);
+  auto info = cast<KernelPayloadOpInterface>(payload);
+  maps = info.getIndexingMapsArray();
+  iterators = info.getIteratorTypesArray();
   labels = getDimLabels(payload);
   opFunc = getSuperDscOpFunc(payload);
-  isMatmul = info.unit == ExecutionUnit::PT;
+  isMatmul = info.getExecutionUnit() == ExecutionUnit::PT;
   cores = kernel.getNumCores();
   unsigned numDims = labels.size();
 
   SmallVector<::mlir::Value> values(kernel.getInputs());
   values.push_back(kernel.getResult());
   // The op's stick: the input's for reductions, else the result's.
-  bool isReduction = llvm::is_contained(info.iterators,
-                                        utils::IteratorType::reduction) &&
-                     !isMatmul;
+  bool isReduction =
+      llvm::is_contained(iterators, utils::IteratorType::reduction) &&
+      !isMatmul;
   unsigned ref = isReduction ? 0 : values.size() - 1;
   int opStick = -1;
   {
@@ -129,7 +132,7 @@ LogicalResult KernelEmitter::analyse() {
     llvm::Expected<BoundLayout> bound = bindLayout(type);
     if (!bound)
       return kernel.emitOpError() << llvm::toString(bound.takeError());
-    opStick = stickOpDim(*bound, info.maps[ref]);
+    opStick = stickOpDim(*bound, maps[ref]);
   }
 
   static const char *const kClasses[] = {"OUTPUT", "KERNEL", "INPUT",
@@ -141,11 +144,12 @@ LogicalResult KernelEmitter::analyse() {
     llvm::Expected<BoundLayout> bound = bindLayout(type);
     if (!bound)
       return kernel.emitOpError() << llvm::toString(bound.takeError());
-    AffineMap map = info.maps[i];
+    AffineMap map = maps[i];
     SdscTensor t;
     t.eps = bound->layout().elemsPerStick();
     DataFormat format = bound->layout().getFormat();
-    if (format == DataFormat::IEEE_INT32 && opFunc == "identity")
+    // The backend copies 32-bit integers as 32-bit floats.
+    if (format == DataFormat::IEEE_INT32 && isa<IdentityOp, PadOp>(payload))
       format = DataFormat::IEEE_FP32;
     t.format = stringifyDataFormat(format).str();
     t.resident = kernel.getAccess(i).isResident();
@@ -347,33 +351,16 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
   }
 
   // Constants and masking.
-  SmallVector<std::pair<std::string, double>> values;
-  if (auto clip = dyn_cast<ClipOp>(payload)) {
-    values.push_back({"clipMin", clip.getMin().convertToDouble()});
-    values.push_back({"clipMax", clip.getMax().convertToDouble()});
-  } else if (isa<SoftplusOp>(payload)) {
-    values.push_back({"softplusBeta", 1.0});
-    values.push_back({"softplusThresh", 20.0});
-  } else if (auto scale = dyn_cast<LayerNormScaleOp>(payload)) {
-    values.push_back({"eps", scale.getEps().convertToDouble()});
-  } else if (auto exx2 = dyn_cast<Exx2Op>(payload)) {
-    values.push_back({"exx2scale", exx2.getScale().convertToDouble()});
-    values.push_back({"useZeroMean", 0.0});
-  } else if (auto mean = dyn_cast<MeanOp>(payload)) {
-    values.push_back(
-        {"scaling_factor",
-         1.0 / static_cast<double>(info.ranges[mean.getDim()])});
-  }
+  SmallVector<std::pair<std::string, double>> values =
+      cast<KernelPayloadOpInterface>(payload).getSuperDscConstants();
   Object masking;
   int64_t maskId = -1;
   std::optional<double> maskValue;
   SmallVector<unsigned> maskedDims;
-  if (auto padValue = payload->getAttrOfType<FloatAttr>("padding_value")) {
-    auto dimAttr = payload->getAttrOfType<IntegerAttr>("dim");
-    if (dimAttr) {
-      maskValue = padValue.getValueAsDouble();
-      maskedDims.push_back(static_cast<unsigned>(dimAttr.getInt()));
-    }
+  auto reduction = dyn_cast<ReductionOpInterface>(payload);
+  if (reduction && reduction.getMaskValue()) {
+    maskValue = reduction.getMaskValue();
+    maskedDims.push_back(static_cast<unsigned>(reduction.getReducedDim()));
   } else if (auto pad = dyn_cast<PadOp>(payload)) {
     maskValue = pad.getValue().convertToDouble();
     for (unsigned d = 0; d < numDims; ++d)
@@ -431,8 +418,8 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
 
   // The compute op: reductions other than matmul list the output as an
   // input too.
-  bool isReduction = llvm::is_contained(info.iterators,
-                                        utils::IteratorType::reduction);
+  bool isReduction =
+      llvm::is_contained(iterators, utils::IteratorType::reduction);
   unsigned numInputs = kernel.getNumInputs();
   if (isReduction && !isMatmul)
     numInputs += 1;

@@ -116,34 +116,36 @@ struct SqueezePointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
 
 /// Rebuilds a reduction on its squeezed input; reducing a size-1 dim is a
 /// reshape.
-template <typename ReductionOp>
-struct SqueezeReduction : OpRewritePattern<ReductionOp> {
-  using OpRewritePattern<ReductionOp>::OpRewritePattern;
+struct SqueezeReduction : OpInterfaceRewritePattern<ReductionOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(ReductionOp op,
+  LogicalResult matchAndRewrite(ReductionOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType inputType = op.getInput().getType();
-    if (isDeviceTensor(op.getType()) ||
+    Value input = op->getOperand(0);
+    Type resultType = op->getResult(0).getType();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (isDeviceTensor(resultType) ||
         !llvm::is_contained(inputType.getShape(), 1))
       return failure();
-    int64_t dim = op.getDim();
+    int64_t dim = op.getReducedDim();
     if (inputType.getDimSize(dim) == 1) {
-      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType, input);
       return success();
     }
     int64_t newDim = 0;
     for (int64_t d = 0; d < dim; ++d)
       newDim += inputType.getDimSize(d) != 1;
-    Value input = squeeze(rewriter, op.getLoc(), op.getInput());
-    SmallVector<int64_t> shape;
-    for (int64_t size : cast<RankedTensorType>(input.getType()).getShape())
-      shape.push_back(size);
+    Value squeezed = squeeze(rewriter, op.getLoc(), input);
+    SmallVector<int64_t> shape(
+        cast<RankedTensorType>(squeezed.getType()).getShape());
     shape.erase(shape.begin() + newDim);
-    auto reduced = ReductionOp::create(
+    std::optional<double> mask = op.getMaskValue();
+    Operation *reduced = op.buildReduction(
         rewriter, op.getLoc(),
-        RankedTensorType::get(shape, inputType.getElementType()), input,
-        newDim, op.getPaddingValueAttr());
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), reduced);
+        RankedTensorType::get(shape, inputType.getElementType()), squeezed,
+        newDim, mask ? rewriter.getF64FloatAttr(*mask) : FloatAttr());
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType,
+                                           reduced->getResult(0));
     return success();
   }
 };
@@ -210,9 +212,8 @@ struct CanonicalizeShapesPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<SqueezePointwise>(context);
-    patterns.add<SqueezeReduction<SumOp>, SqueezeReduction<MaxOp>,
-                 SqueezeReduction<MinOp>, SqueezeReduction<MeanOp>,
-                 SqueezeTranspose, SqueezeConstant>(context);
+    patterns.add<SqueezeReduction, SqueezeTranspose, SqueezeConstant>(
+        context);
     // Folding reshape chains cancels the reshapes between rebuilt ops.
     ReshapeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

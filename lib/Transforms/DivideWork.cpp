@@ -2,11 +2,11 @@
 //
 // Every device payload op gets a #spyre.division chosen by the kernel model
 // (lib/Analysis/KernelModel). Ops with the same types and attributes get the
-// same division, so each distinct op is planned once per module.
+// same division, so each distinct op is planned once per function.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 #include "Spyre/Transforms/Passes.h"
 #include "Spyre/Transforms/Utils.h"
 
@@ -46,18 +46,18 @@ carryOver(Operation *op, unsigned index, Operation *producer,
           const kernel::Division &division) {
   if (division.numChunks() > 1)
     return std::nullopt;
-  PayloadInfo from = getPayloadInfo(producer);
-  PayloadInfo to = getPayloadInfo(op);
-  for (auto [d, it] : llvm::enumerate(from.iterators))
+  auto from = cast<KernelPayloadOpInterface>(producer);
+  auto to = cast<KernelPayloadOpInterface>(op);
+  for (auto [d, it] : llvm::enumerate(from.getIteratorTypesArray()))
     if (it == utils::IteratorType::reduction && division.splits[d] > 1)
       return std::nullopt;
-  AffineMap produced = from.maps.back();
-  AffineMap consumed = to.maps[index];
-  size_t n = to.ranges.size();
+  AffineMap produced = from.getIndexingMapsArray().back();
+  AffineMap consumed = to.getIndexingMapsArray()[index];
+  size_t n = to.getNumLoops();
   kernel::Division carried;
   carried.splits.assign(n, 1);
   carried.chunks.assign(n, 1);
-  SmallVector<int64_t> opDimOf(from.ranges.size(), -1);
+  SmallVector<int64_t> opDimOf(from.getNumLoops(), -1);
   for (unsigned h = 0; h < produced.getNumResults(); ++h) {
     auto e = dyn_cast<AffineDimExpr>(produced.getResult(h));
     auto d = dyn_cast<AffineDimExpr>(consumed.getResult(h));
@@ -87,11 +87,18 @@ struct DivideWorkPass
   }
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    TargetModel target = getTarget(module).getModel();
-    // The bound is the module's target: checked here, before any op.
-    if (failed(checkCoresOption(module, "--spyre-divide-work", cores)))
+    // The bound is the target's: checked before any op, even without any.
+    if (failed(checkCoresOption(getOperation(), "--spyre-divide-work",
+                                cores)))
       return signalPassFailure();
+    if (failed(forEachFunction(getOperation(), [&](FunctionOpInterface f) {
+          return divideFunction(f);
+        })))
+      signalPassFailure();
+  }
+
+  LogicalResult divideFunction(FunctionOpInterface function) {
+    TargetModel target = getTarget(function).getModel();
     int64_t maxCores = cores == 0 ? target.cores : cores;
     kernel::Policy chosen =
         policy == "greedy" ? kernel::Policy::Greedy : kernel::Policy::Model;
@@ -99,7 +106,7 @@ struct DivideWorkPass
     std::map<Key, DivisionAttr> cache;
     DenseMap<Operation *, kernel::Division> chosenFor;
     bool failed = false;
-    module.walk([&](Operation *op) {
+    function.walk([&](Operation *op) {
       if (!isKernelPayload(op) || op->getParentOfType<KernelOp>())
         return;
       // Ops still computing on host tensors stay where they are.
@@ -118,13 +125,7 @@ struct DivideWorkPass
           break;
       }
       auto remember = [&](DivisionAttr attr) {
-        kernel::Division division;
-        division.splits.assign(attr.getSplits().begin(),
-                               attr.getSplits().end());
-        division.order.assign(attr.getOrder().begin(), attr.getOrder().end());
-        for (unsigned d = 0; d < division.splits.size(); ++d)
-          division.chunks.push_back(attr.getChunk(d));
-        chosenFor[op] = std::move(division);
+        chosenFor[op] = attr.getModel();
         op->setAttr(SpyreDialect::kDivisionAttrName, attr);
       };
       Key key = signature(op, preferred ? &*preferred : nullptr);
@@ -162,20 +163,11 @@ struct DivideWorkPass
         failed = true;
         return;
       }
-      const kernel::Division &division = plan->division;
-      SmallVector<int64_t> chunks;
-      if (division.numChunks() > 1)
-        chunks.assign(division.chunks.begin(), division.chunks.end());
-      auto attr = DivisionAttr::get(
-          op->getContext(),
-          SmallVector<int64_t>(division.splits.begin(), division.splits.end()),
-          SmallVector<int64_t>(division.order.begin(), division.order.end()),
-          chunks);
+      auto attr = DivisionAttr::get(op->getContext(), plan->division);
       cache[key] = attr;
       remember(attr);
     });
-    if (failed)
-      signalPassFailure();
+    return failure(failed);
   }
 };
 

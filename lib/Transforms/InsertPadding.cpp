@@ -86,18 +86,17 @@ static LogicalResult padMatmul(ComputeOpInterface op, OpBuilder &builder) {
 }
 
 /// Masks padding along the reduced dim with the reduction's neutral value.
-template <typename ReductionOp>
-static void maskReduction(ReductionOp op) {
-  auto type = cast<RankedTensorType>(op.getInput().getType());
+static void maskReduction(ReductionOpInterface op) {
+  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!isDeviceTensor(type))
+    return;
   llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
     llvm::consumeError(bound.takeError());
     return;
   }
-  if (isPadded(*bound, static_cast<int>(op.getDim())))
-    op.setPaddingValueAttr(
-        FloatAttr::get(Float64Type::get(op.getContext()),
-                       op.getNeutralValue()));
+  if (isPadded(*bound, static_cast<int>(op.getReducedDim())))
+    op.setMaskValue(op.getNeutralValue());
 }
 
 namespace {
@@ -105,7 +104,7 @@ struct InsertPaddingPass
     : mlir::spyre::impl::SpyreInsertPaddingBase<InsertPaddingPass> {
   void runOnOperation() override {
     OpBuilder builder(&getContext());
-    WalkResult result = getOperation().walk([&](Operation *op) {
+    WalkResult result = getOperation()->walk([&](Operation *op) {
       if (auto compute = dyn_cast<ComputeOpInterface>(op)) {
         if (!isDeviceTensor(op->getResult(0).getType()))
           return WalkResult::advance();
@@ -113,18 +112,8 @@ struct InsertPaddingPass
             failed(padMatmul(compute, builder)))
           return WalkResult::interrupt();
       }
-      auto mask = [](auto reduction) {
-        if (isDeviceTensor(reduction.getInput().getType()))
-          maskReduction(reduction);
-      };
-      if (auto sum = dyn_cast<SumOp>(op))
-        mask(sum);
-      else if (auto max = dyn_cast<MaxOp>(op))
-        mask(max);
-      else if (auto min = dyn_cast<MinOp>(op))
-        mask(min);
-      else if (auto mean = dyn_cast<MeanOp>(op))
-        mask(mean);
+      if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+        maskReduction(reduction);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

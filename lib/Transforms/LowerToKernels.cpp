@@ -10,8 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 #include "Spyre/Transforms/Passes.h"
+#include "Spyre/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -135,11 +136,7 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
   if (failed(problem))
     return op->emitOpError() << reason;
   size_t numDims = problem->dims.size();
-  kernel::Division div;
-  div.splits.assign(division.getSplits().begin(), division.getSplits().end());
-  div.order.assign(division.getOrder().begin(), division.getOrder().end());
-  for (unsigned d = 0; d < numDims; ++d)
-    div.chunks.push_back(division.getChunk(d));
+  kernel::Division div = division.getModel();
   if (tiles.size() != static_cast<int64_t>(numDims))
     return op->emitOpError() << "'" << SpyreDialect::kTilesAttrName
                              << "' needs " << numDims << " entries";
@@ -266,17 +263,15 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     FailureOr<kernel::Problem> theirs =
         producer ? getKernelProblem(producer.getPayload(), reason)
                  : FailureOr<kernel::Problem>(failure());
-    DivisionAttr division = getDivision(op);
-    kernel::Division ours;
-    ours.splits.assign(division.getSplits().begin(),
-                       division.getSplits().end());
-    ours.order.assign(division.getOrder().begin(), division.getOrder().end());
-    for (unsigned d = 0; d < ours.splits.size(); ++d)
-      ours.chunks.push_back(division.getChunk(d));
+    kernel::Division ours = getDivision(op).getModel();
     if (failed(mine) || failed(theirs) ||
         !sameCoreSlices(*theirs, getKernelDivision(producer),
-                        getPayloadInfo(producer.getPayload()).maps.back(),
-                        *mine, ours, getPayloadInfo(op).maps[i]))
+                        cast<KernelPayloadOpInterface>(producer.getPayload())
+                            .getIndexingMapsArray()
+                            .back(),
+                        *mine, ours,
+                        cast<KernelPayloadOpInterface>(op)
+                            .getIndexingMapsArray()[i]))
       return op->emitOpError()
              << "operand #" << i << " stays in LX (" << mems[i]
              << ") but its producer does not leave each core the slice this "

@@ -41,12 +41,12 @@ LogicalResult mlir::spyre::checkPolicyOption(MLIRContext *context,
          << "unknown policy '" << policy << "'; use 'model' or 'greedy'";
 }
 
-LogicalResult mlir::spyre::checkCoresOption(ModuleOp module, StringRef flag,
+LogicalResult mlir::spyre::checkCoresOption(Operation *scope, StringRef flag,
                                             int64_t cores) {
-  int64_t targetCores = getTarget(module).getCores();
+  int64_t targetCores = getTarget(scope).getCores();
   if (cores >= 0 && cores <= targetCores)
     return success();
-  return optionError(module.getContext(), flag)
+  return optionError(scope->getContext(), flag)
          << "cores=" << cores << " is out of range 1.." << targetCores
          << " (the target's cores; 0 uses them all)";
 }

@@ -15,8 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 #include "Spyre/Transforms/Passes.h"
+#include "Spyre/Transforms/Utils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -73,14 +74,11 @@ struct PlanMemoryPass : public ::mlir::spyre::impl::SpyrePlanMemoryBase<PlanMemo
   using SpyrePlanMemoryBase::SpyrePlanMemoryBase;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    target = getTarget(module).getModel();
-    for (auto function : module.getOps<FunctionOpInterface>()) {
-      if (function.isExternal())
-        continue;
-      if (failed(planFunction(function)))
-        return signalPassFailure();
-    }
+    if (failed(forEachFunction(getOperation(), [&](FunctionOpInterface f) {
+          target = getTarget(f).getModel();
+          return success(f.isExternal() || succeeded(planFunction(f)));
+        })))
+      signalPassFailure();
   }
 
   LogicalResult planFunction(FunctionOpInterface function);
@@ -122,12 +120,7 @@ PlanMemoryPass::tileKernels(Block &block, DenseMap<Operation *, int> &position,
     k.op = &op;
     k.position = position[&op];
     k.problem = std::move(*problem);
-    k.division.splits.assign(division.getSplits().begin(),
-                             division.getSplits().end());
-    k.division.order.assign(division.getOrder().begin(),
-                            division.getOrder().end());
-    for (unsigned d = 0, e = k.division.splits.size(); d < e; ++d)
-      k.division.chunks.push_back(division.getChunk(d));
+    k.division = division.getModel();
     for (auto [d, dim] : llvm::enumerate(k.problem.dims)) {
       int64_t parts = k.division.splits[d] * k.division.chunks[d];
       if (dim.units() % parts)
@@ -143,7 +136,7 @@ PlanMemoryPass::tileKernels(Block &block, DenseMap<Operation *, int> &position,
                               << llvm::toString(plan.takeError());
     k.tiling = plan->tiling;
     k.lxBytes = plan->estimate.lxBytes;
-    k.maps = getPayloadInfo(&op).maps;
+    k.maps = cast<KernelPayloadOpInterface>(op).getIndexingMapsArray();
     k.tilesAttr = DenseI64ArrayAttr::get(
         op.getContext(),
         SmallVector<int64_t>(k.tiling.tiles.begin(), k.tiling.tiles.end()));

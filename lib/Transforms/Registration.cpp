@@ -80,26 +80,34 @@ struct PipelineCheckPass
 void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
                                      const SpyrePipelineOptions &options) {
   pm.addPass(std::make_unique<PipelineCheckPass>(options));
-  pm.addPass(createSpyreConvertLinalg());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createSpyreCanonicalizeShapes());
+  // Passes within one function run on every function, in parallel.
+  {
+    OpPassManager &functions = pm.nestAny();
+    functions.addPass(createSpyreConvertLinalg());
+    functions.addPass(createCanonicalizerPass());
+    functions.addPass(createSpyreCanonicalizeShapes());
+  }
   SpyrePropagateLayoutsOptions propagate;
   propagate.beamWidth = options.beamWidth;
   propagate.exactLimit = options.exactLimit;
   pm.addPass(createSpyrePropagateLayouts(propagate));
-  pm.addPass(createSpyreInsertPadding());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  if (!options.kernels)
-    return;
-  SpyreDivideWorkOptions divide;
-  divide.cores = options.cores;
-  divide.policy = options.policy;
-  pm.addPass(createSpyreDivideWork(divide));
-  SpyrePlanMemoryOptions plan;
-  plan.lxResidency = options.lxResidency;
-  pm.addPass(createSpyrePlanMemory(plan));
-  pm.addPass(createSpyreLowerToKernels());
+  {
+    OpPassManager &functions = pm.nestAny();
+    functions.addPass(createSpyreInsertPadding());
+    functions.addPass(createCanonicalizerPass());
+    functions.addPass(createCSEPass());
+    if (options.kernels) {
+      SpyreDivideWorkOptions divide;
+      divide.cores = options.cores;
+      divide.policy = options.policy;
+      functions.addPass(createSpyreDivideWork(divide));
+      SpyrePlanMemoryOptions plan;
+      plan.lxResidency = options.lxResidency;
+      functions.addPass(createSpyrePlanMemory(plan));
+    }
+  }
+  if (options.kernels)
+    pm.addPass(createSpyreLowerToKernels());
 }
 
 void mlir::spyre::registerSpyrePassesAndPipelines() {

@@ -147,3 +147,33 @@ mlir::spyre::getLayoutWithStick(RankedTensorType type, int stickDim,
     return layout.takeError();
   return LayoutAttr::get(type.getContext(), *layout, type.getElementType());
 }
+
+OpSignature mlir::spyre::getOpSignature(Operation *op,
+                                        ArrayRef<StringRef> spyreAttrs) {
+  OpSignature key;
+  auto add = [&](const void *p) {
+    key.push_back(reinterpret_cast<intptr_t>(p));
+  };
+  add(op->getName().getAsOpaquePointer());
+  for (Type type : op->getOperandTypes())
+    add(type.getAsOpaquePointer());
+  for (Type type : op->getResultTypes())
+    add(type.getAsOpaquePointer());
+  add(op->getPropertiesAsAttribute().getAsOpaquePointer());
+  for (StringRef name : spyreAttrs)
+    add(op->getAttr(name).getAsOpaquePointer());
+  return key;
+}
+
+LogicalResult mlir::spyre::forEachFunction(
+    Operation *root, function_ref<LogicalResult(FunctionOpInterface)> fn) {
+  LogicalResult status = success();
+  root->walk<WalkOrder::PreOrder>([&](FunctionOpInterface function) {
+    if (failed(fn(function))) {
+      status = failure();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::skip();
+  });
+  return status;
+}

@@ -1,5 +1,7 @@
 // RUN: spyre-opt %s --spyre-convert-linalg -split-input-file -verify-diagnostics | FileCheck %s
 // RUN: spyre-opt %s --spyre-convert-linalg -split-input-file --mlir-print-debuginfo --mlir-print-local-scope 2>/dev/null | FileCheck %s --check-prefix=LOC
+// The pass works within one function: it runs nested, on each function.
+// RUN: spyre-opt %s --pass-pipeline='builtin.module(func.func(spyre-convert-linalg))' -split-input-file -verify-diagnostics | FileCheck %s
 
 // A matmul with a zero-filled init: the fill disappears.
 // CHECK-LABEL: func.func @matmul
@@ -322,7 +324,7 @@ func.func @product_reduction(%x: tensor<4x64xf16>) -> tensor<4xf16> {
   %one = arith.constant 1.0 : f16
   %e = tensor.empty() : tensor<4xf16>
   %i = linalg.fill ins(%one : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>
-  // expected-remark @+1 {{'linalg.reduce' stays on the host: its reduction does not combine with add, max or min}}
+  // expected-remark @+1 {{'linalg.reduce' stays on the host: its reduction does not combine with add, maximumf or minimumf}}
   %r = linalg.reduce ins(%x : tensor<4x64xf16>) outs(%i : tensor<4xf16>) dimensions = [1]
     (%in: f16, %init: f16) {
       %m = arith.mulf %in, %init : f16
@@ -440,4 +442,65 @@ func.func @locations(%a: tensor<8x64xf16>, %b: tensor<8x64xf16>) -> (tensor<8x64
       linalg.yield %t : f16
     }
   return %n, %r : tensor<8x64xf16>, tensor<8xf16>
+}
+
+// -----
+
+// Only the comparisons whose NaN semantics the device ops share convert:
+// ordered ones, and une (true on NaN, as `!=`). maxnumf ignores NaN where
+// spyre.maximum propagates it (arith.maximumf), so it stays on the host.
+// CHECK-LABEL: func.func @nan_semantics
+// CHECK: spyre.greater_than
+// CHECK: spyre.not_equal
+func.func @nan_semantics(%x: tensor<4x64xf16>, %y: tensor<4x64xf16>) -> (tensor<4x64xi1>, tensor<4x64xi1>, tensor<4x64xi1>, tensor<4x64xf16>) {
+  %e = tensor.empty() : tensor<4x64xi1>
+  %ogt = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xi1>) {
+  ^bb0(%a: f16, %b: f16, %o: i1):
+    %c = arith.cmpf ogt, %a, %b : f16
+    linalg.yield %c : i1
+  } -> tensor<4x64xi1>
+  %une = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xi1>) {
+  ^bb0(%a: f16, %b: f16, %o: i1):
+    %c = arith.cmpf une, %a, %b : f16
+    linalg.yield %c : i1
+  } -> tensor<4x64xi1>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its body uses 'arith.cmpf', which has no Spyre op}}
+  %ugt = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xi1>) {
+  ^bb0(%a: f16, %b: f16, %o: i1):
+    %c = arith.cmpf ugt, %a, %b : f16
+    linalg.yield %c : i1
+  } -> tensor<4x64xi1>
+  %f = tensor.empty() : tensor<4x64xf16>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its body uses 'arith.maxnumf', which has no Spyre op}}
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<4x64xf16>, tensor<4x64xf16>) outs(%f : tensor<4x64xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %c = arith.maxnumf %a, %b : f16
+    linalg.yield %c : f16
+  } -> tensor<4x64xf16>
+  return %ogt, %une, %ugt, %m : tensor<4x64xi1>, tensor<4x64xi1>, tensor<4x64xi1>, tensor<4x64xf16>
+}
+
+// -----
+
+// f32 operations the device does not compute in f32 stay on the host,
+// decided before anything is converted.
+func.func @f32_tanh(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %e = tensor.empty() : tensor<4x32xf32>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: the device does not compute 'tanh' on f32}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x32xf32>) outs(%e : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = math.tanh %a : f32
+    linalg.yield %t : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
 }

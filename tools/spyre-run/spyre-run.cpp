@@ -362,8 +362,8 @@ int main(int argc, char **argv) {
   bool movement = true;
   loweredFunction.walk([&](KernelOp kernel) {
     ++kernels;
-    StringRef opFunc = getPayloadInfo(kernel.getPayload()).opFunc;
-    movement &= opFunc == "ReStickifyOpHBM" || opFunc == "identity";
+    movement &=
+        cast<KernelPayloadOpInterface>(kernel.getPayload()).isDataMovement();
   });
   llvm::outs() << llvm::formatv("@{0}: {1} kernels on {2} modelled cores{3}\n",
                                 name, kernels, result->stats.cores,

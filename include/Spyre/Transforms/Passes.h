@@ -6,6 +6,7 @@
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::spyre {

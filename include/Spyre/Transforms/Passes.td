@@ -40,7 +40,8 @@ def SpyreAssignDefaultLayouts
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
 
-def SpyreConvertLinalg : Pass<"spyre-convert-linalg", "::mlir::ModuleOp"> {
+def SpyreConvertLinalg
+    : Pass<"spyre-convert-linalg"> {
   let summary = "Convert linalg on tensors to spyre compute ops";
   let description = [{
     Turns what torch-mlir, StableHLO or hand-written pipelines produce into
@@ -63,13 +64,15 @@ def SpyreConvertLinalg : Pass<"spyre-convert-linalg", "::mlir::ModuleOp"> {
       `spyre.reshape` (views); tensor.empty disappears.
 
     Anything else stays on the host with a remark naming the op and why;
-    `--spyre-propagate-layouts` puts transfers at the boundary.
+    `--spyre-propagate-layouts` puts transfers at the boundary. Each pattern
+    family is available to other pipelines through
+    `populateSpyreConvertLinalgPatterns` (Spyre/Transforms/LinalgToSpyre.h).
   }];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
 
 def SpyreCanonicalizeShapes
-    : Pass<"spyre-canonicalize-shapes", "::mlir::ModuleOp"> {
+    : Pass<"spyre-canonicalize-shapes"> {
   let summary = "Drop size-1 dims so layout reasoning sees canonical shapes";
   let description = [{
     The seeds' canonical form: every spyre op works on tensors without size-1
@@ -106,7 +109,8 @@ def SpyrePropagateLayouts
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
 
-def SpyreInsertPadding : Pass<"spyre-insert-padding", "::mlir::ModuleOp"> {
+def SpyreInsertPadding
+    : Pass<"spyre-insert-padding"> {
   let summary = "Make padding hold the values the hardware needs";
   let description = [{
     - matmul with K not a multiple of the stick: B is copied into a layout
@@ -120,7 +124,8 @@ def SpyreInsertPadding : Pass<"spyre-insert-padding", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
-def SpyreDivideWork : Pass<"spyre-divide-work", "::mlir::ModuleOp"> {
+def SpyreDivideWork
+    : Pass<"spyre-divide-work"> {
   let summary = "Split every device op's iteration space across cores";
   let description = [{
     Gives every device compute op, restickify and pad a `spyre.division`:
@@ -166,7 +171,8 @@ def SpyreDivideWork : Pass<"spyre-divide-work", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
 
-def SpyrePlanMemory : Pass<"spyre-plan-memory", "::mlir::ModuleOp"> {
+def SpyrePlanMemory
+    : Pass<"spyre-plan-memory"> {
   let summary = "Place every device tensor in DDR or LX and tile every op";
   let description = [{
     Decides where every device tensor of a function lives and how each

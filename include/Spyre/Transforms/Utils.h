@@ -8,6 +8,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <vector>
+
 namespace mlir::spyre {
 
 /// The laid-out version of a function argument or result type: the layout
@@ -47,9 +49,27 @@ LogicalResult checkLayoutSearchOptions(MLIRContext *context, StringRef flag,
 /// policy is 'model' or 'greedy' (`--spyre-divide-work`).
 LogicalResult checkPolicyOption(MLIRContext *context, StringRef flag,
                                 StringRef policy);
-/// cores is 0 (the target's) or 1..the cores of `module`'s #spyre.target.
-LogicalResult checkCoresOption(ModuleOp module, StringRef flag,
+/// cores is 0 (the target's) or 1..the cores of the #spyre.target in effect
+/// at `scope`.
+LogicalResult checkCoresOption(Operation *scope, StringRef flag,
                                int64_t cores);
+
+/// Runs `fn` on `root` if it is a function, else on every function nested
+/// in it (in nested modules too, but not in other functions): the passes
+/// that work within one function are op-agnostic so that they run on a
+/// module from the command line and on each function, in parallel, when a
+/// pipeline nests them (`any(...)`, `func.func(...)`). Stops at the first
+/// failure.
+LogicalResult forEachFunction(Operation *root,
+                              function_ref<LogicalResult(FunctionOpInterface)>
+                                  fn);
+
+/// Identifies payload ops that plan the same way: the op name, operand and
+/// result types, inherent attributes and the spyre attributes given (passes
+/// cache per-op work under it).
+using OpSignature = std::vector<intptr_t>;
+OpSignature getOpSignature(Operation *op,
+                           ArrayRef<StringRef> spyreAttrs = {});
 
 } // namespace mlir::spyre
 

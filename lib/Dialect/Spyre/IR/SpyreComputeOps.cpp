@@ -9,6 +9,7 @@
 #include "Spyre/Dialect/Spyre/IR/StickRules.h"
 #include "Spyre/Layout/Stickify.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -27,14 +28,14 @@ using namespace mlir::spyre;
 
 unsigned mlir::spyre::detail::getNumLoops(Operation *op) {
   SmallVector<AffineMap> maps =
-      cast<ComputeOpInterface>(op).getIndexingMapsArray();
+      cast<KernelPayloadOpInterface>(op).getIndexingMapsArray();
   return maps.empty() ? 0 : maps.front().getNumDims();
 }
 
 SmallVector<utils::IteratorType>
 mlir::spyre::detail::getIteratorTypes(Operation *op) {
   SmallVector<AffineMap> maps =
-      cast<ComputeOpInterface>(op).getIndexingMapsArray();
+      cast<KernelPayloadOpInterface>(op).getIndexingMapsArray();
   unsigned numLoops = maps.front().getNumDims();
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::reduction);
@@ -46,7 +47,7 @@ mlir::spyre::detail::getIteratorTypes(Operation *op) {
 
 SmallVector<int64_t> mlir::spyre::detail::getStaticLoopRanges(Operation *op) {
   SmallVector<AffineMap> maps =
-      cast<ComputeOpInterface>(op).getIndexingMapsArray();
+      cast<KernelPayloadOpInterface>(op).getIndexingMapsArray();
   SmallVector<int64_t> ranges(maps.front().getNumDims(), ShapedType::kDynamic);
   SmallVector<Type> types(op->getOperandTypes());
   types.push_back(op->getResult(0).getType());
@@ -117,18 +118,7 @@ LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
   return verifyDeviceFormats(compute);
 }
 
-/// OpFuncs the SFP also runs on IEEE_FP32 (the reference's SPYRE_FP32_OPS).
-static bool runsOnFp32(StringRef opFunc) {
-  return llvm::is_contained(
-      {"add", "sub", "mul", "where3", "realdiv", "relufwd", "reciprocal",
-       "mean", "sum", "max", "min", "layernormscale", "abs", "neg", "exp",
-       "sigmoid", "exx2", "layernormnorm", "identity", "sqrt", "rsqrt",
-       "floor", "maximum", "minimum", "dl16tofp32", "fp32todl16"},
-      opFunc);
-}
-
 LogicalResult mlir::spyre::detail::verifyDeviceFormats(ComputeOpInterface op) {
-  StringRef opFunc = op.getOpFuncName();
   SmallVector<Type> types(op->getOperandTypes());
   types.push_back(op->getResult(0).getType());
   for (Type type : types) {
@@ -139,30 +129,21 @@ LogicalResult mlir::spyre::detail::verifyDeviceFormats(ComputeOpInterface op) {
         layout.getFormatFor(cast<RankedTensorType>(type).getElementType());
     if (failed(format))
       continue; // reported by the encoding verifier
-    bool supported = true;
-    switch (*format) {
-    case DataFormat::SEN169_FP16:
-      break;
-    case DataFormat::IEEE_FP32:
-      supported = runsOnFp32(opFunc);
-      break;
-    case DataFormat::IEEE_INT32:
-      supported = opFunc == "identity";
-      break;
-    case DataFormat::SEN143_FP8:
-    case DataFormat::SEN152_FP8:
-      supported = llvm::is_contained(
-          {"batchmatmulfp8", "fp8todl16", "qfp8ch", "identity"}, opFunc);
-      break;
-    default:
-      supported = opFunc == "identity";
-    }
-    if (!supported)
+    auto payload = cast<KernelPayloadOpInterface>(op.getOperation());
+    if (!payload.supportsDataFormat(*format))
       return op.emitOpError("runs '")
-             << opFunc << "', which the device does not compute on "
+             << payload.getOpFuncName()
+             << "', which the device does not compute on "
              << stringifyDataFormat(*format) << " data";
   }
   return success();
+}
+
+SmallVector<AffineMap> mlir::spyre::detail::getCopyIndexingMaps(Operation *op) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), op->getContext());
+  return {identity, identity};
 }
 
 //===----------------------------------------------------------------------===//
@@ -271,6 +252,17 @@ StringRef ConvertOp::getOpFuncName() {
   return "";
 }
 
+bool ConvertOp::matchesScalarOp(Operation *op) {
+  return isa<arith::ExtFOp, arith::TruncFOp>(op);
+}
+
+Operation *ConvertOp::buildElementwise(OpBuilder &builder, Location loc,
+                                       Type resultType, ValueRange inputs,
+                                       ArrayAttr) {
+  return ConvertOp::create(builder, loc, resultType, inputs.front())
+      .getOperation();
+}
+
 LogicalResult ConvertOp::verify() {
   if (getInput().getType().getShape() != getType().getShape())
     return emitOpError("result must have the input's shape");
@@ -320,15 +312,6 @@ LogicalResult mlir::spyre::detail::verifyReductionOp(Operation *op,
   return verifyComputeOp(op);
 }
 
-double SumOp::getNeutralValue() { return 0.0; }
-double MeanOp::getNeutralValue() { return 0.0; }
-double MaxOp::getNeutralValue() {
-  return -std::numeric_limits<double>::infinity();
-}
-double MinOp::getNeutralValue() {
-  return std::numeric_limits<double>::infinity();
-}
-
 //===----------------------------------------------------------------------===//
 // Matmul
 //===----------------------------------------------------------------------===//
@@ -350,8 +333,9 @@ mlir::spyre::detail::getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
           AffineMap::get(4, 0, {d(0), d(1), d(2)}, context)};
 }
 
-static LogicalResult verifyMatmul(Operation *op, unsigned numLoops,
-                                  ArrayAttr explicitMaps) {
+LogicalResult mlir::spyre::detail::verifyMatmul(Operation *op,
+                                               unsigned numLoops,
+                                               ArrayAttr explicitMaps) {
   // Without indexing_maps the operands are plain matrices (or batches of
   // them): say so in terms of ranks, not of the implicit maps.
   if (!explicitMaps) {
@@ -400,26 +384,15 @@ static LogicalResult verifyMatmul(Operation *op, unsigned numLoops,
   if (fp8 ? !c.isF16() : c != a)
     return op->emitOpError("result element type ")
            << c << " must be " << (fp8 ? "f16" : "the operands'");
-  return mlir::spyre::detail::verifyComputeOp(op);
+  return verifyComputeOp(op);
 }
 
-StringRef MatmulOp::getOpFuncName() {
+StringRef mlir::spyre::detail::getMatmulOpFunc(Operation *op) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(
-             getLhs().getType().getElementType())
+             cast<RankedTensorType>(op->getOperand(0).getType())
+                 .getElementType())
              ? "batchmatmulfp8"
              : "batchmatmul";
-}
-StringRef BatchMatmulOp::getOpFuncName() {
-  return isa<Float8E4M3FNType, Float8E5M2Type>(
-             getLhs().getType().getElementType())
-             ? "batchmatmulfp8"
-             : "batchmatmul";
-}
-LogicalResult MatmulOp::verify() {
-  return verifyMatmul(*this, 3, getIndexingMapsAttr());
-}
-LogicalResult BatchMatmulOp::verify() {
-  return verifyMatmul(*this, 4, getIndexingMapsAttr());
 }
 
 //===----------------------------------------------------------------------===//

@@ -61,7 +61,7 @@ static LogicalResult verifyDivisionAttribute(Operation *op, StringRef name,
     return op->emitError() << "'" << name
                            << "' only applies to spyre compute ops, "
                               "restickify and pad";
-  size_t numDims = getPayloadInfo(op).ranges.size();
+  size_t numDims = cast<KernelPayloadOpInterface>(op).getNumLoops();
   ArrayRef<int64_t> values;
   if (auto division = dyn_cast<DivisionAttr>(value)) {
     if (name != SpyreDialect::kDivisionAttrName)

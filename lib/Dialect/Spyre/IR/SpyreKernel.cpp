@@ -14,35 +14,6 @@ using namespace mlir;
 using namespace mlir::spyre;
 
 //===----------------------------------------------------------------------===//
-// Payloads
-//===----------------------------------------------------------------------===//
-
-bool mlir::spyre::isKernelPayload(Operation *op) {
-  return isa<ComputeOpInterface, RestickifyOp, PadOp>(op);
-}
-
-PayloadInfo mlir::spyre::getPayloadInfo(Operation *op) {
-  PayloadInfo info;
-  if (auto compute = dyn_cast<ComputeOpInterface>(op)) {
-    info.opFunc = compute.getOpFuncName();
-    info.unit = compute.getExecutionUnit();
-    info.maps = compute.getIndexingMapsArray();
-    info.iterators = compute.getIteratorTypesArray();
-    info.ranges = compute.getStaticLoopRanges();
-    return info;
-  }
-  // Copies: one parallel dim per tensor dim.
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  info.opFunc = isa<RestickifyOp>(op) ? "ReStickifyOpHBM" : "identity";
-  AffineMap identity =
-      AffineMap::getMultiDimIdentityMap(type.getRank(), op->getContext());
-  info.maps = {identity, identity};
-  info.iterators.assign(type.getRank(), utils::IteratorType::parallel);
-  info.ranges.assign(type.getShape().begin(), type.getShape().end());
-  return info;
-}
-
-//===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
 
@@ -166,18 +137,20 @@ LogicalResult KernelOp::verifyRegions() {
                          << " but the kernel returns "
                          << getResult().getType();
 
-  PayloadInfo info = getPayloadInfo(payload);
-  unsigned numDims = info.ranges.size();
+  auto info = cast<KernelPayloadOpInterface>(payload);
+  SmallVector<int64_t> ranges = info.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = info.getIteratorTypesArray();
+  unsigned numDims = ranges.size();
   if (getDims().size() != numDims)
     return emitOpError() << "has " << getDims().size() << " dims but its "
                          << payload->getName() << " has " << numDims;
   for (unsigned d = 0; d < numDims; ++d) {
     KernelDimAttr dim = getDim(d);
-    if (dim.getSize() != info.ranges[d])
+    if (dim.getSize() != ranges[d])
       return emitOpError() << "dim " << d << " (\"" << dim.getLabel()
                            << "\") has size " << dim.getSize()
-                           << " but the op's extent is " << info.ranges[d];
-    bool reduction = info.iterators[d] == utils::IteratorType::reduction;
+                           << " but the op's extent is " << ranges[d];
+    bool reduction = iterators[d] == utils::IteratorType::reduction;
     if (dim.getReduction() != reduction)
       return emitOpError() << "dim " << d << " (\"" << dim.getLabel()
                            << "\") must be marked "

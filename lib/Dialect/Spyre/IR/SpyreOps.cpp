@@ -8,11 +8,22 @@
 
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::spyre;
+
+namespace mlir::spyre::detail {
+/// Whether `op` is an arith.cmpf with `predicate` (the ops' scalar-op
+/// predicates use it).
+static bool isCmpF(Operation *op, arith::CmpFPredicate predicate) {
+  auto cmp = dyn_cast<arith::CmpFOp>(op);
+  return cmp && cmp.getPredicate() == predicate;
+}
+} // namespace mlir::spyre::detail
 
 #define GET_OP_CLASSES
 #include "Spyre/Dialect/Spyre/IR/SpyreOps.cpp.inc"

@@ -9,6 +9,7 @@
 #ifndef SPYRE_DIALECT_SPYRE_IR_SPYRE_H
 #define SPYRE_DIALECT_SPYRE_IR_SPYRE_H
 
+#include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/Layout/Layout.h"
 #include "Spyre/Support/TargetModel.h"
 
@@ -23,6 +24,8 @@
 #include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -97,6 +100,21 @@ enum class StickRule {
 /// The unit a compute op runs on.
 enum class ExecutionUnit { PT, SFP };
 
+/// How a reduction combines two partial values.
+enum class CombinerKind { Sum, Max, Min };
+
+/// What an elementwise op computes at one point of its iteration space, in
+/// f32: `fn(inputs, params.data())`, `params` holding the op's attributes
+/// the function reads (e.g. clip's bounds).
+struct ScalarSemantics {
+  using Fn = float (*)(const float *inputs, const float *params);
+  Fn fn = nullptr;
+  SmallVector<float, 2> params;
+  float operator()(const float *inputs) const {
+    return fn(inputs, params.data());
+  }
+};
+
 /// Element-type rule of a pointwise op.
 enum class ElementRule {
   Same,    ///< all inputs and the result share one element type
@@ -118,6 +136,31 @@ SmallVector<AffineMap> getNormIndexingMaps(Operation *op);
 LogicalResult verifyPointwiseOp(Operation *op, unsigned numInputs,
                                 ElementRule rule);
 LogicalResult verifyReductionOp(Operation *op, int64_t dim);
+/// A copy's maps: one parallel op dim per dim of its (same-shaped) operand
+/// and result.
+SmallVector<AffineMap> getCopyIndexingMaps(Operation *op);
+StringRef getMatmulOpFunc(Operation *op);
+LogicalResult verifyMatmul(Operation *op, unsigned numLoops,
+                           ArrayAttr explicitMaps);
+
+// Scalar functions of elementwise ops' semantics (f32, NaN propagating as
+// the arith and math dialects define them).
+inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+inline float geluTanh(float x) {
+  return 0.5f * x *
+         (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+}
+inline float relu(float x) { return std::isnan(x) ? x : x > 0 ? x : 0.0f; }
+/// IEEE 754-2019 maximum (arith.maximumf): NaN if either is NaN.
+inline float maximum(float x, float y) {
+  return std::isnan(x) || std::isnan(y) ? std::numeric_limits<float>::quiet_NaN()
+                                        : std::max(x, y);
+}
+/// IEEE 754-2019 minimum (arith.minimumf).
+inline float minimum(float x, float y) {
+  return std::isnan(x) || std::isnan(y) ? std::numeric_limits<float>::quiet_NaN()
+                                        : std::min(x, y);
+}
 } // namespace detail
 
 } // namespace mlir::spyre
@@ -125,9 +168,8 @@ LogicalResult verifyReductionOp(Operation *op, int64_t dim);
 #include "Spyre/Dialect/Spyre/IR/SpyreInterfaces.h.inc"
 
 namespace mlir::spyre::detail {
-/// Checks that a laid-out compute op's device formats are ones its OpFunc
-/// runs on (DL16 always; IEEE_FP32 for a listed subset; fp8 for matmul and
-/// conversions; IEEE_INT32 for copies).
+/// Checks that a laid-out compute op's device formats are ones it computes
+/// on (its `supportsDataFormat`).
 LogicalResult verifyDeviceFormats(ComputeOpInterface op);
 } // namespace mlir::spyre::detail
 
@@ -136,22 +178,10 @@ LogicalResult verifyDeviceFormats(ComputeOpInterface op);
 
 namespace mlir::spyre {
 
-/// What a kernel needs of the op it runs: compute ops answer through
-/// ComputeOpInterface; restickify (`ReStickifyOpHBM`) and pad (`identity`
-/// with masked padding) are copies over the tensor's dims.
-struct PayloadInfo {
-  StringRef opFunc;
-  ExecutionUnit unit = ExecutionUnit::SFP;
-  /// Inputs, then the result.
-  SmallVector<AffineMap> maps;
-  SmallVector<utils::IteratorType> iterators;
-  SmallVector<int64_t> ranges;
-};
-
 /// Whether `op` can be run as a kernel (a compute op, restickify or pad).
-bool isKernelPayload(Operation *op);
-/// The kernel view of `op`; `op` must satisfy isKernelPayload.
-PayloadInfo getPayloadInfo(Operation *op);
+inline bool isKernelPayload(Operation *op) {
+  return isa<KernelPayloadOpInterface>(op);
+}
 
 /// A transpose or reshape that only reinterprets its input's bytes.
 bool isViewOp(Operation *op);

@@ -217,6 +217,11 @@ def Spyre_DivisionAttr : Spyre_Attr<"Division", "division"> {
     int64_t getNumChunks() const;
     /// Chunks of dim `d` (1 when `chunks` is absent).
     int64_t getChunk(unsigned d) const;
+    /// The attribute of a kernel-model division (chunks omitted when there
+    /// is one launch), and back.
+    static DivisionAttr get(::mlir::MLIRContext *context,
+                            const ::mlir::spyre::kernel::Division &division);
+    ::mlir::spyre::kernel::Division getModel() const;
   }];
 }
 

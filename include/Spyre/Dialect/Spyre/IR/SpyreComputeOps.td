@@ -1,9 +1,19 @@
 //===- SpyreComputeOps.td - spyre compute operations -------*- tablegen -*-===//
 //
-// The reference op set (spyre_facts.md section 6). Every op implements
-// ComputeOpInterface; ops of one class share their C++ (indexing maps, stick
-// rule, verification) through the class's extraClassDeclaration, so adding an
-// op is one `def` here plus its semantics where numbers are computed.
+// The reference op set (spyre_facts.md section 6). Every fact of an op is
+// stated here, once, and reaches passes, emitters and the simulator through
+// the interfaces of SpyreInterfaces.td:
+//
+//  - its OpFunc, execution unit, stick rule and indexing maps;
+//  - the device formats it computes on (`formats`);
+//  - for elementwise ops, its scalar semantics (a C++ expression over the
+//    inputs `x[i]` and parameters `p[i]`, in f32) and the linalg body op it
+//    is converted from (a C++ predicate over `op`);
+//  - for reductions, its combiner, neutral value and scale;
+//  - the constants the backend reads.
+//
+// A new elementwise op is one `def` here: conversion, layout propagation,
+// division, emission and simulation pick it up through the interfaces.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,24 +25,75 @@ include "Spyre/Dialect/Spyre/IR/SpyreInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-class Spyre_ComputeOp<string mnemonic, string opFunc, list<Trait> traits = []>
-    : Spyre_Op<mnemonic, !listconcat(traits, [Pure,
-                                              Spyre_ComputeOpInterface])> {
-  string spyreOpFunc = opFunc;
+/// Device formats besides DL16 the SFP computes on (the reference stack's
+/// SPYRE_FP32_OPS run on IEEE_FP32 too).
+defvar DL16 = ["SEN169_FP16"];
+defvar DL16AndFP32 = ["SEN169_FP16", "IEEE_FP32"];
+defvar AllFormats = ["SEN169_FP16", "IEEE_FP32", "IEEE_INT32", "SENINT8",
+                     "SEN143_FP8", "SEN152_FP8", "SENINT4"];
+
+/// The facts every kernel payload states, as the interface methods of
+/// KernelPayloadOpInterface (and ComputeOpInterface's stick rule).
+/// `opFunc` empty: the op defines getOpFuncName itself (in `spyreDecl`).
+class Spyre_PayloadFacts<string opFunc, list<string> formats, string unit,
+                         bit movement> {
+  /// SuperDSC constants: a C++ expression of type
+  /// SmallVector<std::pair<std::string, double>>.
+  code spyreConstants = "{}";
+  /// More declarations of one op.
+  code spyreDecl = "";
+  code spyreFactsDecl =
+      !if(!empty(opFunc), "::llvm::StringRef getOpFuncName();",
+          "::llvm::StringRef getOpFuncName() { return \"" # opFunc #
+          "\"; }") # [{
+    static bool supportsDataFormat(::mlir::spyre::DataFormat format) {
+      return }] # !interleave(!foreach(f, formats,
+                    "format == ::mlir::spyre::DataFormat::" # f), " || ") # [{;
+    }
+    ::mlir::spyre::ExecutionUnit getExecutionUnit() {
+      return ::mlir::spyre::ExecutionUnit::}] # unit # [{;
+    }
+    ::llvm::SmallVector<std::pair<std::string, double>>
+    getSuperDscConstants() {
+      return }] # spyreConstants # [{;
+    }
+    bool isDataMovement() { return }] # !if(movement, "true", "false") # [{; }
+  }];
+}
+
+class Spyre_ComputeOp<string mnemonic, string opFunc, list<Trait> traits = [],
+                      list<string> formats = DL16, string stickRule =
+                      "Pointwise", string unit = "SFP", bit movement = 0>
+    : Spyre_Op<mnemonic, !listconcat(traits,
+                                     [Pure, Spyre_KernelPayloadOpInterface,
+                                      Spyre_ComputeOpInterface])>,
+      Spyre_PayloadFacts<opFunc, formats, unit, movement> {
+  let extraClassDeclaration = spyreFactsDecl # [{
+    ::mlir::spyre::StickRule getStickRule() {
+      return ::mlir::spyre::StickRule::}] # stickRule # [{;
+    }
+  }] # spyreDecl;
 }
 
 //===----------------------------------------------------------------------===//
 // Pointwise
 //===----------------------------------------------------------------------===//
 
+/// `semantics`: the result at one point, a C++ float expression over the
+/// inputs `x[0..numInputs)`; `scalarOp`: a C++ predicate over the body op
+/// `op` it is converted from ("false": none converts to it one for one).
 class Spyre_PointwiseOp<string mnemonic, string opFunc, int numInputs,
-                        string elementRule = "Same", list<Trait> traits = []>
-    : Spyre_ComputeOp<mnemonic, opFunc, traits> {
+                        code semantics, code scalarOp,
+                        list<string> formats = DL16,
+                        string elementRule = "Same", bit movement = 0>
+    : Spyre_ComputeOp<mnemonic, opFunc, [Spyre_ElementwiseOpInterface],
+                      formats, "Pointwise", "SFP", movement> {
   let description = [{
-    Elementwise `}] # opFunc # [{` on the SFP. The operation dims are the
-    result's dims. Inputs of the result's rank default to the identity map;
-    rank-0 inputs are scalars; other inputs need explicit `indexing_maps`
-    (one per input, then the result), e.g. a bias broadcast along rows:
+    Elementwise `}] # opFunc # [{` on the SFP: `}] # semantics # [{` at every
+    point of the result. The operation dims are the result's dims. Inputs of
+    the result's rank default to the identity map; rank-0 inputs are
+    scalars; other inputs need explicit `indexing_maps` (one per input, then
+    the result), e.g. a bias broadcast along rows:
     `indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
     affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]`.
 
@@ -45,17 +106,23 @@ class Spyre_PointwiseOp<string mnemonic, string opFunc, int numInputs,
   let assemblyFormat =
       "$inputs attr-dict `:` functional-type($inputs, $result)";
   let hasVerifier = 1;
-  int spyreNumInputs = numInputs;
-  let extraClassDeclaration = [{
+  let spyreDecl = [{
     static constexpr unsigned kNumInputs = }] # numInputs # [{;
-    ::llvm::StringRef getOpFuncName() { return "}] # opFunc # [{"; }
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Pointwise;
-    }
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
       return ::mlir::spyre::detail::getPointwiseIndexingMaps(
           getOperation(), getIndexingMapsAttr());
     }
+    static float evaluate(const float *x, const float *p) {
+      return }] # semantics # [{;
+    }
+    ::mlir::spyre::ScalarSemantics getScalarSemantics() {
+      return {&evaluate, {}};
+    }
+    static bool matchesScalarOp(::mlir::Operation *op);
+    static ::mlir::Operation *
+    buildElementwise(::mlir::OpBuilder &builder, ::mlir::Location loc,
+                     ::mlir::Type resultType, ::mlir::ValueRange inputs,
+                     ::mlir::ArrayAttr maps);
   }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
@@ -63,68 +130,141 @@ class Spyre_PointwiseOp<string mnemonic, string opFunc, int numInputs,
           getOperation(), kNumInputs,
           ::mlir::spyre::ElementRule::}] # elementRule # [{);
     }
+    ::mlir::Operation *$cppClass::buildElementwise(
+        ::mlir::OpBuilder &builder, ::mlir::Location loc,
+        ::mlir::Type resultType, ::mlir::ValueRange inputs,
+        ::mlir::ArrayAttr maps) {
+      return $cppClass::create(builder, loc, resultType, inputs, maps)
+          .getOperation();
+    }
+    bool $cppClass::matchesScalarOp(::mlir::Operation *op) {
+      return }] # scalarOp # [{;
+    }
   }];
 }
 
-class Spyre_UnaryOp<string mnemonic, string opFunc>
-    : Spyre_PointwiseOp<mnemonic, opFunc, 1>;
-class Spyre_BinaryOp<string mnemonic, string opFunc>
-    : Spyre_PointwiseOp<mnemonic, opFunc, 2>;
-class Spyre_CompareOp<string mnemonic, string opFunc>
-    : Spyre_PointwiseOp<mnemonic, opFunc, 2, "Compare">;
+class Spyre_UnaryOp<string mnemonic, string opFunc, code semantics,
+                    code scalarOp, list<string> formats = DL16>
+    : Spyre_PointwiseOp<mnemonic, opFunc, 1, semantics, scalarOp, formats>;
+class Spyre_BinaryOp<string mnemonic, string opFunc, code semantics,
+                     code scalarOp, list<string> formats = DL16>
+    : Spyre_PointwiseOp<mnemonic, opFunc, 2, semantics, scalarOp, formats>;
+/// Comparisons produce i1 (1.0 / 0.0 on the device). `predicate`: the
+/// arith.cmpf predicate with the same NaN semantics as the C++ operator.
+class Spyre_CompareOp<string mnemonic, string opFunc, string cppOperator,
+                      string predicate>
+    : Spyre_PointwiseOp<mnemonic, opFunc, 2,
+                        "x[0] " # cppOperator # " x[1] ? 1.0f : 0.0f",
+                        "::mlir::spyre::detail::isCmpF(op, "
+                        "::mlir::arith::CmpFPredicate::" # predicate # ")",
+                        DL16, "Compare">;
 
-def Spyre_AbsOp : Spyre_UnaryOp<"abs", "abs">;
-def Spyre_NegOp : Spyre_UnaryOp<"neg", "neg">;
-def Spyre_ExpOp : Spyre_UnaryOp<"exp", "exp">;
-def Spyre_LogOp : Spyre_UnaryOp<"log", "log">;
-def Spyre_SqrtOp : Spyre_UnaryOp<"sqrt", "sqrt">;
-def Spyre_RsqrtOp : Spyre_UnaryOp<"rsqrt", "rsqrt">;
-def Spyre_ReciprocalOp : Spyre_UnaryOp<"reciprocal", "reciprocal">;
-def Spyre_ReluOp : Spyre_UnaryOp<"relu", "relufwd">;
-def Spyre_GeluOp : Spyre_UnaryOp<"gelu", "gelufwd">;
-def Spyre_SiluOp : Spyre_UnaryOp<"silu", "silu">;
-def Spyre_SigmoidOp : Spyre_UnaryOp<"sigmoid", "sigmoid">;
-def Spyre_TanhOp : Spyre_UnaryOp<"tanh", "tanh">;
-def Spyre_SoftplusOp : Spyre_UnaryOp<"softplus", "softplus">;
-def Spyre_FloorOp : Spyre_UnaryOp<"floor", "floor">;
-def Spyre_IdentityOp : Spyre_UnaryOp<"identity", "identity">;
+/// Body ops by name: `isa<...>(op)`.
+class Spyre_Isa<string cppClass> {
+  code pred = "::llvm::isa<" # cppClass # ">(op)";
+}
 
-def Spyre_AddOp : Spyre_BinaryOp<"add", "add">;
-def Spyre_SubOp : Spyre_BinaryOp<"sub", "sub">;
-def Spyre_MulOp : Spyre_BinaryOp<"mul", "mul">;
-def Spyre_DivOp : Spyre_BinaryOp<"div", "realdiv">;
-def Spyre_MaximumOp : Spyre_BinaryOp<"maximum", "maximum">;
-def Spyre_MinimumOp : Spyre_BinaryOp<"minimum", "minimum">;
+def Spyre_AbsOp : Spyre_UnaryOp<"abs", "abs", "std::fabs(x[0])",
+    Spyre_Isa<"::mlir::math::AbsFOp">.pred, DL16AndFP32>;
+def Spyre_NegOp : Spyre_UnaryOp<"neg", "neg", "-x[0]",
+    Spyre_Isa<"::mlir::arith::NegFOp">.pred, DL16AndFP32>;
+def Spyre_ExpOp : Spyre_UnaryOp<"exp", "exp", "std::exp(x[0])",
+    Spyre_Isa<"::mlir::math::ExpOp">.pred, DL16AndFP32>;
+def Spyre_LogOp : Spyre_UnaryOp<"log", "log", "std::log(x[0])",
+    Spyre_Isa<"::mlir::math::LogOp">.pred>;
+def Spyre_SqrtOp : Spyre_UnaryOp<"sqrt", "sqrt", "std::sqrt(x[0])",
+    Spyre_Isa<"::mlir::math::SqrtOp">.pred, DL16AndFP32>;
+def Spyre_RsqrtOp : Spyre_UnaryOp<"rsqrt", "rsqrt", "1.0f / std::sqrt(x[0])",
+    Spyre_Isa<"::mlir::math::RsqrtOp">.pred, DL16AndFP32>;
+def Spyre_ReciprocalOp : Spyre_UnaryOp<"reciprocal", "reciprocal",
+    "1.0f / x[0]", "false", DL16AndFP32>;
+def Spyre_ReluOp : Spyre_UnaryOp<"relu", "relufwd",
+    "::mlir::spyre::detail::relu(x[0])", "false", DL16AndFP32>;
+def Spyre_GeluOp : Spyre_UnaryOp<"gelu", "gelufwd",
+    "::mlir::spyre::detail::geluTanh(x[0])", "false">;
+def Spyre_SiluOp : Spyre_UnaryOp<"silu", "silu",
+    "x[0] * ::mlir::spyre::detail::sigmoid(x[0])", "false">;
+def Spyre_SigmoidOp : Spyre_UnaryOp<"sigmoid", "sigmoid",
+    "::mlir::spyre::detail::sigmoid(x[0])", "false", DL16AndFP32>;
+def Spyre_TanhOp : Spyre_UnaryOp<"tanh", "tanh", "std::tanh(x[0])",
+    Spyre_Isa<"::mlir::math::TanhOp">.pred>;
+def Spyre_SoftplusOp : Spyre_UnaryOp<"softplus", "softplus",
+    "x[0] > 20.0f ? x[0] : std::log1p(std::exp(x[0]))", "false"> {
+  let spyreConstants = [{ {{"softplusBeta", 1.0}, {"softplusThresh", 20.0}} }];
+}
+def Spyre_FloorOp : Spyre_UnaryOp<"floor", "floor", "std::floor(x[0])",
+    Spyre_Isa<"::mlir::math::FloorOp">.pred, DL16AndFP32>;
+def Spyre_IdentityOp : Spyre_PointwiseOp<"identity", "identity", 1, "x[0]",
+    "false", AllFormats, "Same", /*movement=*/1>;
 
-def Spyre_EqualOp : Spyre_CompareOp<"equal", "equal">;
-def Spyre_NotEqualOp : Spyre_CompareOp<"not_equal", "notequal">;
-def Spyre_GreaterThanOp : Spyre_CompareOp<"greater_than", "greaterthan">;
-def Spyre_GreaterEqualOp : Spyre_CompareOp<"greater_equal", "greaterequal">;
-def Spyre_LessThanOp : Spyre_CompareOp<"less_than", "lesserthan">;
-def Spyre_LessEqualOp : Spyre_CompareOp<"less_equal", "lesserequal">;
+def Spyre_AddOp : Spyre_BinaryOp<"add", "add", "x[0] + x[1]",
+    Spyre_Isa<"::mlir::arith::AddFOp">.pred, DL16AndFP32>;
+def Spyre_SubOp : Spyre_BinaryOp<"sub", "sub", "x[0] - x[1]",
+    Spyre_Isa<"::mlir::arith::SubFOp">.pred, DL16AndFP32>;
+def Spyre_MulOp : Spyre_BinaryOp<"mul", "mul", "x[0] * x[1]",
+    Spyre_Isa<"::mlir::arith::MulFOp">.pred, DL16AndFP32>;
+def Spyre_DivOp : Spyre_BinaryOp<"div", "realdiv", "x[0] / x[1]",
+    Spyre_Isa<"::mlir::arith::DivFOp">.pred, DL16AndFP32>;
+// IEEE 754-2019 maximum / minimum: NaN if either input is NaN, as
+// arith.maximumf / minimumf (maxnumf / minnumf ignore NaN: they stay on the
+// host).
+def Spyre_MaximumOp : Spyre_BinaryOp<"maximum", "maximum",
+    "::mlir::spyre::detail::maximum(x[0], x[1])",
+    Spyre_Isa<"::mlir::arith::MaximumFOp">.pred, DL16AndFP32>;
+def Spyre_MinimumOp : Spyre_BinaryOp<"minimum", "minimum",
+    "::mlir::spyre::detail::minimum(x[0], x[1])",
+    Spyre_Isa<"::mlir::arith::MinimumFOp">.pred, DL16AndFP32>;
 
-def Spyre_WhereOp : Spyre_PointwiseOp<"where", "where3", 3, "Select">;
+// Ordered comparisons are false on NaN, as C++'s; `!=` is true on NaN, as
+// arith.cmpf une. The other predicates stay on the host.
+def Spyre_EqualOp : Spyre_CompareOp<"equal", "equal", "==", "OEQ">;
+def Spyre_NotEqualOp : Spyre_CompareOp<"not_equal", "notequal", "!=", "UNE">;
+def Spyre_GreaterThanOp : Spyre_CompareOp<"greater_than", "greaterthan", ">",
+                                          "OGT">;
+def Spyre_GreaterEqualOp : Spyre_CompareOp<"greater_equal", "greaterequal",
+                                           ">=", "OGE">;
+def Spyre_LessThanOp : Spyre_CompareOp<"less_than", "lesserthan", "<", "OLT">;
+def Spyre_LessEqualOp : Spyre_CompareOp<"less_equal", "lesserequal", "<=",
+                                        "OLE">;
 
-def Spyre_ClipOp : Spyre_ComputeOp<"clip", "clip"> {
+def Spyre_WhereOp : Spyre_PointwiseOp<"where", "where3", 3,
+    "x[0] != 0.0f ? x[1] : x[2]", Spyre_Isa<"::mlir::arith::SelectOp">.pred,
+    DL16AndFP32, "Select">;
+
+def Spyre_ClipOp : Spyre_ComputeOp<"clip", "clip",
+                                   [Spyre_ElementwiseOpInterface]> {
   let summary = "Clamp to [min, max] on the SFP";
   let arguments = (ins AnyRankedTensor:$input, F64Attr:$min, F64Attr:$max);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `min` `=` $min `max` `=` $max attr-dict `:` "
                        "type($input) `->` type($result)";
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    ::llvm::StringRef getOpFuncName() { return "clip"; }
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Pointwise;
-    }
+  let spyreConstants = [{ {{"clipMin", getMin().convertToDouble()},
+                           {"clipMax", getMax().convertToDouble()}} }];
+  let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
       return ::mlir::spyre::detail::getPointwiseIndexingMaps(getOperation(),
                                                              nullptr);
     }
+    static float evaluate(const float *x, const float *p) {
+      return std::min(std::max(x[0], p[0]), p[1]);
+    }
+    ::mlir::spyre::ScalarSemantics getScalarSemantics() {
+      return {&evaluate, {static_cast<float>(getMin().convertToDouble()),
+                          static_cast<float>(getMax().convertToDouble())}};
+    }
+    static bool matchesScalarOp(::mlir::Operation *) { return false; }
+    static ::mlir::Operation *buildElementwise(::mlir::OpBuilder &,
+        ::mlir::Location, ::mlir::Type, ::mlir::ValueRange,
+        ::mlir::ArrayAttr) {
+      return nullptr; // the bounds are attributes
+    }
   }];
 }
 
-def Spyre_ConvertOp : Spyre_ComputeOp<"convert", ""> {
+def Spyre_ConvertOp : Spyre_ComputeOp<"convert", "",
+    [Spyre_ElementwiseOpInterface],
+    ["SEN169_FP16", "IEEE_FP32", "SEN143_FP8", "SEN152_FP8"]> {
   let summary = "Convert between device data formats";
   let description = [{
     f16 -> f32 (`dl16tofp32`), f32 -> f16 (`fp32todl16`), fp8 -> f16
@@ -134,15 +274,21 @@ def Spyre_ConvertOp : Spyre_ComputeOp<"convert", ""> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    ::llvm::StringRef getOpFuncName();
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Pointwise;
-    }
+  let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
       return ::mlir::spyre::detail::getPointwiseIndexingMaps(getOperation(),
                                                              nullptr);
     }
+    /// The store rounds to the result's format.
+    static float evaluate(const float *x, const float *) { return x[0]; }
+    ::mlir::spyre::ScalarSemantics getScalarSemantics() {
+      return {&evaluate, {}};
+    }
+    static bool matchesScalarOp(::mlir::Operation *op);
+    static ::mlir::Operation *
+    buildElementwise(::mlir::OpBuilder &builder, ::mlir::Location loc,
+                     ::mlir::Type resultType, ::mlir::ValueRange inputs,
+                     ::mlir::ArrayAttr maps);
   }];
 }
 
@@ -150,8 +296,12 @@ def Spyre_ConvertOp : Spyre_ComputeOp<"convert", ""> {
 // Reductions over one dim
 //===----------------------------------------------------------------------===//
 
-class Spyre_ReductionOp<string mnemonic, string opFunc>
-    : Spyre_ComputeOp<mnemonic, opFunc> {
+/// `combiner`: Sum, Max or Min; `neutral`: a C++ double expression;
+/// `scalarOp`: a predicate over the combiner op of a linalg body.
+class Spyre_ReductionOp<string mnemonic, string opFunc, string combiner,
+                        code neutral, code scalarOp, code scale = "1.0">
+    : Spyre_ComputeOp<mnemonic, opFunc, [Spyre_ReductionOpInterface],
+                      DL16AndFP32, "Reduction"> {
   let description = [{
     `}] # opFunc # [{` over input dim `dim` on the SFP; the result drops that
     dim. The operation dims are the input's dims, `dim` a reduction.
@@ -168,37 +318,73 @@ class Spyre_ReductionOp<string mnemonic, string opFunc>
   let assemblyFormat = "$input `dim` `=` $dim attr-dict `:` type($input) "
                        "`->` type($result)";
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    ::llvm::StringRef getOpFuncName() { return "}] # opFunc # [{"; }
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Reduction;
-    }
+  let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
       return ::mlir::spyre::detail::getReductionIndexingMaps(getOperation(),
                                                              getDim());
     }
-    /// The value padding along the reduced dim must hold.
-    double getNeutralValue();
+    int64_t getReducedDim() { return getDim(); }
+    ::mlir::spyre::CombinerKind getCombinerKind() {
+      return ::mlir::spyre::CombinerKind::}] # combiner # [{;
+    }
+    double getNeutralValue() { return }] # neutral # [{; }
+    double getResultScale(int64_t count) { return }] # scale # [{; }
+    std::optional<double> getMaskValue() {
+      if (auto value = getPaddingValueAttr())
+        return value.getValueAsDouble();
+      return std::nullopt;
+    }
+    void setMaskValue(double value) {
+      setPaddingValueAttr(::mlir::FloatAttr::get(
+          ::mlir::Float64Type::get(getContext()), value));
+    }
+    static bool matchesCombiner(::mlir::Operation *op);
+    static ::mlir::Operation *
+    buildReduction(::mlir::OpBuilder &builder, ::mlir::Location loc,
+                   ::mlir::Type resultType, ::mlir::Value input, int64_t dim,
+                   ::mlir::FloatAttr maskValue);
   }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
       return ::mlir::spyre::detail::verifyReductionOp(getOperation(),
                                                       getDim());
     }
+    ::mlir::Operation *$cppClass::buildReduction(
+        ::mlir::OpBuilder &builder, ::mlir::Location loc,
+        ::mlir::Type resultType, ::mlir::Value input, int64_t dim,
+        ::mlir::FloatAttr maskValue) {
+      return $cppClass::create(builder, loc, resultType, input, dim,
+                               maskValue)
+          .getOperation();
+    }
+    bool $cppClass::matchesCombiner(::mlir::Operation *op) {
+      return }] # scalarOp # [{;
+    }
   }];
 }
 
-def Spyre_SumOp : Spyre_ReductionOp<"sum", "sum">;
-def Spyre_MaxOp : Spyre_ReductionOp<"max", "max">;
-def Spyre_MinOp : Spyre_ReductionOp<"min", "min">;
-def Spyre_MeanOp : Spyre_ReductionOp<"mean", "mean">;
+def Spyre_SumOp : Spyre_ReductionOp<"sum", "sum", "Sum", "0.0",
+    Spyre_Isa<"::mlir::arith::AddFOp">.pred>;
+def Spyre_MaxOp : Spyre_ReductionOp<"max", "max", "Max",
+    "-std::numeric_limits<double>::infinity()",
+    Spyre_Isa<"::mlir::arith::MaximumFOp">.pred>;
+def Spyre_MinOp : Spyre_ReductionOp<"min", "min", "Min",
+    "std::numeric_limits<double>::infinity()",
+    Spyre_Isa<"::mlir::arith::MinimumFOp">.pred>;
+def Spyre_MeanOp : Spyre_ReductionOp<"mean", "mean", "Sum", "0.0", "false",
+    "1.0 / static_cast<double>(count)"> {
+  let spyreConstants = [{ {{"scaling_factor",
+      1.0 / static_cast<double>(getInput().getType().getDimSize(getDim()))}} }];
+}
 
 //===----------------------------------------------------------------------===//
 // Matmul
 //===----------------------------------------------------------------------===//
 
-class Spyre_MatmulBase<string mnemonic> : Spyre_ComputeOp<mnemonic,
-                                                          "batchmatmul"> {
+class Spyre_MatmulBase<string mnemonic, bit batched>
+    : Spyre_ComputeOp<mnemonic, "", [],
+                      ["SEN169_FP16", "SEN143_FP8", "SEN152_FP8"], "Matmul",
+                      "PT"> {
   let description = [{
     C = A @ B on the PT unit (DL16; fp8 operands use `batchmatmulfp8`).
     Operation dims: (m, n, k) for `spyre.matmul`, (b, m, n, k) for
@@ -213,47 +399,37 @@ class Spyre_MatmulBase<string mnemonic> : Spyre_ComputeOp<mnemonic,
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` "
                        "type($rhs) `->` type($result)";
   let hasVerifier = 1;
+  let spyreDecl = [{
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
+      return ::mlir::spyre::detail::getMatmulIndexingMaps(
+          getOperation(), getIndexingMapsAttr(), /*batched=*/}] #
+          !if(batched, "true", "false") # [{);
+    }
+  }];
+  let extraClassDefinition = [{
+    ::llvm::StringRef $cppClass::getOpFuncName() {
+      return ::mlir::spyre::detail::getMatmulOpFunc(getOperation());
+    }
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::spyre::detail::verifyMatmul(getOperation(), }] #
+          !if(batched, "4", "3") # [{, getIndexingMapsAttr());
+    }
+  }];
 }
 
-def Spyre_MatmulOp : Spyre_MatmulBase<"matmul"> {
+def Spyre_MatmulOp : Spyre_MatmulBase<"matmul", 0> {
   let summary = "C[m, n] = sum_k A[m, k] * B[k, n]";
-  let extraClassDeclaration = [{
-    ::llvm::StringRef getOpFuncName();
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Matmul;
-    }
-    ::mlir::spyre::ExecutionUnit getExecutionUnit() {
-      return ::mlir::spyre::ExecutionUnit::PT;
-    }
-    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
-      return ::mlir::spyre::detail::getMatmulIndexingMaps(
-          getOperation(), getIndexingMapsAttr(), /*batched=*/false);
-    }
-  }];
 }
 
-def Spyre_BatchMatmulOp : Spyre_MatmulBase<"batch_matmul"> {
+def Spyre_BatchMatmulOp : Spyre_MatmulBase<"batch_matmul", 1> {
   let summary = "C[b, m, n] = sum_k A[b, m, k] * B[b, k, n]";
-  let extraClassDeclaration = [{
-    ::llvm::StringRef getOpFuncName();
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Matmul;
-    }
-    ::mlir::spyre::ExecutionUnit getExecutionUnit() {
-      return ::mlir::spyre::ExecutionUnit::PT;
-    }
-    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
-      return ::mlir::spyre::detail::getMatmulIndexingMaps(
-          getOperation(), getIndexingMapsAttr(), /*batched=*/true);
-    }
-  }];
 }
 
 //===----------------------------------------------------------------------===//
 // The layer-norm family
 //===----------------------------------------------------------------------===//
 
-def Spyre_Exx2Op : Spyre_ComputeOp<"exx2", "exx2"> {
+def Spyre_Exx2Op : Spyre_ComputeOp<"exx2", "exx2", [], DL16AndFP32, "Norm"> {
   let summary = "Row statistics: scale * sum(x) and scale * sum(x * x)";
   let description = [{
     For each row of the innermost dim (of size N), the two values
@@ -270,17 +446,15 @@ def Spyre_Exx2Op : Spyre_ComputeOp<"exx2", "exx2"> {
   let assemblyFormat = "$input `scale` `=` $scale attr-dict `:` type($input) "
                        "`->` type($result)";
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    ::llvm::StringRef getOpFuncName() { return "exx2"; }
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Norm;
-    }
+  let spyreConstants = [{ {{"exx2scale", getScale().convertToDouble()},
+                           {"useZeroMean", 0.0}} }];
+  let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
   }];
 }
 
 def Spyre_LayerNormScaleOp : Spyre_ComputeOp<"layernormscale",
-                                             "layernormscale"> {
+    "layernormscale", [], DL16AndFP32, "Norm"> {
   let summary = "(E[x], E[x^2]) -> (mean, 1 / sqrt(E[x^2] - E[x]^2 + eps))";
   let description = [{
     Pointwise over `exx2` statistics (innermost dim of size 2): the first
@@ -292,11 +466,8 @@ def Spyre_LayerNormScaleOp : Spyre_ComputeOp<"layernormscale",
   let assemblyFormat = "$input `eps` `=` $eps attr-dict `:` type($input) "
                        "`->` type($result)";
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    ::llvm::StringRef getOpFuncName() { return "layernormscale"; }
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Norm;
-    }
+  let spyreConstants = [{ {{"eps", getEps().convertToDouble()}} }];
+  let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
       return ::mlir::spyre::detail::getPointwiseIndexingMaps(getOperation(),
                                                              nullptr);
@@ -304,8 +475,8 @@ def Spyre_LayerNormScaleOp : Spyre_ComputeOp<"layernormscale",
   }];
 }
 
-def Spyre_LayerNormNormOp : Spyre_ComputeOp<"layernormnorm",
-                                            "layernormnorm"> {
+def Spyre_LayerNormNormOp : Spyre_ComputeOp<"layernormnorm", "layernormnorm",
+    [], DL16AndFP32, "Norm"> {
   let summary = "(x - mean) * rstd * w + b";
   let description = [{
     Normalizes `x` along its innermost dim with the `layernormscale` result
@@ -323,11 +494,7 @@ def Spyre_LayerNormNormOp : Spyre_ComputeOp<"layernormnorm",
   let assemblyFormat = "$input `,` $stats `,` $weight `,` $bias attr-dict `:` "
                        "functional-type(operands, $result)";
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    ::llvm::StringRef getOpFuncName() { return "layernormnorm"; }
-    ::mlir::spyre::StickRule getStickRule() {
-      return ::mlir::spyre::StickRule::Norm;
-    }
+  let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
   }];
 }

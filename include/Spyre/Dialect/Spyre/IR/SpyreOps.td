@@ -60,7 +60,10 @@ def Spyre_FromDeviceOp : Spyre_Op<"from_device", [Pure]> {
   let hasFolder = 1;
 }
 
-def Spyre_RestickifyOp : Spyre_Op<"restickify", [Pure]> {
+def Spyre_RestickifyOp
+    : Spyre_Op<"restickify", [Pure, Spyre_KernelPayloadOpInterface]>,
+      Spyre_PayloadFacts<"ReStickifyOpHBM", AllFormats, "SFP",
+                         /*movement=*/1> {
   let summary = "Copy a device tensor into another layout";
   let description = [{
     The same logical tensor in another device layout, typically with the
@@ -81,6 +84,12 @@ def Spyre_RestickifyOp : Spyre_Op<"restickify", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = spyreFactsDecl # [{
+    /// A copy: one parallel op dim per tensor dim.
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
+      return ::mlir::spyre::detail::getCopyIndexingMaps(getOperation());
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -132,7 +141,9 @@ def Spyre_ReshapeOp : Spyre_Op<"reshape", [Pure]> {
 // Padding and constants
 //===----------------------------------------------------------------------===//
 
-def Spyre_PadOp : Spyre_Op<"pad", [Pure]> {
+def Spyre_PadOp
+    : Spyre_Op<"pad", [Pure, Spyre_KernelPayloadOpInterface]>,
+      Spyre_PayloadFacts<"identity", AllFormats, "SFP", /*movement=*/1> {
   let summary = "The same tensor with its padding set to a value";
   let description = [{
     The logical tensor is unchanged; the result's layout may cover more device
@@ -146,6 +157,12 @@ def Spyre_PadOp : Spyre_Op<"pad", [Pure]> {
   let assemblyFormat = "$input `value` `=` $value attr-dict `:` type($input) "
                        "`->` type($result)";
   let hasVerifier = 1;
+  let extraClassDeclaration = spyreFactsDecl # [{
+    /// A copy: one parallel op dim per tensor dim.
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
+      return ::mlir::spyre::detail::getCopyIndexingMaps(getOperation());
+    }
+  }];
 }
 
 def Spyre_ConstantOp : Spyre_Op<"constant", [Pure, ConstantLike]> {

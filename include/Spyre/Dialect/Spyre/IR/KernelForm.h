@@ -1,13 +1,15 @@
-//===- KernelUtils.h - From laid-out ops to the kernel model ----*- C++ -*-===//
+//===- KernelForm.h - Kernel payloads and the kernel model ------*- C++ -*-===//
 //
-// What divide-work, plan-memory, lower-to-kernels and the emitters share: the
-// plain C++ kernel model (Spyre/Analysis/KernelModel.h) of a laid-out payload
-// op, the SuperDSC dim labels, and how views alias the buffers they look at.
+// The kernel form's accessors that the passes (divide-work, plan-memory,
+// lower-to-kernels), the emitters and the simulator share: the plain C++
+// kernel model (Spyre/Analysis/KernelModel.h) of a laid-out payload op, the
+// SuperDSC dim labels and OpFunc, and the division a kernel or payload
+// carries.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPYRE_TRANSFORMS_KERNELUTILS_H
-#define SPYRE_TRANSFORMS_KERNELUTILS_H
+#ifndef SPYRE_DIALECT_SPYRE_IR_KERNELFORM_H
+#define SPYRE_DIALECT_SPYRE_IR_KERNELFORM_H
 
 #include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
@@ -30,13 +32,6 @@ SmallVector<std::string> getDimLabels(Operation *payload);
 /// `nonstick` suffix for sum/max/min/mean whose result keeps a stick.
 std::string getSuperDscOpFunc(Operation *payload);
 
-/// Identifies payload ops that plan the same way: the op name, operand and
-/// result types, inherent attributes and the spyre attributes given (passes
-/// cache per-op work under it).
-using OpSignature = std::vector<intptr_t>;
-OpSignature getOpSignature(Operation *op,
-                           ArrayRef<StringRef> spyreAttrs = {});
-
 /// Whether two divided ops give every core the same slice of a tensor they
 /// share: the one `mapA` indexes in `a` (op dims -> tensor dims) and `mapB`
 /// in `b`.
@@ -54,4 +49,4 @@ DivisionAttr getDivision(Operation *op);
 
 } // namespace mlir::spyre
 
-#endif // SPYRE_TRANSFORMS_KERNELUTILS_H
+#endif // SPYRE_DIALECT_SPYRE_IR_KERNELFORM_H

@@ -1,6 +1,6 @@
-//===- KernelUtils.cpp - From laid-out ops to the kernel model ------------===//
+//===- KernelForm.cpp - Kernel payloads and the kernel model --------------===//
 
-#include "Spyre/Transforms/KernelUtils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -10,17 +10,20 @@ using namespace mlir::spyre;
 
 FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
                                                          std::string &reason) {
-  PayloadInfo info = getPayloadInfo(op);
+  auto payload = cast<KernelPayloadOpInterface>(op);
+  SmallVector<int64_t> ranges = payload.getStaticLoopRanges();
+  SmallVector<AffineMap> maps = payload.getIndexingMapsArray();
   kernel::Problem problem;
-  for (auto [range, iterator] : llvm::zip_equal(info.ranges, info.iterators)) {
+  for (auto [range, iterator] :
+       llvm::zip_equal(ranges, payload.getIteratorTypesArray())) {
     kernel::Dim dim;
     dim.size = range;
     dim.reduction = iterator == utils::IteratorType::reduction;
     problem.dims.push_back(dim);
   }
-  if (info.unit == ExecutionUnit::PT) {
+  if (payload.getExecutionUnit() == ExecutionUnit::PT) {
     problem.unit = kernel::Unit::PT;
-    int batch = static_cast<int>(info.ranges.size()) - 3;
+    int batch = static_cast<int>(ranges.size()) - 3;
     problem.mDim = batch;
     problem.nDim = batch + 1;
     problem.kDim = batch + 2;
@@ -44,7 +47,7 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
       return failure();
     }
     SmallVector<int> opDims;
-    for (AffineExpr expr : info.maps[i].getResults()) {
+    for (AffineExpr expr : maps[i].getResults()) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
       opDims.push_back(dim ? static_cast<int>(dim.getPosition()) : -1);
     }
@@ -76,10 +79,10 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
 }
 
 SmallVector<std::string> mlir::spyre::getDimLabels(Operation *payload) {
-  PayloadInfo info = getPayloadInfo(payload);
-  size_t n = info.ranges.size();
+  auto info = cast<KernelPayloadOpInterface>(payload);
+  size_t n = info.getNumLoops();
   SmallVector<std::string> labels;
-  if (info.unit == ExecutionUnit::PT) {
+  if (info.getExecutionUnit() == ExecutionUnit::PT) {
     static const char *const kMatmul[] = {"ki", "kj", "y",  "x",
                                           "mb", "out", "in"};
     size_t total = std::size(kMatmul);
@@ -97,8 +100,9 @@ SmallVector<std::string> mlir::spyre::getDimLabels(Operation *payload) {
 }
 
 std::string mlir::spyre::getSuperDscOpFunc(Operation *payload) {
-  std::string name = getPayloadInfo(payload).opFunc.str();
-  if (isa<SumOp, MaxOp, MinOp, MeanOp>(payload)) {
+  std::string name =
+      cast<KernelPayloadOpInterface>(payload).getOpFuncName().str();
+  if (isa<ReductionOpInterface>(payload)) {
     llvm::Expected<BoundLayout> result =
         bindLayout(cast<RankedTensorType>(payload->getResult(0).getType()));
     if (result && !result->isSparse())
@@ -107,23 +111,6 @@ std::string mlir::spyre::getSuperDscOpFunc(Operation *payload) {
       llvm::consumeError(result.takeError());
   }
   return name;
-}
-
-OpSignature mlir::spyre::getOpSignature(Operation *op,
-                                        ArrayRef<StringRef> spyreAttrs) {
-  OpSignature key;
-  auto add = [&](const void *p) {
-    key.push_back(reinterpret_cast<intptr_t>(p));
-  };
-  add(op->getName().getAsOpaquePointer());
-  for (Type type : op->getOperandTypes())
-    add(type.getAsOpaquePointer());
-  for (Type type : op->getResultTypes())
-    add(type.getAsOpaquePointer());
-  add(op->getPropertiesAsAttribute().getAsOpaquePointer());
-  for (StringRef name : spyreAttrs)
-    add(op->getAttr(name).getAsOpaquePointer());
-  return key;
 }
 
 bool mlir::spyre::sameCoreSlices(const kernel::Problem &a,
@@ -162,6 +149,27 @@ bool mlir::spyre::sameCoreSlices(const kernel::Problem &a,
           (c / strideB[db]) % divisionB.splits[db])
         return false;
   return true;
+}
+
+DivisionAttr DivisionAttr::get(MLIRContext *context,
+                               const kernel::Division &division) {
+  SmallVector<int64_t> chunks;
+  if (division.numChunks() > 1)
+    chunks.assign(division.chunks.begin(), division.chunks.end());
+  return DivisionAttr::get(
+      context,
+      SmallVector<int64_t>(division.splits.begin(), division.splits.end()),
+      SmallVector<int64_t>(division.order.begin(), division.order.end()),
+      chunks);
+}
+
+kernel::Division DivisionAttr::getModel() const {
+  kernel::Division division;
+  division.splits.assign(getSplits().begin(), getSplits().end());
+  division.order.assign(getOrder().begin(), getOrder().end());
+  for (unsigned d = 0; d < division.splits.size(); ++d)
+    division.chunks.push_back(getChunk(d));
+  return division;
 }
 
 kernel::Division mlir::spyre::getKernelDivision(KernelOp kernel) {
