@@ -17,11 +17,6 @@
 using namespace mlir;
 using namespace mlir::spyre;
 
-void mlir::spyre::registerSpyreDialects(DialectRegistry &registry) {
-  registry.insert<SpyreDialect, func::FuncDialect, arith::ArithDialect,
-                  math::MathDialect, tensor::TensorDialect,
-                  linalg::LinalgDialect>();
-}
 
 namespace {
 /// The first pass of `--spyre-pipeline`: checks the pipeline's options

@@ -7,6 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/InitSpyre.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -339,4 +346,10 @@ LogicalResult SpyreDialect::verifyRegionResultAttribute(Operation *op,
                        getFunctionValueType(op, regionIndex, resultIndex, true),
                        siblings};
   return verifyValueAttribute(value, attr);
+}
+
+void mlir::spyre::registerSpyreDialects(DialectRegistry &registry) {
+  registry.insert<SpyreDialect, func::FuncDialect, arith::ArithDialect,
+                  math::MathDialect, tensor::TensorDialect,
+                  linalg::LinalgDialect>();
 }

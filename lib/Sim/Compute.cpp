@@ -1,0 +1,259 @@
+//===- Compute.cpp - What a payload computes on a staged tile -------------===//
+
+#include "Compute.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::spyre;
+using namespace mlir::spyre::sim;
+
+FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op, std::string &reason) {
+  Semantics s;
+  if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op)) {
+    s.kind = Kind::Elementwise;
+    s.scalar = elementwise.getScalarSemantics();
+  } else if (isa<RestickifyOp>(op)) {
+    s.kind = Kind::Copy;
+  } else if (auto pad = dyn_cast<PadOp>(op)) {
+    s.kind = Kind::Copy;
+    s.padValue = pad.getValue().convertToDouble();
+  } else if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
+    s.kind = Kind::Reduce;
+    s.reduction = reduction;
+    s.combiner = reduction.getCombinerKind();
+    s.reducedDim = static_cast<int>(reduction.getReducedDim());
+    s.mask = reduction.getMaskValue();
+  } else if (isa<MatmulOp, BatchMatmulOp>(op)) {
+    s.kind = Kind::Matmul;
+  } else if (auto exx2 = dyn_cast<Exx2Op>(op)) {
+    s.kind = Kind::Exx2;
+    s.a = exx2.getScale().convertToDouble();
+  } else if (auto scale = dyn_cast<LayerNormScaleOp>(op)) {
+    s.kind = Kind::LnScale;
+    s.a = scale.getEps().convertToDouble();
+  } else if (isa<LayerNormNormOp>(op)) {
+    s.kind = Kind::LnNorm;
+  } else {
+    reason = "the simulator does not implement " +
+             op->getName().getStringRef().str();
+    return failure();
+  }
+  return s;
+}
+
+float mlir::spyre::sim::combine(CombinerKind kind, float a, float b) {
+  switch (kind) {
+  case CombinerKind::Max:
+    return mlir::spyre::detail::maximum(a, b);
+  case CombinerKind::Min:
+    return mlir::spyre::detail::minimum(a, b);
+  case CombinerKind::Sum:
+    break;
+  }
+  return a + b;
+}
+
+
+namespace {
+
+/// c[n] += x[k] * b[k][n] for k in [0, kt) in order, n in [0, nt): one
+/// output row of a matmul tile (each element adds its k terms in order).
+/// Built for AVX2 too; the running sums are rounded after every add (no
+/// fused multiply-add), so both versions give the same bits.
+__attribute__((target_clones("avx2", "default"))) static void
+matmulRow(float *__restrict c, const float *__restrict x, int64_t xStride,
+          const float *__restrict b, int64_t kt, int64_t nt) {
+  int64_t k = 0;
+  for (; k + 4 <= kt; k += 4) {
+    float x0 = x[k * xStride], x1 = x[(k + 1) * xStride];
+    float x2 = x[(k + 2) * xStride], x3 = x[(k + 3) * xStride];
+    const float *b0 = b + k * nt, *b1 = b0 + nt, *b2 = b1 + nt, *b3 = b2 + nt;
+    for (int64_t n = 0; n < nt; ++n)
+      c[n] = (((c[n] + x0 * b0[n]) + x1 * b1[n]) + x2 * b2[n]) + x3 * b3[n];
+  }
+  for (; k < kt; ++k) {
+    float xk = x[k * xStride];
+    const float *row = b + k * nt;
+    for (int64_t n = 0; n < nt; ++n)
+      c[n] += xk * row[n];
+  }
+}
+
+/// Calls f(index of each array) for every point of `extents`; `strides[k]`
+/// gives array k's stride per dim.
+template <typename F>
+static void forEachPoint(ArrayRef<int64_t> extents,
+                         ArrayRef<ArrayRef<int64_t>> strides, F f) {
+  size_t n = extents.size(), k = strides.size();
+  for (int64_t e : extents)
+    if (e <= 0)
+      return;
+  SmallVector<int64_t, 6> at(n, 0);
+  SmallVector<int64_t, 6> index(k, 0);
+  if (n == 0) {
+    f(ArrayRef<int64_t>(index));
+    return;
+  }
+  while (true) {
+    for (int64_t x = 0; x < extents[n - 1]; ++x) {
+      f(ArrayRef<int64_t>(index));
+      for (size_t a = 0; a < k; ++a)
+        index[a] += strides[a][n - 1];
+    }
+    for (size_t a = 0; a < k; ++a)
+      index[a] -= strides[a][n - 1] * extents[n - 1];
+    int d = static_cast<int>(n) - 2;
+    for (; d >= 0; --d) {
+      for (size_t a = 0; a < k; ++a)
+        index[a] += strides[a][d];
+      if (++at[d] < extents[d])
+        break;
+      for (size_t a = 0; a < k; ++a)
+        index[a] -= strides[a][d] * extents[d];
+      at[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+} // namespace
+
+void TileCompute::compute(bool firstReduction,
+                          std::vector<std::vector<float>> &in,
+                          std::vector<float> &acc) const {
+  const Operand &out = operands.back();
+  SmallVector<int64_t, 6> extents(tile.begin(), tile.end());
+  auto strides = [&](unsigned i) {
+    return ArrayRef<int64_t>(operands[i].denseStride);
+  };
+  float init = semantics.kind == Kind::Reduce
+                   ? static_cast<float>(semantics.reduction.getNeutralValue())
+                   : 0.0f;
+  if (firstReduction)
+    acc.assign(out.denseSize, init);
+  unsigned r = operands.size() - 1;
+  switch (semantics.kind) {
+  case Kind::Elementwise: {
+    unsigned n = operands.size() - 1;
+    SmallVector<ArrayRef<int64_t>, 4> all;
+    for (unsigned k = 0; k <= n; ++k)
+      all.push_back(strides(k));
+    SmallVector<float, 4> x(n);
+    const ScalarSemantics &f = semantics.scalar;
+    forEachPoint(extents, all, [&](ArrayRef<int64_t> i) {
+      for (unsigned k = 0; k < n; ++k)
+        x[k] = in[k][i[k]];
+      acc[i[n]] = f(x.data());
+    });
+    return;
+  }
+  case Kind::Copy:
+    forEachPoint(extents, {strides(0), strides(r)},
+                 [&](ArrayRef<int64_t> i) { acc[i[1]] = in[0][i[0]]; });
+    return;
+  case Kind::Reduce: {
+    CombinerKind combiner = semantics.combiner;
+    forEachPoint(extents, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
+      float &a = acc[i[1]];
+      a = combine(combiner, a, in[0][i[0]]);
+    });
+    return;
+  }
+  case Kind::Matmul: {
+    // (batch..., m, n, k). For each output row, C[m, :] += A[m, k] * B[k, :]
+    // over k in order: every element still adds its k terms in order (as a
+    // dot product would), and the inner loop over n vectorizes.
+    int64_t mD = problem.mDim, nD = problem.nDim, kD = problem.kDim;
+    int64_t mt = extents[mD], nt = extents[nD], kt = extents[kD];
+    const Operand &A = operands[0], &B = operands[1];
+    SmallVector<int64_t, 6> batch(extents.begin(), extents.end());
+    batch[mD] = batch[nD] = batch[kD] = 1;
+    std::vector<float> bt(static_cast<size_t>(kt * nt));
+    int64_t sAm = A.denseStride[mD], sAk = A.denseStride[kD];
+    int64_t sBk = B.denseStride[kD], sBn = B.denseStride[nD];
+    int64_t sCm = out.denseStride[mD], sCn = out.denseStride[nD];
+    forEachPoint(batch, {strides(0), strides(1), strides(r)},
+                 [&](ArrayRef<int64_t> i) {
+                   const float *a = in[0].data() + i[0];
+                   const float *b = in[1].data() + i[1];
+                   for (int64_t k = 0; k < kt; ++k)
+                     for (int64_t n = 0; n < nt; ++n)
+                       bt[k * nt + n] = b[k * sBk + n * sBn];
+                   for (int64_t m = 0; m < mt; ++m) {
+                     float *c = acc.data() + i[2] + m * sCm;
+                     if (sCn == 1) {
+                       matmulRow(c, a + m * sAm, sAk, bt.data(), kt, nt);
+                       continue;
+                     }
+                     for (int64_t k = 0; k < kt; ++k) {
+                       float x = a[m * sAm + k * sAk];
+                       const float *row = bt.data() + k * nt;
+                       for (int64_t n = 0; n < nt; ++n)
+                         c[n * sCn] += x * row[n];
+                     }
+                   }
+                 });
+    return;
+  }
+  case Kind::Exx2: {
+    // Dims: input dims, then the statistic s (the last op dim).
+    int64_t s = static_cast<int64_t>(tile.size()) - 1;
+    SmallVector<int64_t, 6> outer(extents.begin(), extents.end());
+    outer[s] = 1;
+    int64_t so = out.denseStride[s];
+    forEachPoint(outer, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
+      float x = in[0][i[0]];
+      acc[i[1]] += x;
+      acc[i[1] + so] += x * x;
+    });
+    return;
+  }
+  case Kind::LnScale: {
+    int64_t s = static_cast<int64_t>(tile.size()) - 1;
+    SmallVector<int64_t, 6> outer(extents.begin(), extents.end());
+    outer[s] = 1;
+    int64_t si = operands[0].denseStride[s], so = out.denseStride[s];
+    float eps = static_cast<float>(semantics.a);
+    forEachPoint(outer, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
+      float mean = in[0][i[0]], square = in[0][i[0] + si];
+      acc[i[1]] = mean;
+      acc[i[1] + so] = 1.0f / std::sqrt(square - mean * mean + eps);
+    });
+    return;
+  }
+  case Kind::LnNorm: {
+    // x, stats, weight, bias; the statistic is the last op dim.
+    int64_t s = static_cast<int64_t>(tile.size()) - 1;
+    SmallVector<int64_t, 6> outer(extents.begin(), extents.end());
+    outer[s] = 1;
+    int64_t ss = operands[1].denseStride[s];
+    forEachPoint(outer,
+                 {strides(0), strides(1), strides(2), strides(3), strides(r)},
+                 [&](ArrayRef<int64_t> i) {
+                   float mean = in[1][i[1]], rstd = in[1][i[1] + ss];
+                   acc[i[4]] =
+                       (in[0][i[0]] - mean) * rstd * in[2][i[2]] + in[3][i[3]];
+                 });
+    return;
+  }
+  }
+}
+
+void TileCompute::finalize(std::vector<float> &acc,
+                           ArrayRef<int64_t> size) const {
+  if (semantics.kind == Kind::Reduce) {
+    double scale =
+        semantics.reduction.getResultScale(size[semantics.reducedDim]);
+    if (scale != 1.0)
+      for (float &v : acc)
+        v *= static_cast<float>(scale);
+  }
+  if (semantics.kind == Kind::Exx2) {
+    float scale = static_cast<float>(semantics.a);
+    for (float &v : acc)
+      v *= scale;
+  }
+}

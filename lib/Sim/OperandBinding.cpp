@@ -1,0 +1,111 @@
+//===- OperandBinding.cpp - A kernel's tensors bound to the machine -------===//
+
+#include "Operand.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::spyre;
+using namespace mlir::spyre::sim;
+
+llvm::Error mlir::spyre::sim::fail(KernelOp kernel,
+                                   const llvm::Twine &message) {
+  return llvm::createStringError(
+      llvm::formatv("kernel {0}: {1}", kernel.getName(), message.str()).str());
+}
+
+llvm::Expected<std::vector<Operand>> mlir::spyre::sim::bindOperands(
+    KernelOp kernel, ArrayRef<AffineMap> maps, ArrayRef<int64_t> tile,
+    const kernel::Division &division, Machine &machine,
+    const TargetModel &target) {
+  int64_t numDims = static_cast<int64_t>(tile.size());
+  std::vector<Operand> operands;
+  int64_t segmentBytes = target.segmentBytes;
+  for (unsigned i = 0, e = kernel.getNumInputs() + 1; i < e; ++i) {
+    Operand t;
+    t.isResult = i == kernel.getNumInputs();
+    t.value = t.isResult ? kernel.getResult() : kernel.getInputs()[i];
+    t.name = t.isResult ? std::string("the result")
+                        : "operand #" + std::to_string(i);
+    t.type = cast<RankedTensorType>(t.value.getType());
+    llvm::Expected<BoundLayout> bound = bindLayout(t.type);
+    if (!bound)
+      return bound.takeError();
+    t.bound.emplace(std::move(*bound));
+    const SpyreTensorLayout &layout = t.bound->layout();
+    t.format = layout.getFormat();
+    if (t.format == DataFormat::SENINT4)
+      return fail(kernel, t.name + " is packed int4, which the simulator does not "
+                           "compute on");
+    t.eps = layout.elemsPerStick();
+    t.stickBytes = layout.stickBytes();
+    t.elemBytes = t.stickBytes / t.eps;
+    t.deviceRank = layout.deviceRank();
+    t.deviceSize.assign(layout.getDeviceSize().begin(),
+                        layout.getDeviceSize().end());
+    AffineMap map = maps[i];
+    for (AffineExpr expr : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      t.opDimOfHost.push_back(dim ? static_cast<int>(dim.getPosition()) : -1);
+    }
+    t.hostSize.assign(t.type.getShape().begin(), t.type.getShape().end());
+    for (const auto &role : t.bound->roles()) {
+      bool piece = role.kind == BoundLayout::DimKind::Piece;
+      t.hostDim.push_back(piece ? role.hostDim : -1);
+      t.multiplier.push_back(piece ? role.multiplier : 0);
+      t.opDim.push_back(piece ? t.opDimOfHost[role.hostDim] : -1);
+    }
+    t.stickHost = t.bound->stickHostDim();
+    t.access = kernel.getAccess(i);
+    t.resident = t.access.isResident();
+    t.id = machine.idOf(getBufferRoot(t.value),
+                        t.isResult ? ("the result of kernel " +
+                                      kernel.getName())
+                                         .str()
+                                   : "a tensor");
+    // Dense tiles: op dims the tensor uses, row-major.
+    t.denseStride.assign(numDims, 0);
+    for (int opDim : t.opDimOfHost)
+      if (opDim >= 0)
+        t.usedMask |= 1u << opDim;
+    for (int64_t d = numDims - 1; d >= 0; --d)
+      if (t.usedMask >> d & 1) {
+        t.denseStride[d] = t.denseSize;
+        t.denseSize *= tile[d];
+      }
+    for (int64_t d = 0; d < numDims; ++d)
+      if (!(t.usedMask >> d & 1))
+        t.group *= division.splits[d];
+    if (!t.resident) {
+      t.segment = t.access.getBase() / segmentBytes;
+      if (t.access.getBase() < 0 ||
+          t.segment >= static_cast<int64_t>(kernel.getSegments().size()))
+        return fail(kernel, llvm::formatv("{0}: base {1} lies in none of the {2} "
+                                  "segments the kernel binds",
+                                  t.name, t.access.getBase(),
+                                  kernel.getSegments().size()));
+      auto mem = cast<MemAttr>(kernel.getSegments()[t.segment]);
+      t.ddr = &machine.memoryOf(mem);
+      t.regionBegin = t.access.getBase() % segmentBytes;
+      t.regionEnd = t.regionBegin + layout.deviceBytes();
+      if (t.ddr->size() < t.regionEnd) {
+        if (!t.isResult)
+          return fail(kernel, llvm::formatv(
+              "{0} occupies bytes [{1}, {2}) of {3}, which holds only {4}",
+              t.name, t.regionBegin, t.regionEnd, t.ddr->name,
+              t.ddr->size()));
+        // A result buffer is created by its first writer.
+        Memory grown;
+        grown.name = t.ddr->name;
+        grown.resize(t.regionEnd, target.stickBytes);
+        std::copy(t.ddr->bytes.begin(), t.ddr->bytes.end(),
+                  grown.bytes.begin());
+        std::copy(t.ddr->tags.begin(), t.ddr->tags.end(), grown.tags.begin());
+        *t.ddr = std::move(grown);
+      }
+      t.buffers = static_cast<int64_t>(t.access.getLxOffsets().size());
+    }
+    operands.push_back(std::move(t));
+  }
+  return operands;
+}
