@@ -1,26 +1,23 @@
 //===- CompilerModule.cpp - pybind11 bindings of the compiler and simulator ===//
 //
 // The `spyre._spyre_compiler` extension behind `spyre.compile` and
-// `spyre.run` (python/spyre/__init__.py wraps it): parse MLIR text, run the
-// spyre pipeline, emit SuperDSC and DCI, simulate, and run the upstream
-// reference. Results travel as JSON text and numpy arrays; every error is a
-// ValueError carrying the diagnostics (with their locations) or the
-// library's message.
+// `spyre.run` (python/spyre/__init__.py wraps it), over the driver library
+// the command-line tools use: parse MLIR text, run the spyre pipeline, emit
+// SuperDSC and DCI, simulate, run the upstream reference and compare.
+// Results travel as JSON text and numpy arrays. Every diagnostic is
+// collected: remarks and warnings are returned (Python turns them into
+// `warnings.warn`), errors raise ValueError with the compiler's own
+// messages and locations.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
-#include "Spyre/InitSpyre.h"
+#include "Spyre/Driver/Driver.h"
 #include "Spyre/Sim/Npy.h"
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Sim/Simulator.h"
-#include "Spyre/Target/Emitters.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <pybind11/numpy.h>
@@ -42,67 +39,75 @@ namespace {
   throw py::value_error(message);
 }
 
-/// An MLIR context with everything registered, collecting diagnostics.
-struct Session {
-  DialectRegistry registry;
-  std::unique_ptr<MLIRContext> context;
-  std::string diagnostics;
-  std::unique_ptr<ScopedDiagnosticHandler> handler;
-
-  Session() {
-    mlir::spyre::registerSpyreDialects(registry);
-    mlir::spyre::sim::registerReferenceDialects(registry);
-    context = std::make_unique<MLIRContext>(registry);
-    context->loadAllAvailableDialects();
-    handler = std::make_unique<ScopedDiagnosticHandler>(
-        context.get(), [this](Diagnostic &diag) {
-          llvm::raw_string_ostream os(diagnostics);
-          os << diag.getLocation() << ": " << diag << "\n";
-          for (Diagnostic &note : diag.getNotes())
-            os << note.getLocation() << ": note: " << note << "\n";
-          return success();
-        });
-  }
+/// A driver session collecting diagnostics, raising with them on failure.
+struct Session : driver::Session {
+  Session() : driver::Session(DiagnosticMode::Collect) {}
 
   [[noreturn]] void fail(const std::string &what) {
-    raise(what + (diagnostics.empty() ? "" : ":\n" + diagnostics));
+    std::string errors = getErrorText();
+    raise(errors.empty() ? what : what + ":\n" + errors);
   }
 
   OwningOpRef<ModuleOp> parse(const std::string &text) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(text, context.get(), "<input>");
+    OwningOpRef<ModuleOp> module = parseString(text, "<input>");
     if (!module)
       fail("cannot parse the MLIR text");
     return module;
   }
+
+  /// The remarks and warnings so far, as (severity, text) pairs.
+  py::list messages() const {
+    py::list list;
+    for (const driver::Message &message : getMessages()) {
+      const char *severity = message.severity == DiagnosticSeverity::Remark
+                                 ? "remark"
+                             : message.severity == DiagnosticSeverity::Warning
+                                 ? "warning"
+                                 : nullptr;
+      if (severity)
+        list.append(py::make_tuple(severity, message.text));
+    }
+    return list;
+  }
 };
 
-func::FuncOp pickFunction(ModuleOp module, const std::string &name,
-                          Session &session) {
-  mlir::spyre::sim::FunctionChoice choice =
-      mlir::spyre::sim::chooseFunction(module, name);
-  if (choice.function)
-    return choice.function;
-  if (!name.empty())
-    session.fail("no function @" + name + " with a body");
-  session.fail(llvm::formatv("the module has {0} public functions; pass "
-                             "function=",
-                             choice.publicFunctions));
+driver::CompileOptions compileOptions(int cores, const std::string &policy) {
+  driver::CompileOptions options;
+  if (cores < 0)
+    raise(llvm::formatv("cores={0} must not be negative", cores).str());
+  options.cores = cores;
+  if (policy == "greedy")
+    options.policy = kernel::Policy::Greedy;
+  else if (policy != "model")
+    raise("unknown policy '" + policy + "'; use 'model' or 'greedy'");
+  return options;
 }
 
 OwningOpRef<ModuleOp> lower(ModuleOp module, int cores,
                             const std::string &policy, Session &session) {
-  OwningOpRef<ModuleOp> lowered = module.clone();
-  if (mlir::spyre::containsKernels(*lowered))
-    return lowered;
-  PassManager pm(session.context.get());
-  mlir::spyre::SpyrePipelineOptions options;
-  options.cores = cores;
-  options.policy = policy;
-  mlir::spyre::buildSpyrePipeline(pm, options);
-  if (failed(pm.run(*lowered)))
+  int64_t targetCores = getTarget(module).getCores();
+  if (cores > targetCores)
+    raise(llvm::formatv("cores={0} is out of range 1..{1} (the target's "
+                        "cores)",
+                        cores, targetCores)
+              .str());
+  bool compiled = false;
+  FailureOr<OwningOpRef<ModuleOp>> lowered =
+      session.compile(module, compileOptions(cores, policy), compiled);
+  if (failed(lowered))
     session.fail("compilation failed");
-  return lowered;
+  return std::move(*lowered);
+}
+
+func::FuncOp pickFunction(ModuleOp module, const std::string &name) {
+  FunctionChoice choice = chooseFunction(module, name);
+  if (choice.function)
+    return choice.function;
+  if (!name.empty())
+    raise("no function @" + name + " with a body");
+  raise(llvm::formatv("the module has {0} public functions; pass function=",
+                      choice.publicFunctions)
+            .str());
 }
 
 std::string printed(Operation *op) {
@@ -120,20 +125,13 @@ std::string json(const llvm::json::Value &value) {
 // numpy <-> HostTensor
 //===----------------------------------------------------------------------===//
 
-std::optional<HostType> hostTypeOf(const py::dtype &dtype) {
-  return hostTypeForNpyDescr(py::str(dtype.attr("str")).cast<std::string>());
-}
-
-py::dtype dtypeOf(HostType type) {
-  std::optional<llvm::StringRef> descr = npyDescr(type);
-  if (!descr)
-    raise("results of type " + stringifyHostType(type).str() +
-          " have no numpy dtype");
-  return py::dtype(descr->str());
-}
-
-HostTensor toHost(const py::array &array, size_t index) {
-  std::optional<HostType> type = hostTypeOf(array.dtype());
+HostTensor toHost(py::array array, size_t index) {
+  // Big-endian (or non-native) arrays are converted to little-endian first.
+  py::dtype dtype = array.dtype();
+  if (py::str(dtype.attr("byteorder")).cast<std::string>() == ">")
+    array = py::array(array.attr("astype")(dtype.attr("newbyteorder")("<")));
+  std::optional<HostType> type = hostTypeForNpyDescr(
+      py::str(array.dtype().attr("str")).cast<std::string>());
   if (!type)
     raise(llvm::formatv("input {0}: numpy dtype {1} has no device type",
                         index, std::string(py::str(array.dtype())))
@@ -148,8 +146,12 @@ HostTensor toHost(const py::array &array, size_t index) {
 }
 
 py::array toNumpy(const HostTensor &tensor) {
+  std::optional<llvm::StringRef> descr = npyDescr(tensor.type);
+  if (!descr)
+    raise("results of type " + stringifyHostType(tensor.type).str() +
+          " have no numpy dtype");
   std::vector<py::ssize_t> shape(tensor.shape.begin(), tensor.shape.end());
-  py::array array(dtypeOf(tensor.type), shape);
+  py::array array(py::dtype(descr->str()), shape);
   std::memcpy(array.mutable_data(), tensor.data.data(), tensor.data.size());
   return array;
 }
@@ -163,71 +165,81 @@ py::dict compile(const std::string &text, int cores,
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
   OwningOpRef<ModuleOp> lowered = lower(*module, cores, policy, session);
-  FailureOr<std::vector<mlir::spyre::EmittedFile>> sdsc =
-      mlir::spyre::emitSuperDsc(*lowered);
-  FailureOr<std::string> bundle = mlir::spyre::emitBundle(*lowered);
-  FailureOr<std::vector<mlir::spyre::EmittedFile>> dci = mlir::spyre::emitDci(*lowered);
-  if (failed(sdsc) || failed(bundle) || failed(dci))
+  FailureOr<driver::Artifacts> artifacts = driver::emitArtifacts(*lowered);
+  if (failed(artifacts))
     session.fail("emission failed");
-  llvm::json::Object superdsc;
-  llvm::json::Array order;
-  for (mlir::spyre::EmittedFile &file : *sdsc) {
-    order.push_back(file.name);
-    superdsc[file.name] = std::move(file.json);
-  }
   llvm::json::Array descriptors;
-  for (mlir::spyre::EmittedFile &file : *dci)
+  for (EmittedFile &file : artifacts->dci)
     descriptors.push_back(std::move(file.json));
   py::dict result;
   result["ir"] = printed(lowered->getOperation());
-  result["superdsc"] = json(llvm::json::Object{{"bundle", std::move(order)},
-                                               {"sdscs", std::move(superdsc)}});
-  result["bundle"] = *bundle;
+  result["superdsc"] = json(superDscDocument(artifacts->superdsc));
+  result["bundle"] = artifacts->bundle;
   result["dci"] = json(std::move(descriptors));
+  result["messages"] = session.messages();
   return result;
 }
 
 py::tuple run(const std::string &text, const py::list &arrays,
               const std::string &source, const std::string &function,
-              int cores, const std::string &policy, bool check, bool trace) {
+              int cores, const std::string &policy, bool check, bool trace,
+              bool allowNonfinite, std::optional<double> atol,
+              std::optional<double> rtol) {
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
   std::vector<HostTensor> inputs;
   for (size_t i = 0; i < arrays.size(); ++i)
     inputs.push_back(toHost(py::array::ensure(arrays[i]), i));
   OwningOpRef<ModuleOp> lowered = lower(*module, cores, policy, session);
-  func::FuncOp picked = pickFunction(*lowered, function, session);
-  mlir::spyre::sim::SimOptions options;
+  func::FuncOp picked = pickFunction(*lowered, function);
+  SimOptions options;
   options.trace = trace;
-  llvm::Expected<mlir::spyre::sim::SimResult> result =
-      mlir::spyre::sim::simulate(picked, inputs, options);
+  llvm::Expected<SimResult> result = simulate(picked, inputs, options);
   if (!result)
     raise(llvm::toString(result.takeError()));
   py::list outputs;
   for (const HostTensor &tensor : result->outputs)
     outputs.append(toNumpy(tensor));
   py::dict stats;
-  stats["json"] = json(mlir::spyre::sim::statsToJson(result->stats));
-  stats["table"] = mlir::spyre::sim::formatStats(result->stats);
+  stats["json"] = json(statsToJson(result->stats));
+  stats["table"] = formatStats(result->stats);
   if (trace)
     stats["trace"] = json(result->trace);
   if (check) {
     // The reference runs the linalg program: the text itself, or the
     // source an artifact was compiled from.
-    const std::string &linalg = source.empty() ? text : source;
-    OwningOpRef<ModuleOp> original = session.parse(linalg);
-    if (mlir::spyre::containsKernels(*original))
+    OwningOpRef<ModuleOp> original = session.parse(source.empty() ? text
+                                                                  : source);
+    if (containsKernels(*original))
       raise("check=True needs the linalg program the kernels were compiled "
             "from");
-    llvm::Expected<std::vector<HostTensor>> expected = mlir::spyre::sim::runReference(
-        *original, picked.getSymName(), inputs);
+    llvm::Expected<std::vector<HostTensor>> expected =
+        runReference(*original, picked.getSymName(), inputs);
     if (!expected)
       raise("the reference failed: " + llvm::toString(expected.takeError()));
-    py::list reference;
-    for (const HostTensor &tensor : *expected)
-      reference.append(toNumpy(tensor));
+    std::optional<driver::Tolerance> given;
+    if (atol || rtol)
+      given = driver::Tolerance{atol.value_or(0), rtol.value_or(0)};
+    bool movement = driver::onlyMovesData(picked);
+    py::list reference, rows;
+    for (auto [i, got, want] : llvm::enumerate(result->outputs, *expected)) {
+      reference.append(toNumpy(want));
+      driver::ResultCheck checked =
+          driver::compareResult(got, want, movement, given, allowNonfinite);
+      py::dict row;
+      row["ok"] = checked.ok();
+      row["max_abs_error"] = checked.maxError;
+      row["mismatches"] = checked.mismatches;
+      row["nonfinite"] = checked.nonfinite;
+      row["atol"] = checked.tolerance.atol;
+      row["rtol"] = checked.tolerance.rtol;
+      row["text"] = driver::formatResultCheck(i, checked);
+      rows.append(row);
+    }
     stats["reference"] = reference;
+    stats["check"] = rows;
   }
+  stats["messages"] = session.messages();
   return py::make_tuple(outputs, stats);
 }
 
@@ -241,5 +253,8 @@ PYBIND11_MODULE(_spyre_compiler, m) {
   m.def("run", &run, py::arg("text"), py::arg("inputs"),
         py::arg("source") = "", py::arg("function") = "",
         py::arg("cores") = 0, py::arg("policy") = "model",
-        py::arg("check") = false, py::arg("trace") = false);
+        py::arg("check") = false, py::arg("trace") = false,
+        py::arg("allow_nonfinite") = false, py::arg("atol") = py::none(),
+        py::arg("rtol") = py::none());
+  m.attr("version") = driver::getVersion().str();
 }

@@ -8,6 +8,8 @@
 #ifndef SPYRE_INITSPYRE_H
 #define SPYRE_INITSPYRE_H
 
+#include "Spyre/Analysis/KernelModel.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -30,11 +32,14 @@ struct SpyrePipelineOptions
                     llvm::cl::desc("Cores to divide work across, 1..32 (0: "
                                    "the target's cores)"),
                     llvm::cl::init(0)};
-  Option<std::string> policy{
-      *this, "policy",
-      llvm::cl::desc("Work division policy: 'model' (minimise the modelled "
-                     "time) or 'greedy' (the reference stack's)"),
-      llvm::cl::init("model")};
+  Option<kernel::Policy> policy{
+      *this, "policy", llvm::cl::desc("Work division policy"),
+      llvm::cl::init(kernel::Policy::Model),
+      llvm::cl::values(
+          clEnumValN(kernel::Policy::Model, "model",
+                     "minimise the modelled time"),
+          clEnumValN(kernel::Policy::Greedy, "greedy",
+                     "the reference stack's policy"))};
   Option<bool> lxResidency{
       *this, "lx-residency",
       llvm::cl::desc("Keep intermediates in LX between kernels whose "

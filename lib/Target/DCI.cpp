@@ -137,10 +137,15 @@ FailureOr<std::vector<EmittedFile>> mlir::spyre::emitDci(ModuleOp module) {
         return failure();
       std::string what = transfer.what;
       std::replace(what.begin(), what.end(), ' ', '_');
-      files.push_back({llvm::formatv("dci_{0}_{1}_{2}.json",
-                                     function.getName(), files.size(), what)
-                           .str(),
-                       std::move(*json)});
+      files.push_back(
+          {sanitizeFileName(llvm::formatv("dci_{0}_{1}_{2}.json",
+                                          function.getName(), files.size(),
+                                          what)
+                                .str()),
+           std::move(*json),
+           llvm::json::Object{{"function", function.getName().str()},
+                              {"tensor", transfer.what},
+                              {"buffer", mem.getValue()}}});
     }
   }
   return files;

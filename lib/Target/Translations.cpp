@@ -3,10 +3,12 @@
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/InitSpyre.h"
 #include "Spyre/Target/Emitters.h"
+#include "Spyre/Support/OutputFiles.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -18,39 +20,42 @@ using namespace mlir::spyre;
 
 static llvm::cl::opt<std::string> outputDir(
     "spyre-output-dir",
-    llvm::cl::desc("Write one file per SuperDSC / DCI object into this "
-                   "directory (spyre-translate's `-o DIR` sets it)"),
+    llvm::cl::desc("Write one file per SuperDSC / DCI object (and the "
+                   "bundle) into this directory, listing them on the output "
+                   "stream; nothing is written unless every file is"),
     llvm::cl::init(""));
-
-/// Writes `text` to DIR/name and lists the file on `os`. File-system errors
-/// are reported at the module's location without printing the module.
-static LogicalResult writeFile(Operation *anchor, StringRef name,
-                               StringRef text, raw_ostream &os) {
-  SmallString<256> path(outputDir);
-  llvm::sys::path::append(path, name);
-  std::error_code error;
-  llvm::raw_fd_ostream file(path, error, llvm::sys::fs::OF_Text);
-  if (error)
-    return emitError(anchor->getLoc())
-           << "cannot write " << path << ": " << error.message();
-  file << text;
-  os << path << "\n";
-  return success();
-}
-
-static LogicalResult prepareDir(Operation *anchor) {
-  if (std::error_code error = llvm::sys::fs::create_directories(outputDir))
-    return emitError(anchor->getLoc())
-           << "cannot create directory " << outputDir << ": "
-           << error.message();
-  if (!llvm::sys::fs::is_directory(outputDir))
-    return emitError(anchor->getLoc())
-           << "cannot write into " << outputDir << ": it is not a directory";
-  return success();
-}
 
 static std::string render(const llvm::json::Value &value) {
   return llvm::formatv("{0:2}", value).str() + "\n";
+}
+
+/// With --spyre-output-dir: writes every file into the directory, all or
+/// nothing, and lists them on `os`. File-system errors are reported at the
+/// module's location without printing the module.
+static LogicalResult writeFiles(Operation *anchor, ArrayRef<EmittedFile> files,
+                                std::optional<std::string> bundle,
+                                raw_ostream &os) {
+  OutputFiles outputs;
+  SmallVector<std::string> paths;
+  auto add = [&](StringRef name, std::string text) -> llvm::Error {
+    SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, sanitizeFileName(name));
+    paths.push_back(std::string(path));
+    return outputs.add(path, std::move(text));
+  };
+  llvm::Error error = outputs.createDirectory(outputDir);
+  for (const EmittedFile &file : files)
+    if (!error)
+      error = add(file.name, render(file.json));
+  if (!error && bundle)
+    error = add("bundle.mlir", std::move(*bundle));
+  if (!error)
+    error = outputs.commit();
+  if (error)
+    return emitError(anchor->getLoc()) << llvm::toString(std::move(error));
+  for (const std::string &path : paths)
+    os << path << "\n";
+  return success();
 }
 
 /// Fails with a located error when `module` was never compiled: no function
@@ -99,18 +104,6 @@ static FailureOr<ModuleOp> compiledModule(Operation *op) {
   return module;
 }
 
-/// With --spyre-output-dir: writes every file into the directory.
-static LogicalResult writeFiles(Operation *op,
-                                ArrayRef<EmittedFile> files,
-                                raw_ostream &os) {
-  if (failed(prepareDir(op)))
-    return failure();
-  for (const EmittedFile &file : files)
-    if (failed(writeFile(op, file.name, render(file.json), os)))
-      return failure();
-  return success();
-}
-
 static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
   FailureOr<ModuleOp> module = compiledModule(op);
   if (failed(module))
@@ -121,19 +114,9 @@ static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
   FailureOr<std::string> bundle = emitBundle(*module);
   if (failed(bundle))
     return failure();
-  if (!outputDir.empty()) {
-    if (failed(writeFiles(op, *files, os)))
-      return failure();
-    return writeFile(op, "bundle.mlir", *bundle, os);
-  }
-  llvm::json::Array order;
-  llvm::json::Object objects;
-  for (const EmittedFile &file : *files) {
-    order.push_back(file.name);
-    objects[file.name] = file.json;
-  }
-  os << render(llvm::json::Object{{"bundle", std::move(order)},
-                                  {"sdscs", std::move(objects)}});
+  if (!outputDir.empty())
+    return writeFiles(op, *files, *bundle, os);
+  os << render(superDscDocument(*files));
   return success();
 }
 
@@ -145,7 +128,7 @@ static LogicalResult translateToDci(Operation *op, raw_ostream &os) {
   if (failed(files))
     return failure();
   if (!outputDir.empty())
-    return writeFiles(op, *files, os);
+    return writeFiles(op, *files, std::nullopt, os);
   llvm::json::Array all;
   for (const EmittedFile &file : *files)
     all.push_back(file.json);
@@ -153,18 +136,41 @@ static LogicalResult translateToDci(Operation *op, raw_ostream &os) {
   return success();
 }
 
-void mlir::spyre::registerSpyreTranslations() {
-  static bool once = [] {
+void mlir::spyre::registerSpyreTranslations(
+    void (*registerDialects)(DialectRegistry &)) {
+  static bool once = [registerDialects] {
+    auto dialects = registerDialects ? registerDialects : registerSpyreDialects;
     TranslateFromMLIRRegistration superdsc(
         "spyre-to-superdsc",
         "Emit the SuperDSC JSON of every kernel and the bundle listing them",
-        translateToSuperDsc, registerSpyreDialects);
+        translateToSuperDsc, dialects);
     TranslateFromMLIRRegistration dci(
         "spyre-to-dci",
         "Emit the DCI (host <-> device DMA) descriptor of every host-visible "
         "tensor",
-        translateToDci, registerSpyreDialects);
+        translateToDci, dialects);
     return true;
   }();
   (void)once;
+}
+
+std::string mlir::spyre::sanitizeFileName(StringRef name) {
+  std::string safe;
+  for (char c : name)
+    safe.push_back(llvm::isAlnum(c) || c == '-' || c == '_' || c == '.' ? c
+                                                                        : '_');
+  if (safe.empty() || safe.front() == '.')
+    safe.insert(safe.begin(), '_');
+  return safe;
+}
+
+llvm::json::Value mlir::spyre::superDscDocument(ArrayRef<EmittedFile> files) {
+  llvm::json::Array order;
+  llvm::json::Object objects;
+  for (const EmittedFile &file : files) {
+    order.push_back(file.name);
+    objects[file.name] = file.json;
+  }
+  return llvm::json::Object{{"bundle", std::move(order)},
+                            {"sdscs", std::move(objects)}};
 }

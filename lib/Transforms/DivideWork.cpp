@@ -82,9 +82,6 @@ struct DivideWorkPass
     : public ::mlir::spyre::impl::SpyreDivideWorkBase<DivideWorkPass> {
   using SpyreDivideWorkBase::SpyreDivideWorkBase;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    return checkPolicyOption(context, "--spyre-divide-work", policy);
-  }
 
   void runOnOperation() override {
     // The bound is the target's: checked before any op, even without any.
@@ -100,8 +97,7 @@ struct DivideWorkPass
   LogicalResult divideFunction(FunctionOpInterface function) {
     TargetModel target = getTarget(function).getModel();
     int64_t maxCores = cores == 0 ? target.cores : cores;
-    kernel::Policy chosen =
-        policy == "greedy" ? kernel::Policy::Greedy : kernel::Policy::Model;
+    kernel::Policy chosen = policy;
 
     std::map<Key, DivisionAttr> cache;
     DenseMap<Operation *, kernel::Division> chosenFor;

@@ -32,15 +32,6 @@ LogicalResult mlir::spyre::checkLayoutSearchOptions(MLIRContext *context,
   return success();
 }
 
-LogicalResult mlir::spyre::checkPolicyOption(MLIRContext *context,
-                                             StringRef flag,
-                                             StringRef policy) {
-  if (policy == "model" || policy == "greedy")
-    return success();
-  return optionError(context, flag)
-         << "unknown policy '" << policy << "'; use 'model' or 'greedy'";
-}
-
 LogicalResult mlir::spyre::checkCoresOption(Operation *scope, StringRef flag,
                                             int64_t cores) {
   int64_t targetCores = getTarget(scope).getCores();

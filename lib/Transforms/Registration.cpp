@@ -18,31 +18,18 @@ using namespace mlir;
 using namespace mlir::spyre;
 
 
+namespace mlir::spyre {
+#define GEN_PASS_DEF_SPYREPIPELINECHECK
+#include "Spyre/Transforms/Passes.h.inc"
+} // namespace mlir::spyre
+
 namespace {
-/// The first pass of `--spyre-pipeline`: checks the pipeline's options
-/// before any pass runs (a pipeline builder cannot fail), naming them as
-/// `--spyre-pipeline` options rather than as options of the pass that reads
-/// them, and rejects input the pipeline has compiled already.
 struct PipelineCheckPass
-    : public PassWrapper<PipelineCheckPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PipelineCheckPass)
-
-  PipelineCheckPass(const SpyrePipelineOptions &options)
-      : beamWidth(options.beamWidth), exactLimit(options.exactLimit),
-        cores(options.cores), policy(options.policy) {}
-
-  StringRef getArgument() const override { return "spyre-pipeline-check"; }
-  StringRef getDescription() const override {
-    return "Check the options and the input of --spyre-pipeline";
-  }
+    : mlir::spyre::impl::SpyrePipelineCheckBase<PipelineCheckPass> {
+  using SpyrePipelineCheckBase::SpyrePipelineCheckBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (failed(checkLayoutSearchOptions(context, kFlag, beamWidth,
-                                        exactLimit)))
-      return failure();
-    if (failed(checkPolicyOption(context, kFlag, policy)))
-      return failure();
-    return success();
+    return checkLayoutSearchOptions(context, kFlag, beamWidth, exactLimit);
   }
 
   void runOnOperation() override {
@@ -67,14 +54,16 @@ struct PipelineCheckPass
   }
 
   static constexpr StringLiteral kFlag = "--spyre-pipeline";
-  int64_t beamWidth, exactLimit, cores;
-  std::string policy;
 };
 } // namespace
 
 void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
                                      const SpyrePipelineOptions &options) {
-  pm.addPass(std::make_unique<PipelineCheckPass>(options));
+  SpyrePipelineCheckOptions check;
+  check.beamWidth = options.beamWidth;
+  check.exactLimit = options.exactLimit;
+  check.cores = options.cores;
+  pm.addPass(createSpyrePipelineCheck(check));
   // Passes within one function run on every function, in parallel.
   {
     OpPassManager &functions = pm.nestAny();

@@ -1,6 +1,6 @@
 // RUN: spyre-opt %s --spyre-pipeline | spyre-translate --spyre-to-dci | FileCheck %s
 // RUN: rm -rf %t.dir
-// RUN: spyre-opt %s --spyre-pipeline | spyre-translate --spyre-to-dci -o %t.dir/ | FileCheck %s --check-prefix=FILES
+// RUN: spyre-opt %s --spyre-pipeline | spyre-translate --spyre-to-dci --spyre-output-dir=%t.dir | FileCheck %s --check-prefix=FILES
 // RUN: FileCheck %s --check-prefix=FILE < %t.dir/dci_dci_1_argument_1.json
 
 // DCI descriptors of every host-visible tensor, innermost first.

@@ -2,7 +2,7 @@
 // RUN:   | spyre-translate --spyre-to-superdsc | FileCheck %s
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: spyre-opt %s --spyre-divide-work --spyre-plan-memory --spyre-lower-to-kernels \
-// RUN:   | spyre-translate --spyre-to-superdsc -o %t.dir | FileCheck %s --check-prefix=FILES
+// RUN:   | spyre-translate --spyre-to-superdsc --spyre-output-dir=%t.dir | FileCheck %s --check-prefix=FILES
 // RUN: FileCheck %s --check-prefix=BUNDLE < %t.dir/bundle.mlir
 // RUN: FileCheck %s --check-prefix=FILE1 < %t.dir/sdsc_1.json
 

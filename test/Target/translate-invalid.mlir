@@ -2,7 +2,7 @@
 // RUN: not spyre-translate --spyre-to-dci %s 2>&1 | FileCheck %s --check-prefix=DCI
 // RUN: touch %t.file
 // RUN: spyre-opt %S/Inputs/example_a.mlir --spyre-pipeline > %t.kernels.mlir
-// RUN: not spyre-translate --spyre-to-superdsc %t.kernels.mlir -o %t.file/ 2>&1 | FileCheck %s --check-prefix=DIR
+// RUN: not spyre-translate --spyre-to-superdsc %t.kernels.mlir --spyre-output-dir=%t.file 2>&1 | FileCheck %s --check-prefix=DIR
 // RUN: not spyre-translate --spyre-to-superdsc %S/Inputs/host-spyre-op.mlir 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: not spyre-translate --spyre-to-superdsc --spyre-to-dci %t.kernels.mlir 2>&1 | FileCheck %s --check-prefix=BOTH
 
@@ -15,7 +15,7 @@ func.func @not_lowered(%a: tensor<128x256xf16, #spyre.layout<device_size = [4, 1
   return %0 : tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
 }
 
-// DIR: error: cannot write into {{.*}}.file/: it is not a directory
+// DIR: error: cannot write into {{.*}}.file: it is not a directory
 
 // A spyre op outside a kernel is not in kernel form on host tensors too
 // (never laid out), even when other functions are compiled.

@@ -5,7 +5,7 @@
 // Option errors are one line each, without an IR location or dump.
 // CORES: error: --spyre-divide-work: cores=40 is out of range 1..32 (the target's cores; 0 uses them all)
 // CORES-NOT: see current operation
-// POLICY: error: --spyre-divide-work: unknown policy 'fastest'; use 'model' or 'greedy'
+// POLICY: for the --policy option: Cannot find option named 'fastest'!
 // POLICY-NOT: see current operation
 
 // Every limit is checked and reported with the op and the numbers.

@@ -17,7 +17,7 @@
 // CORES: error: --spyre-pipeline: cores=99 is out of range 1..32 (the target's cores; 0 uses them all)
 // CORES-NOT: see current operation
 // NEGATIVE: error: --spyre-pipeline: cores=-1 is out of range 1..32
-// POLICY: error: --spyre-pipeline: unknown policy 'fastest'; use 'model' or 'greedy'
+// POLICY: for the --policy option: Cannot find option named 'fastest'!
 // POLICY-NOT: see current operation
 // PROPAGATE: error: --spyre-propagate-layouts: beam-width=-1 must be at least 1
 // PROPAGATE-EXACT: error: --spyre-propagate-layouts: exact-limit=-1 must not be negative

@@ -197,7 +197,7 @@ module attributes {spyre.target = #spyre.target<cores = 4>} {}
 // -----
 
 // TOOL: spyre-opt --spyre-divide-work=policy=GREEDY
-// EXPECT: error: --spyre-divide-work: unknown policy 'GREEDY'; use 'model' or 'greedy'
+// EXPECT: for the --policy option: Cannot find option named 'GREEDY'!
 // EXPECT-NOT: see current operation
 // NO-LOC: a pass option error has no IR location
 module {}
@@ -354,7 +354,7 @@ func.func @add(%a: tensor<128x256xf16>, %b: tensor<128x256xf16>) -> tensor<128x2
 // -----
 
 // TOOL: spyre-opt --spyre-pipeline=policy=fastest
-// EXPECT: error: --spyre-pipeline: unknown policy 'fastest'; use 'model' or 'greedy'
+// EXPECT: for the --policy option: Cannot find option named 'fastest'!
 // EXPECT-NOT: see current operation
 // EXPECT-NOT: --spyre-divide-work
 // NO-LOC: a pass option error has no IR location

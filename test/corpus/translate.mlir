@@ -109,9 +109,9 @@ module {}
 
 // -----
 
-// -o DIR/ below a regular file.
+// --spyre-output-dir below a regular file.
 // WRITE: plain ''
-// TOOL: spyre-translate --spyre-to-dci -o %{dir}/plain/out/
+// TOOL: spyre-translate --spyre-to-dci --spyre-output-dir=%{dir}/plain/out/
 // EXPECT: cannot create directory
 // EXPECT: plain/out/: Not a directory
 // EXPECT-LOC: @+1:1
@@ -125,9 +125,9 @@ module {}
 #mb = #spyre.kdim<"mb", size = 128, tile = 128>
 #out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
 
-// -o DIR/ naming an existing regular file.
+// --spyre-output-dir naming an existing regular file.
 // WRITE: plain 'not a directory'
-// TOOL: spyre-translate --spyre-to-superdsc -o %{dir}/plain/
+// TOOL: spyre-translate --spyre-to-superdsc --spyre-output-dir=%{dir}/plain/
 // EXPECT: cannot write into
 // EXPECT: plain/: it is not a directory
 // NO-LOC: a file-system error, reported at the implicit module (0:0)
@@ -449,9 +449,9 @@ func.func @abs(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> (!t {spyre.mem = #spyre
 
 // -----
 
-// spyre-translate -o DIR/ errors are one line, without the module.
+// spyre-translate --spyre-output-dir errors are one line, without the module.
 // WRITE: plain b""
-// TOOL: spyre-translate --spyre-to-dci -o %{dir}/plain/out/
+// TOOL: spyre-translate --spyre-to-dci --spyre-output-dir=%{dir}/plain/out/
 // EXPECT: Not a directory
 // EXPECT-NOT: see current operation
 // NO-LOC: file-system error

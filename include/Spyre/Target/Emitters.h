@@ -22,13 +22,29 @@
 #include <string>
 #include <vector>
 
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
 namespace mlir::spyre {
 
 /// One file of an emitted artifact.
 struct EmittedFile {
   std::string name; ///< e.g. "sdsc_0.json"
   llvm::json::Value json = nullptr;
+  /// What the file describes, for tools (function, tensor, buffer); kept
+  /// beside the document, never inside it.
+  llvm::json::Object metadata;
 };
+
+/// `name` made safe as a file name inside an output directory: anything but
+/// letters, digits, '-', '_' and '.' becomes '_', and a leading '.' too, so
+/// a name taken from IR (a symbol) cannot reach outside the directory.
+std::string sanitizeFileName(llvm::StringRef name);
+
+/// The single-document form of SuperDSC files: {"bundle": [names in
+/// execution order], "sdscs": {name: SuperDSC}}.
+llvm::json::Value superDscDocument(llvm::ArrayRef<EmittedFile> files);
 
 /// The SuperDSC files of every function of `module`, numbered in execution
 /// order across the module. Fails (with diagnostics) on ops that are not in
@@ -44,10 +60,14 @@ FailureOr<std::string> emitBundle(ModuleOp module);
 FailureOr<std::vector<EmittedFile>> emitDci(ModuleOp module);
 
 /// Registers `--spyre-to-superdsc` and `--spyre-to-dci` with the MLIR
-/// translation registry (for spyre-translate and tools embedding us). With
-/// `--spyre-output-dir=DIR` they write one file per object into DIR and list
-/// the files on the output stream; otherwise they print one JSON document.
-void registerSpyreTranslations();
+/// translation registry (for spyre-translate and tools embedding us), whose
+/// input accepts the dialects `registerDialects` registers (default: the
+/// spyre dialect and those its passes produce). With
+/// `--spyre-output-dir=DIR` they write one file per object into DIR (all or
+/// nothing) and list the files on the output stream; otherwise they print
+/// one JSON document. Registering twice is harmless.
+void registerSpyreTranslations(
+    void (*registerDialects)(DialectRegistry &) = nullptr);
 
 } // namespace mlir::spyre
 

@@ -5,6 +5,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def SpyrePipelineCheck
+    : Pass<"spyre-pipeline-check", "::mlir::ModuleOp"> {
+  let summary = "Check the options and the input of --spyre-pipeline";
+  let description = [{
+    The first pass of `--spyre-pipeline` (a pipeline builder cannot fail):
+    checks the pipeline's options before any pass runs, naming them as
+    `--spyre-pipeline` options rather than as options of the pass that
+    reads them, and rejects input the pipeline has compiled already. It is
+    registered so that a dumped pipeline (`--dump-pass-pipeline`, crash
+    reproducers) parses back.
+  }];
+  let options = [
+    Option<"beamWidth", "beam-width", "int", /*default=*/"64",
+           "The pipeline's beam-width (at least 1)">,
+    Option<"exactLimit", "exact-limit", "int", /*default=*/"32",
+           "The pipeline's exact-limit (not negative)">,
+    Option<"cores", "cores", "int", /*default=*/"0",
+           "The pipeline's cores (0, or 1..the target's)">,
+  ];
+}
+
 def SpyreAssignDefaultLayouts
     : Pass<"spyre-assign-default-layouts", "::mlir::ModuleOp"> {
   let summary = "Give every function argument and result tensor a layout";
@@ -164,9 +185,14 @@ def SpyreDivideWork
   let options = [
     Option<"cores", "cores", "int", /*default=*/"0",
            "Cores to divide work across, 1..32 (0: the target's cores)">,
-    Option<"policy", "policy", "std::string", /*default=*/"\"model\"",
-           "How to choose splits: 'model' (minimise the modelled time) or "
-           "'greedy' (the reference stack's policy)">,
+    Option<"policy", "policy", "::mlir::spyre::kernel::Policy",
+           /*default=*/"::mlir::spyre::kernel::Policy::Model",
+           "How to choose splits",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::spyre::kernel::Policy::Model, "model",
+                        "minimise the modelled time"),
+             clEnumValN(::mlir::spyre::kernel::Policy::Greedy, "greedy",
+                        "the reference stack's policy"))}]>,
   ];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }

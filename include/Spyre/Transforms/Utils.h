@@ -46,9 +46,6 @@ llvm::Expected<LayoutAttr> getLayoutWithStick(RankedTensorType type,
 /// beam-width >= 1 and exact-limit >= 0 (`--spyre-propagate-layouts`).
 LogicalResult checkLayoutSearchOptions(MLIRContext *context, StringRef flag,
                                        int64_t beamWidth, int64_t exactLimit);
-/// policy is 'model' or 'greedy' (`--spyre-divide-work`).
-LogicalResult checkPolicyOption(MLIRContext *context, StringRef flag,
-                                StringRef policy);
 /// cores is 0 (the target's) or 1..the cores of the #spyre.target in effect
 /// at `scope`.
 LogicalResult checkCoresOption(Operation *scope, StringRef flag,

@@ -5,7 +5,8 @@ and checks the files' invariants.
     compile_examples.py BUILD_BIN EXAMPLES_DIR OUT_DIR CORES...
 
 For every example and core count: `spyre-opt --spyre-pipeline=cores=N`,
-then `spyre-translate --spyre-to-superdsc -o DIR` and `--spyre-to-dci -o DIR`.
+then `spyre-translate --spyre-to-superdsc --spyre-output-dir=DIR` and
+`--spyre-to-dci --spyre-output-dir=DIR`.
 Checks, per SuperDSC: at most N cores used, as many cores as the product of
 the slices per dim, one slice and one start address per core, every DDR
 start address inside its 16 GiB segment; per DCI: the nests copy each host
@@ -69,8 +70,10 @@ def main(argv):
             sdsc_dir = os.path.join(out, f"{stem}.{n}.sdsc")
             dci_dir = os.path.join(out, f"{stem}.{n}.dci")
             translate = os.path.join(bindir, "spyre-translate")
-            run([translate, "--spyre-to-superdsc", lowered, "-o", sdsc_dir + "/"])
-            run([translate, "--spyre-to-dci", lowered, "-o", dci_dir + "/"])
+            run([translate, "--spyre-to-superdsc", lowered,
+                 "--spyre-output-dir=" + sdsc_dir])
+            run([translate, "--spyre-to-dci", lowered,
+                 "--spyre-output-dir=" + dci_dir])
             sdscs = glob.glob(os.path.join(sdsc_dir, "sdsc_*.json"))
             dcis = glob.glob(os.path.join(dci_dir, "dci_*.json"))
             for path in sdscs:

@@ -1,0 +1,220 @@
+//===- Driver.h - Parse, compile, emit, simulate, check ---------*- C++ -*-===//
+//
+// The one implementation of what the tools and the Python module do with a
+// program, so they agree on every rule:
+//
+//   Session      an MLIR context with every dialect the tools accept, and
+//                the diagnostics of everything done in it (printed with
+//                their source lines, or collected as messages);
+//   compile      a module to kernel form with --spyre-pipeline;
+//   emit         the SuperDSC files and the bundle, the DCI descriptors and
+//                a manifest of the inputs and outputs;
+//   inputs       the arguments a function takes, read or generated;
+//   compare      simulated results against the reference, with tolerances
+//                that depend on the element type and the outputs' scale;
+//   OutputFiles  files written only when everything succeeded, each through
+//                a temporary file renamed into place.
+//
+// Simulation and the reference are `sim::simulate` and `sim::runReference`
+// (Spyre/Sim).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_DRIVER_DRIVER_H
+#define SPYRE_DRIVER_DRIVER_H
+
+#include "Spyre/Analysis/KernelModel.h"
+#include "Spyre/InitSpyre.h"
+#include "Spyre/Support/OutputFiles.h"
+#include "Spyre/Sim/HostTensor.h"
+#include "Spyre/Target/Emitters.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::spyre::driver {
+
+/// The project's version ("0.2.0"), as `--version` prints it.
+llvm::StringRef getVersion();
+/// Makes every tool print "spyre-mlir version X (LLVM Y)" for --version.
+void registerVersionPrinter();
+
+/// Every dialect, extension and interface model the tools accept: all of
+/// upstream MLIR's (so whatever torch-mlir, StableHLO or IREE pipelines
+/// emit parses, `ml_program` included), spyre's, and what the reference
+/// needs to lower and JIT-compile linalg. spyre-opt, spyre-translate,
+/// spyre-run, spyre-compile, the language server, the C API and Python all
+/// register exactly this.
+void registerToolDialects(DialectRegistry &registry);
+
+/// What --spyre-pipeline is asked to do.
+struct CompileOptions {
+  int64_t cores = 0; ///< 0: the target's
+  kernel::Policy policy = kernel::Policy::Model;
+  bool lxResidency = true;
+  int64_t beamWidth = 64;
+  int64_t exactLimit = 32;
+  /// Sets `options` (the --spyre-pipeline options) to these.
+  void applyTo(SpyrePipelineOptions &options) const;
+};
+
+/// One diagnostic, as printed: "file:line:col: error: message" plus the
+/// source line and notes.
+struct Message {
+  DiagnosticSeverity severity;
+  std::string text;
+};
+
+/// An MLIR context with every dialect the tools accept, the source buffers
+/// parsed in it, and its diagnostics.
+class Session {
+public:
+  /// Print: diagnostics go to `os` with their source lines as they happen
+  /// (the command-line tools). Collect: they are kept as messages (Python).
+  enum class DiagnosticMode { Print, Collect };
+  explicit Session(DiagnosticMode mode = DiagnosticMode::Print,
+                   llvm::raw_ostream &os = llvm::errs());
+  ~Session();
+
+  MLIRContext &getContext() { return *context; }
+
+  /// Parses a file ("-": stdin) or a string; null (with a diagnostic) on
+  /// failure. A file that cannot be opened is reported in `openError` when
+  /// given, else as a diagnostic.
+  OwningOpRef<ModuleOp> parseFile(llvm::StringRef path,
+                                  std::string *openError = nullptr);
+  OwningOpRef<ModuleOp> parseString(llvm::StringRef text,
+                                    llvm::StringRef bufferName = "<input>");
+
+  /// A copy of `module` in kernel form: compiled with --spyre-pipeline, or
+  /// cloned as it is when it is in kernel form already (`wasCompiled`
+  /// tells). Fails with the pipeline's diagnostics.
+  FailureOr<OwningOpRef<ModuleOp>> compile(ModuleOp module,
+                                           const CompileOptions &options,
+                                           bool &wasCompiled,
+                                           TimingScope *timing = nullptr);
+
+  /// Collected messages (Collect mode), in order.
+  llvm::ArrayRef<Message> getMessages() const { return messages; }
+  /// The collected errors (and their notes) as one text; "" when none.
+  std::string getErrorText() const;
+  /// Forgets the collected messages.
+  void clearMessages() { messages.clear(); }
+
+private:
+  OwningOpRef<ModuleOp> parse(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+  std::unique_ptr<MLIRContext> context;
+  llvm::SourceMgr sourceMgr;
+  DiagnosticMode mode;
+  std::string printed;
+  std::unique_ptr<llvm::raw_string_ostream> capture;
+  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+  std::vector<Message> messages;
+};
+
+//===----------------------------------------------------------------------===//
+// Artifacts
+//===----------------------------------------------------------------------===//
+
+/// What spyre-compile writes and spyre-run and Python read back.
+struct Artifacts {
+  std::vector<EmittedFile> superdsc;
+  std::string bundle;
+  std::vector<EmittedFile> dci;
+};
+
+/// Emits every artifact of a module in kernel form; fails with diagnostics.
+FailureOr<Artifacts> emitArtifacts(ModuleOp kernels);
+
+/// The manifest of a compiled function (schema "spyre-manifest", version 1):
+/// its inputs and outputs (name, shape, element type, layout, DCI file) and
+/// the files of the artifact, relative to the manifest.
+llvm::json::Value buildManifest(func::FuncOp function, const Artifacts &,
+                                llvm::StringRef kernelsFile,
+                                llvm::StringRef sourceFile);
+
+/// What a manifest names, with paths resolved against its directory.
+struct ManifestFiles {
+  std::string kernels; ///< the kernel form
+  std::string source;  ///< the linalg it was compiled from ("" if none)
+  std::string function;
+};
+/// Reads `path` if it is a manifest; std::nullopt (and no error) when it is
+/// not JSON with the manifest's schema.
+llvm::Expected<std::optional<ManifestFiles>> readManifest(llvm::StringRef path);
+
+
+//===----------------------------------------------------------------------===//
+// Inputs and checking
+//===----------------------------------------------------------------------===//
+
+/// Why an argument of `type` cannot be passed (completing "argument N of @f
+/// ..."), or nothing. `generated`: it is to be drawn by --random-inputs.
+std::optional<std::string> argumentProblem(Type type, bool generated);
+
+/// Random inputs for `function`'s arguments from `seed`, at scales that
+/// keep MLP, attention and norm blocks finite in f16: an operand a
+/// contraction reduces over K elements is drawn from [-1, 1) / sqrt(K),
+/// everything else from [-1, 1); integers from small ranges.
+std::vector<sim::HostTensor> randomInputs(func::FuncOp function,
+                                          unsigned seed);
+
+/// Tolerances of a comparison: |got - want| <= atol + rtol * |want| per
+/// element (see `defaultTolerance`).
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+};
+
+/// The default tolerance of an output of `type`: exact for data movement,
+/// integers and booleans; otherwise rtol r and atol r times the output's
+/// scale (the root mean square of the reference, at least 1e-3), with r =
+/// 1e-2 for f16, 4e-2 for bf16 and 1e-4 for f32. Scaling with the output
+/// keeps the check able to fail: an all-zero softmax does not pass.
+Tolerance defaultTolerance(HostType type, bool movement,
+                           double referenceMagnitude);
+
+/// The comparison of one result.
+struct ResultCheck {
+  bool shapeMismatch = false;
+  int64_t elements = 0;
+  int64_t mismatches = 0;
+  int64_t firstMismatch = -1;
+  double got = 0, want = 0;  ///< at the first mismatch
+  double maxError = 0;       ///< over finite pairs
+  int64_t nonfinite = 0;     ///< NaN or inf in either, counted as mismatches
+  Tolerance tolerance;
+  bool ok() const { return !shapeMismatch && mismatches == 0; }
+};
+
+/// Compares `got` with `want`. Non-finite values are mismatches unless both
+/// are the same non-finite value and `allowNonfinite`; `tolerance` replaces
+/// the default when given.
+ResultCheck compareResult(const sim::HostTensor &got,
+                          const sim::HostTensor &want, bool movement,
+                          std::optional<Tolerance> tolerance,
+                          bool allowNonfinite);
+
+/// "check result N: ok, ..." / "check result N: MISMATCH: ...".
+std::string formatResultCheck(unsigned index, const ResultCheck &check);
+
+/// Whether every kernel of `function` only moves data (its results must
+/// then match exactly).
+bool onlyMovesData(func::FuncOp function);
+
+} // namespace mlir::spyre::driver
+
+#endif // SPYRE_DRIVER_DRIVER_H

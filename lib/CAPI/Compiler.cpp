@@ -1,0 +1,1 @@
+// libSpyreCompiler.so is the project's static libraries linked whole; see CMakeLists.txt.

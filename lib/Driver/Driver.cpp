@@ -1,0 +1,350 @@
+//===- Driver.cpp - Sessions, compilation, inputs and checking ------------===//
+
+#include "Spyre/Driver/Driver.h"
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/Layout/Numerics.h"
+#include "Spyre/Sim/Npy.h"
+#include "Spyre/Sim/Reference.h"
+#include "Spyre/Sim/Simulator.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::spyre;
+using namespace mlir::spyre::driver;
+using sim::HostTensor;
+
+#ifndef SPYRE_VERSION
+#define SPYRE_VERSION "unknown"
+#endif
+
+StringRef mlir::spyre::driver::getVersion() { return SPYRE_VERSION; }
+
+void mlir::spyre::driver::registerVersionPrinter() {
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "spyre-mlir version " << getVersion() << " (LLVM/MLIR "
+       << LLVM_VERSION_STRING << ")\n";
+  });
+}
+
+void mlir::spyre::driver::registerToolDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerSpyreDialects(registry);
+  sim::registerReferenceDialects(registry);
+}
+
+void CompileOptions::applyTo(SpyrePipelineOptions &options) const {
+  options.cores = static_cast<int>(cores);
+  options.policy = policy;
+  options.lxResidency = lxResidency;
+  options.beamWidth = static_cast<int>(beamWidth);
+  options.exactLimit = static_cast<int>(exactLimit);
+}
+
+//===----------------------------------------------------------------------===//
+// Session
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Renders a diagnostic the way SourceMgrDiagnosticHandler prints it.
+struct RenderingHandler : SourceMgrDiagnosticHandler {
+  using SourceMgrDiagnosticHandler::SourceMgrDiagnosticHandler;
+  void render(Diagnostic &diag) { emitDiagnostic(diag); }
+};
+} // namespace
+
+Session::Session(DiagnosticMode mode, llvm::raw_ostream &os) : mode(mode) {
+  DialectRegistry registry;
+  registerToolDialects(registry);
+  context = std::make_unique<MLIRContext>(registry);
+  if (mode == DiagnosticMode::Print) {
+    handler =
+        std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, context.get(),
+                                                     os);
+    return;
+  }
+  // Collect: render each diagnostic as the tools print it, keep it apart.
+  capture = std::make_unique<llvm::raw_string_ostream>(printed);
+  auto rendering = std::make_unique<RenderingHandler>(sourceMgr, context.get(),
+                                                      *capture);
+  RenderingHandler *renderer = rendering.get();
+  handler = std::move(rendering);
+  context->getDiagEngine().registerHandler([this, renderer](Diagnostic &diag) {
+    printed.clear();
+    renderer->render(diag);
+    messages.push_back({diag.getSeverity(), printed});
+    return success();
+  });
+}
+
+Session::~Session() = default;
+
+OwningOpRef<ModuleOp> Session::parseFile(StringRef path,
+                                         std::string *openError) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
+  if (!file) {
+    if (openError)
+      *openError = error;
+    else
+      emitError(UnknownLoc::get(context.get())) << error;
+    return nullptr;
+  }
+  return parse(std::move(file));
+}
+
+OwningOpRef<ModuleOp> Session::parseString(StringRef text,
+                                           StringRef bufferName) {
+  return parse(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName));
+}
+
+OwningOpRef<ModuleOp>
+Session::parse(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  // The parser reads a source manager of one buffer; diagnostics are
+  // rendered from the session's, which keeps a copy of every buffer.
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(buffer->getBuffer(),
+                                           buffer->getBufferIdentifier()),
+      llvm::SMLoc());
+  llvm::SourceMgr single;
+  single.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(single, context.get());
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+Session::compile(ModuleOp module, const CompileOptions &options,
+                 bool &wasCompiled, TimingScope *timing) {
+  OwningOpRef<ModuleOp> lowered = module.clone();
+  wasCompiled = !containsKernels(*lowered);
+  if (!wasCompiled)
+    return lowered;
+  PassManager pm(context.get());
+  if (timing)
+    pm.enableTiming(*timing);
+  SpyrePipelineOptions pipeline;
+  options.applyTo(pipeline);
+  buildSpyrePipeline(pm, pipeline);
+  if (failed(pm.run(*lowered)))
+    return failure();
+  return lowered;
+}
+
+std::string Session::getErrorText() const {
+  std::string text;
+  for (const Message &message : messages)
+    if (message.severity == DiagnosticSeverity::Error ||
+        message.severity == DiagnosticSeverity::Note)
+      text += message.text;
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+std::optional<std::string> mlir::spyre::driver::argumentProblem(Type type,
+                                                              bool generated) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return llvm::formatv(
+               "is not a tensor ({0}); spyre-run passes tensor arguments only",
+               sim::describeType(type))
+        .str();
+  if (!generated)
+    return std::nullopt;
+  if (!tensor.hasStaticShape())
+    return llvm::formatv(
+               "has a dynamic shape ({0}); --random-inputs needs static shapes",
+               sim::describeType(type))
+        .str();
+  FailureOr<HostType> host = getHostType(tensor.getElementType());
+  if (failed(host) || !npyDescr(*host))
+    return llvm::formatv("has element type {0} ({1}), which --random-inputs "
+                         "cannot generate (supported: f16, f32, i1, i8, i32, "
+                         "i64)",
+                         tensor.getElementType(), sim::describeType(type))
+        .str();
+  return std::nullopt;
+}
+
+/// The number of elements each argument is summed over when a contraction
+/// reduces it (1 when none does): its values are drawn 1/sqrt of that apart
+/// so that products stay O(1).
+static SmallVector<int64_t> contractionFanIn(func::FuncOp function) {
+  SmallVector<int64_t> fanIn(function.getNumArguments(), 1);
+  function.walk([&](linalg::LinalgOp op) {
+    if (!linalg::isaContractionOpInterface(op))
+      return;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    int64_t reduced = 1;
+    for (auto [range, iterator] : llvm::zip(ranges, iterators))
+      if (iterator == utils::IteratorType::reduction &&
+          !ShapedType::isDynamic(range))
+        reduced *= range;
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      // Through views (transposes, reshapes, broadcasts) to the argument.
+      Value value = operand->get();
+      while (Operation *def = value.getDefiningOp()) {
+        bool view = isa<linalg::TransposeOp, linalg::BroadcastOp>(def) ||
+                    def->getName().getDialectNamespace() == "tensor";
+        if (def->getNumOperands() == 0 || !view)
+          break;
+        value = def->getOperand(0);
+      }
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        if (arg.getOwner()->getParentOp() == function.getOperation())
+          fanIn[arg.getArgNumber()] =
+              std::max(fanIn[arg.getArgNumber()], reduced);
+    }
+  });
+  return fanIn;
+}
+
+std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
+                                                          unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  SmallVector<int64_t> fanIn = contractionFanIn(function);
+  std::vector<HostTensor> inputs;
+  for (auto [index, type] : llvm::enumerate(function.getArgumentTypes())) {
+    auto tensor = cast<RankedTensorType>(type);
+    HostType host = *getHostType(tensor.getElementType());
+    HostTensor values(host, tensor.getShape());
+    // Integers are drawn from a wider range than [-1, 1).
+    double scale = host == HostType::Int8                               ? 100
+                   : host == HostType::Int32 || host == HostType::Int64 ? 1000
+                   : 1.0 / std::sqrt(static_cast<double>(fanIn[index]));
+    bool boolean = host == HostType::Bool;
+    for (int64_t i = 0, n = values.numElements(); i < n; ++i) {
+      float v = uniform(rng);
+      storeHostElement(host, values.data.data() + i * values.elementBytes(),
+                       boolean ? v > 0 : v * scale);
+    }
+    inputs.push_back(std::move(values));
+  }
+  return inputs;
+}
+
+//===----------------------------------------------------------------------===//
+// Checking
+//===----------------------------------------------------------------------===//
+
+Tolerance mlir::spyre::driver::defaultTolerance(HostType type, bool movement,
+                                                double referenceMagnitude) {
+  if (movement)
+    return {0, 0};
+  double scale = std::max(referenceMagnitude, 1e-3);
+  switch (type) {
+  case HostType::Float16:
+    return {1e-2 * scale, 1e-2};
+  case HostType::BFloat16:
+    return {4e-2 * scale, 4e-2};
+  case HostType::Float32:
+    return {1e-4 * scale, 1e-4};
+  default:
+    return {0, 0};
+  }
+}
+
+ResultCheck mlir::spyre::driver::compareResult(const HostTensor &got,
+                                               const HostTensor &want,
+                                               bool movement,
+                                               std::optional<Tolerance> given,
+                                               bool allowNonfinite) {
+  ResultCheck check;
+  check.elements = got.numElements();
+  if (got.shape != want.shape || got.type != want.type) {
+    check.shapeMismatch = true;
+    return check;
+  }
+  auto value = [](const HostTensor &t, int64_t i) {
+    return loadHostElement(t.type, t.data.data() + i * t.elementBytes());
+  };
+  // The output's scale: the root mean square of its finite values.
+  double squares = 0;
+  int64_t finite = 0;
+  for (int64_t e = 0; e < check.elements; ++e) {
+    double b = value(want, e);
+    if (std::isfinite(b)) {
+      squares += b * b;
+      ++finite;
+    }
+  }
+  double magnitude = finite ? std::sqrt(squares / finite) : 0.0;
+  check.tolerance =
+      given ? *given : defaultTolerance(got.type, movement, magnitude);
+  for (int64_t e = 0; e < check.elements; ++e) {
+    double a = value(got, e), b = value(want, e);
+    bool bad;
+    if (!std::isfinite(a) || !std::isfinite(b)) {
+      bool same = (std::isnan(a) && std::isnan(b)) || a == b;
+      bad = !(allowNonfinite && same);
+      check.nonfinite += bad;
+    } else {
+      double diff = std::fabs(a - b);
+      check.maxError = std::max(check.maxError, diff);
+      bad = diff > check.tolerance.atol + check.tolerance.rtol * std::fabs(b);
+    }
+    if (!bad)
+      continue;
+    if (check.firstMismatch < 0) {
+      check.firstMismatch = e;
+      check.got = a;
+      check.want = b;
+    }
+    ++check.mismatches;
+  }
+  return check;
+}
+
+std::string mlir::spyre::driver::formatResultCheck(unsigned index,
+                                                   const ResultCheck &check) {
+  if (check.shapeMismatch)
+    return llvm::formatv("check result {0}: shape or type differs from the "
+                         "reference",
+                         index)
+        .str();
+  if (check.ok())
+    return llvm::formatv("check result {0}: ok, max abs error {1:e} (atol "
+                         "{2:e}, rtol {3:e})",
+                         index, check.maxError, check.tolerance.atol,
+                         check.tolerance.rtol)
+        .str();
+  std::string nonfinite =
+      check.nonfinite
+          ? llvm::formatv(" ({0} non-finite)", check.nonfinite).str()
+          : "";
+  return llvm::formatv(
+             "check result {0}: MISMATCH: {1} of {2} elements{3} beyond atol "
+             "{4:e} + rtol {5:e} * |reference| (first at flat index {6}: got "
+             "{7}, reference {8}); max abs error {9:e}",
+             index, check.mismatches, check.elements, nonfinite,
+             check.tolerance.atol, check.tolerance.rtol, check.firstMismatch,
+             check.got, check.want, check.maxError)
+      .str();
+}
+
+bool mlir::spyre::driver::onlyMovesData(func::FuncOp function) {
+  bool movement = true;
+  function.walk([&](KernelOp kernel) {
+    movement &=
+        cast<KernelPayloadOpInterface>(kernel.getPayload()).isDataMovement();
+  });
+  return movement;
+}
