@@ -42,13 +42,15 @@ if config.enable_sanitizers:
         python = ("env LD_PRELOAD=" + config.sanitizer_preload +
                   " ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"
                   "allow_user_poisoning=0 " + python)
+config.substitutions.append(("%python_version", config.python_version))
 config.substitutions.append(("%python", python))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.spyre_tools_dir, config.llvm_tools_dir]
-tools = ["spyre-opt", "spyre-translate", "spyre-run", "spyre-lsp-server",
+tools = ["spyre-opt", "spyre-translate", "spyre-run", "spyre-compile",
+         "spyre-lsp-server",
          "spyre-capi-test", "mlir-opt", "spyre-fuzz-layout",
          "spyre-fuzz-layout-attr", "spyre-fuzz-pipeline"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::spyre {
@@ -72,17 +73,37 @@ struct ConvertLinalgPass
       if (reason == unsupported.reasons.end() &&
           isa<linalg::FillOp, linalg::BroadcastOp, arith::ConstantOp>(op))
         return; // read by host ops only: their remarks explain
-      InFlightDiagnostic remark = op->emitRemark()
-                                  << "'" << op->getName()
-                                  << "' stays on the host: ";
+      std::string why;
       if (reason != unsupported.reasons.end())
-        remark << reason->second;
+        why = reason->second;
       else if (auto call = dyn_cast<func::CallOp>(op))
-        remark << "calls are not compiled for the device; inline @"
-               << call.getCallee() << " first (--inline)";
+        why = ("calls are not compiled for the device; inline @" +
+               call.getCallee() + " first (--inline)")
+                  .str();
       else
-        remark << "--spyre-convert-linalg has no Spyre op for it";
+        why = "--spyre-convert-linalg has no Spyre op for it";
+      remarkStaysOnHost(op, function, why);
     });
+  }
+
+  /// "'op' stays on the host: why". When MLIR's remark engine takes it
+  /// (`--remarks-filter=spyre`, `--remark-format=yaml`, ...): a missed
+  /// optimization remark of category `spyre:convert-linalg`, named
+  /// StaysOnHost; otherwise a remark diagnostic at the op.
+  void remarkStaysOnHost(Operation *op, FunctionOpInterface function,
+                         StringRef why) {
+    std::string message =
+        ("'" + op->getName().getStringRef() + "' stays on the host: " + why)
+            .str();
+    if (auto remark = remark::missed(
+            op->getLoc(), remark::RemarkOpts::name("StaysOnHost")
+                              .category("spyre")
+                              .subCategory("convert-linalg")
+                              .function(function.getName()))) {
+      remark << message;
+      return;
+    }
+    op->emitRemark() << message;
   }
 };
 } // namespace

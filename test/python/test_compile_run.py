@@ -110,3 +110,58 @@ def test_bad_programs_raise():
         spyre.compile(bad)
     with pytest.raises(ValueError, match="linalg program"):
         spyre.run(spyre.compile(ADD).ir, [rand((128, 256)), rand((128, 256))], check=True)
+
+
+F32_MATMUL = """
+func.func @mm(%a: tensor<8x32xf32>, %b: tensor<32x8xf32>) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<8x32xf32>, tensor<32x8xf32>)
+                     outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+"""
+
+
+def test_remarks_reach_python_as_warnings():
+    with pytest.warns(spyre.CompileWarning,
+                      match=r"'linalg.matmul' stays on the host: the PT unit "
+                            r"multiplies DL16 or fp8, not f32"):
+        artifact = spyre.compile(F32_MATMUL, cores=4)
+    assert any("stays on the host" in remark for remark in artifact.remarks)
+    # The remark carries its location, as the command-line tools print it.
+    assert any("<input>:6:" in remark for remark in artifact.remarks)
+
+
+def test_errors_carry_the_compilers_message_and_location():
+    with pytest.raises(ValueError) as raised:
+        spyre.compile("func.func @f(%a: tensor<4xf16>) -> tensor<4xf16> {\n"
+                      "  %0 = arith.addf %a, %b : tensor<4xf16>\n"
+                      "  return %0 : tensor<4xf16>\n}\n")
+    message = str(raised.value)
+    assert "cannot parse the MLIR text" in message
+    assert "<input>:2:" in message and "use of undeclared SSA value" in message
+
+
+def test_check_rows_and_tolerances():
+    a, b = rand((128, 256), seed=1), rand((128, 256), seed=2)
+    _, stats = spyre.run(ADD, [a, b], cores=4, check=True)
+    (row,) = stats["check"]
+    assert stats["check_ok"] and row["ok"]
+    # f16: rtol 1e-2, atol 1e-2 times the reference's root mean square.
+    reference = (a.astype(np.float32) + b).astype(np.float16).astype(np.float64)
+    rms = float(np.sqrt(np.mean(reference ** 2)))
+    assert row["rtol"] == pytest.approx(1e-2)
+    assert row["atol"] == pytest.approx(1e-2 * rms, rel=1e-6)
+    assert row["text"].startswith("check result 0: ok")
+
+
+def test_big_endian_inputs_are_converted():
+    a, b = rand((128, 256), seed=1), rand((128, 256), seed=2)
+    (out,), _ = spyre.run(ADD, [a.astype(">f2"), b.astype(">f2")], cores=4)
+    np.testing.assert_array_equal(out, (a.astype(np.float32) + b).astype(np.float16))
+
+
+def test_version():
+    assert spyre.__version__ == spyre._compiler().version
