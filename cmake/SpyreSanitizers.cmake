@@ -13,7 +13,7 @@
 #                            sanitizers and needs Clang. scripts/fuzz builds
 #                            and runs them. Without it the same targets are
 #                            built as plain programs that replay files (the
-#                            seed corpora and crash regressions in test/fuzz).
+#                            seed corpora and crash regressions in integration_test/fuzz).
 #
 # UBSan runs with -fno-sanitize-recover, so the first error stops the
 # process; vptr and function checks are off because LLVM and MLIR are built

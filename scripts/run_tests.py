@@ -3,7 +3,8 @@
 
 Suites:
   lit     test/ (regression tests, plus test/Unit: the GoogleTest binaries run
-          one test case per lit test)
+          one test case per lit test) and integration_test/ (the slow
+          end-to-end runs: examples, ops, corpus, fuzz replay, install)
   pytest  test/python (the `spyre` Python module)
 
 Each suite writes JUnit XML into <build>/test-results; the counts come from
@@ -68,7 +69,7 @@ def main():
         "lit",
         [LIT] + args.lit_args.split() +
         ["--xunit-xml-output", os.path.join(results, "lit.xml"),
-         os.path.join(build, "test")],
+         os.path.join(build, "test"), os.path.join(build, "integration_test")],
         os.path.join(results, "lit.xml"),
         None,
     )]

@@ -509,7 +509,7 @@ func.func @lx_staging_far_past_lx(%a: !t) -> !t {
 #out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
 
 // A staging buffer placed at the end of the scratchpad: its 128 sticks do
-// not fit (formerly a simulator fault, test/Run/faults.mlir).
+// not fit (formerly a simulator fault, integration_test/Run/faults.mlir).
 module attributes {spyre.target = #spyre.target<cores = 4>} {
 func.func @lx_staging_past_lx(%a: !t {spyre.mem = #spyre.mem<io 0>}, %b: !t {spyre.mem = #spyre.mem<io 1>}) -> (!t {spyre.mem = #spyre.mem<io 2>}) attributes {spyre.pool_bytes = 0 : i64} {
   // expected-error @+1 {{access of operand #0: its LX staging buffer at byte 1677696 spans LX bytes [1677696, 1694080), outside the target's 1677721 usable LX bytes per core}}

@@ -1,5 +1,5 @@
 // Functions whose arguments spyre-run cannot pass or generate
-// (test/Run/bad-inputs.test).
+// (integration_test/Run/bad-inputs.test).
 
 // A scalar argument: spyre-run passes tensors only.
 func.func @scale(%a: tensor<4x64xf16>, %s: f16) -> tensor<4x64xf16> {
