@@ -36,13 +36,12 @@
 //      convert-arith-to-llvm, convert-index-to-llvm, convert-func-to-llvm,
 //      convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts
 // 4. ExecutionEngine (LLVM -O2 with the vectorizers, host CPU) and a call of
-//    the C interface `_mlir_ciface_<name>` through invokePacked. Every
-//    argument is a pointer to a memref descriptor {allocated, aligned,
-//    offset, sizes[rank], strides[rank]}, built here for any rank. Results
-//    come back through one leading pointer argument: to the descriptor itself
-//    for one result, to a struct of the descriptors, in order, for several
-//    (all fields are 8 bytes, so the struct is the concatenation of the
-//    descriptors).
+//    the C interface `_mlir_ciface_<name>` through invokePacked (the
+//    argument count is the function's). Every argument is a pointer to a
+//    memref descriptor (MemRefUtils' StridedMemRefType, chosen by rank).
+//    Results come back through one leading pointer argument: to the
+//    descriptor itself for one result, to a struct of the descriptors, in
+//    order, for several, read through CRunnerUtils' DynamicMemRefType.
 // 5. Results are copied out into HostTensors following the returned strides,
 //    which also covers a result that aliases an input or a constant global.
 //
@@ -67,9 +66,8 @@
 // The generated code allocates with malloc; the JIT resolves malloc, calloc,
 // aligned_alloc and free to wrappers that track the blocks of the current
 // call, and everything is freed once the results are copied out. memrefCopy
-// (what memref.copy between non-contiguous memrefs calls; upstream has it in
-// the mlir_c_runner_utils library) is provided here too, so only libMLIR and
-// libLLVM are needed.
+// (what memref.copy between non-contiguous memrefs calls) is the one of
+// upstream's mlir_c_runner_utils library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,7 +98,9 @@
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/MemRefUtils.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -121,6 +121,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -245,32 +246,6 @@ void referenceFree(void *block) {
   if (block && liveBlocks)
     liveBlocks->erase(block);
   std::free(block);
-}
-
-/// An unranked memref descriptor as the generated code passes it: the rank
-/// and a pointer to the ranked descriptor {allocated, aligned, offset,
-/// sizes[rank], strides[rank]}, all 64-bit on the hosts we run on.
-struct UnrankedDescriptor {
-  int64_t rank;
-  int64_t *ranked;
-};
-
-/// memref.copy between memrefs that are not both contiguous lowers to a call
-/// of `memrefCopy(elementBytes, source, target)`.
-void referenceMemrefCopy(int64_t elementBytes, UnrankedDescriptor *source,
-                         UnrankedDescriptor *target) {
-  int64_t rank = source->rank;
-  const int64_t *s = source->ranked;
-  const int64_t *t = target->ranked;
-  ArrayRef<int64_t> sizes(s + 3, rank);
-  for (int64_t size : sizes)
-    if (size == 0)
-      return;
-  const auto *src =
-      reinterpret_cast<const uint8_t *>(s[1]) + s[2] * elementBytes;
-  auto *dst = reinterpret_cast<uint8_t *>(t[1]) + t[2] * elementBytes;
-  stridedCopy(src, ArrayRef<int64_t>(s + 3 + rank, rank), dst,
-              ArrayRef<int64_t>(t + 3 + rank, rank), sizes, elementBytes);
 }
 
 template <typename Fn>
@@ -856,15 +831,31 @@ llvm::Error checkSignature(func::FuncOp func,
   return llvm::Error::success();
 }
 
-/// The words of a ranked memref descriptor for a row-major host array.
-SmallVector<int64_t, 16> makeDescriptor(const void *data,
-                                        ArrayRef<int64_t> shape) {
-  auto address = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
-  SmallVector<int64_t, 16> words = {address, address, /*offset=*/0};
-  words.append(shape.begin(), shape.end());
-  SmallVector<int64_t, 6> strides = rowMajorStrides(shape);
-  words.append(strides.begin(), strides.end());
-  return words;
+/// A ranked memref descriptor of any rank for a row-major host array, built
+/// by MemRefUtils (whose descriptors have their rank in their type).
+template <int Rank>
+std::shared_ptr<void> describeArray(char *data, ArrayRef<int64_t> shape) {
+  return std::make_shared<StridedMemRefType<char, Rank>>(
+      mlir::detail::makeStridedMemRefDescriptor<Rank>(data, data, shape,
+                                                      shape));
+}
+template <size_t... Ranks>
+constexpr auto describers(std::index_sequence<Ranks...>) {
+  return std::array<std::shared_ptr<void> (*)(char *, ArrayRef<int64_t>),
+                    sizeof...(Ranks)>{&describeArray<Ranks>...};
+}
+/// Ranks the reference passes (any a function is likely to have).
+constexpr size_t kMaxReferenceRank = 12;
+
+/// The descriptor of `shape` over `data`, or null beyond kMaxReferenceRank.
+std::shared_ptr<void> makeDescriptor(const void *data,
+                                     ArrayRef<int64_t> shape) {
+  static constexpr auto table =
+      describers(std::make_index_sequence<kMaxReferenceRank + 1>());
+  if (shape.size() > kMaxReferenceRank)
+    return nullptr;
+  return table[shape.size()](static_cast<char *>(const_cast<void *>(data)),
+                             shape);
 }
 
 } // namespace
@@ -981,7 +972,8 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
     symbols[interner("calloc")] = symbolFor(&referenceCalloc);
     symbols[interner("aligned_alloc")] = symbolFor(&referenceAlignedAlloc);
     symbols[interner("free")] = symbolFor(&referenceFree);
-    symbols[interner("memrefCopy")] = symbolFor(&referenceMemrefCopy);
+    // memref.copy between non-contiguous memrefs: the runner utils'.
+    symbols[interner("memrefCopy")] = symbolFor(&memrefCopy);
     return symbols;
   });
 
@@ -989,7 +981,7 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
   // writable), except i1 and i4, normalized to what LLVM stores for them (a
   // byte 0/1, the low nibble zero-extended).
   std::vector<std::vector<uint8_t>> normalized;
-  SmallVector<SmallVector<int64_t, 16>> argDescriptors;
+  SmallVector<std::shared_ptr<void>> argDescriptors;
   for (const HostTensor &input : inputs) {
     const void *data = input.data.data();
     if (input.type == HostType::Bool || input.type == HostType::Int4) {
@@ -998,13 +990,21 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
         byte = input.type == HostType::Bool ? (byte != 0) : (byte & 0xF);
       data = copy.data();
     }
-    argDescriptors.push_back(makeDescriptor(data, input.shape));
+    std::shared_ptr<void> descriptor = makeDescriptor(data, input.shape);
+    if (!descriptor)
+      return makeError(llvm::formatv(
+          "the reference passes tensors of rank {0} at most, not {1}",
+          kMaxReferenceRank, input.shape.size()));
+    argDescriptors.push_back(std::move(descriptor));
   }
   SmallVector<void *> argPointers;
-  for (SmallVector<int64_t, 16> &words : argDescriptors)
-    argPointers.push_back(words.data());
+  for (std::shared_ptr<void> &descriptor : argDescriptors)
+    argPointers.push_back(descriptor.get());
 
-  // Result descriptors, back to back.
+  // Result descriptors, back to back: the C interface returns one result
+  // through a pointer to its descriptor, several through a pointer to a
+  // struct of them (all fields 8 bytes, so the struct is their
+  // concatenation). Each is read as an unranked view of its words.
   SmallVector<int64_t> resultOffsets;
   int64_t resultWords = 0;
   for (Type type : signature.getResults()) {
@@ -1032,9 +1032,10 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
     for (auto [i, type] : llvm::enumerate(signature.getResults())) {
       auto tensorType = cast<RankedTensorType>(type);
       int64_t rank = tensorType.getRank();
-      const int64_t *words = results.data() + resultOffsets[i];
-      ArrayRef<int64_t> sizes(words + 3, rank);
-      ArrayRef<int64_t> strides(words + 3 + rank, rank);
+      DynamicMemRefType<char> result(::UnrankedMemRefType<char>{
+          rank, results.data() + resultOffsets[i]});
+      ArrayRef<int64_t> sizes(result.sizes, rank);
+      ArrayRef<int64_t> strides(result.strides, rank);
       for (auto [size, expected] : llvm::zip(sizes, tensorType.getShape()))
         if (size < 0 ||
             (!ShapedType::isDynamic(expected) && size != expected))
@@ -1048,8 +1049,8 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
       if (output.data.empty())
         continue;
       int64_t elementBytes = output.elementBytes();
-      const auto *source = reinterpret_cast<const uint8_t *>(words[1]) +
-                           words[2] * elementBytes;
+      const auto *source = reinterpret_cast<const uint8_t *>(result.data) +
+                           result.offset * elementBytes;
       stridedCopy(source, strides, output.data.data(),
                   rowMajorStrides(output.shape), sizes, elementBytes);
       if (output.type == HostType::Bool)
