@@ -43,7 +43,8 @@ BoundLayout bind(ArrayRef<int64_t> sizes,
   std::optional<ArrayRef<int32_t>> dimOrder;
   if (order)
     dimOrder = ArrayRef<int32_t>(*order);
-  auto layout = SpyreTensorLayout::getDefault(host, HostType::Float16, dimOrder);
+  auto layout =
+      SpyreTensorLayout::getDefault(host, HostType::Float16, dimOrder);
   if (!layout)
     llvm::report_fatal_error(llvm::Twine(llvm::toString(layout.takeError())));
   auto bound = layout->bind(host);
@@ -113,8 +114,9 @@ std::string splits(const Plan &plan) {
 
 int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
-      argc, argv, "Modelled time of work division: model vs greedy vs "
-                  "roofline\n");
+      argc, argv,
+      "Modelled time of work division: model vs greedy vs "
+      "roofline\n");
   TargetModel target;
   int64_t cores = coresOption;
   std::vector<Case> cases;
@@ -149,8 +151,8 @@ int main(int argc, char **argv) {
   for (Case &c : cases) {
     auto greedy = divide(c.problem, target, cores, Policy::Greedy,
                          target.usableLxBytes());
-    auto model = divide(c.problem, target, cores, Policy::Model,
-                        target.usableLxBytes());
+    auto model =
+        divide(c.problem, target, cores, Policy::Model, target.usableLxBytes());
     if (!greedy || !model) {
       llvm::errs() << c.name << " " << c.shape << ": "
                    << (greedy ? llvm::toString(model.takeError())
@@ -171,14 +173,15 @@ int main(int argc, char **argv) {
         "{6,11:f1} | {7,5:f0}% | {8,12:f2}x\n",
         c.name, c.shape, splits(*greedy), g * 1e6, splits(*model), m * 1e6,
         roof * 1e6, util * 100, g / m);
-    rows.push_back(llvm::json::Object{{"op", c.name},
-                                      {"shape", c.shape},
-                                      {"greedy_us", g * 1e6},
-                                      {"model_us", m * 1e6},
-                                      {"roofline_us", roof * 1e6},
-                                      {"utilisation", util},
-                                      {"speedup_over_greedy", g / m},
-                                      {"bottleneck", model->estimate.bottleneck}});
+    rows.push_back(
+        llvm::json::Object{{"op", c.name},
+                           {"shape", c.shape},
+                           {"greedy_us", g * 1e6},
+                           {"model_us", m * 1e6},
+                           {"roofline_us", roof * 1e6},
+                           {"utilisation", util},
+                           {"speedup_over_greedy", g / m},
+                           {"bottleneck", model->estimate.bottleneck}});
   }
   llvm::outs() << llvm::formatv(
       "\ntargets: never slower than greedy: {0}; large matmuls >= 85% of the "
@@ -193,9 +196,9 @@ int main(int argc, char **argv) {
                    << "\n";
       return 1;
     }
-    file << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                       {"cores", cores},
-                                       {"rows", std::move(rows)}}));
+    file << llvm::formatv("{0:2}",
+                          llvm::json::Value(llvm::json::Object{
+                              {"cores", cores}, {"rows", std::move(rows)}}));
   }
   return 0;
 }

@@ -1,4 +1,5 @@
-//===- CompilerModule.cpp - pybind11 bindings of the compiler and simulator ===//
+//===- CompilerModule.cpp - pybind11 bindings of the compiler and simulator
+//===//
 //
 // The `spyre._spyre_compiler` extension behind `spyre.compile` and
 // `spyre.run` (python/spyre/__init__.py wraps it), over the driver library
@@ -59,11 +60,10 @@ struct Session : driver::Session {
   py::list messages() const {
     py::list list;
     for (const driver::Message &message : getMessages()) {
-      const char *severity = message.severity == DiagnosticSeverity::Remark
-                                 ? "remark"
-                             : message.severity == DiagnosticSeverity::Warning
-                                 ? "warning"
-                                 : nullptr;
+      const char *severity =
+          message.severity == DiagnosticSeverity::Remark    ? "remark"
+          : message.severity == DiagnosticSeverity::Warning ? "warning"
+                                                            : nullptr;
       if (severity)
         list.append(py::make_tuple(severity, message.text));
     }
@@ -133,8 +133,8 @@ HostTensor toHost(py::array array, size_t index) {
   std::optional<HostType> type = hostTypeForNpyDescr(
       py::str(array.dtype().attr("str")).cast<std::string>());
   if (!type)
-    raise(llvm::formatv("input {0}: numpy dtype {1} has no device type",
-                        index, std::string(py::str(array.dtype())))
+    raise(llvm::formatv("input {0}: numpy dtype {1} has no device type", index,
+                        std::string(py::str(array.dtype())))
               .str());
   py::array contiguous =
       py::array::ensure(array, py::array::c_style | py::array::forcecast);
@@ -181,8 +181,8 @@ py::dict compile(const std::string &text, int cores,
 }
 
 py::tuple run(const std::string &text, const py::list &arrays,
-              const std::string &source, const std::string &function,
-              int cores, const std::string &policy, bool check, bool trace,
+              const std::string &source, const std::string &function, int cores,
+              const std::string &policy, bool check, bool trace,
               bool allowNonfinite, std::optional<double> atol,
               std::optional<double> rtol) {
   Session session;
@@ -208,8 +208,8 @@ py::tuple run(const std::string &text, const py::list &arrays,
   if (check) {
     // The reference runs the linalg program: the text itself, or the
     // source an artifact was compiled from.
-    OwningOpRef<ModuleOp> original = session.parse(source.empty() ? text
-                                                                  : source);
+    OwningOpRef<ModuleOp> original =
+        session.parse(source.empty() ? text : source);
     if (containsKernels(*original))
       raise("check=True needs the linalg program the kernels were compiled "
             "from");
@@ -250,11 +250,10 @@ PYBIND11_MODULE(_spyre_compiler, m) {
             "spyre.run)";
   m.def("compile", &compile, py::arg("text"), py::arg("cores") = 0,
         py::arg("policy") = "model");
-  m.def("run", &run, py::arg("text"), py::arg("inputs"),
-        py::arg("source") = "", py::arg("function") = "",
-        py::arg("cores") = 0, py::arg("policy") = "model",
-        py::arg("check") = false, py::arg("trace") = false,
-        py::arg("allow_nonfinite") = false, py::arg("atol") = py::none(),
-        py::arg("rtol") = py::none());
+  m.def("run", &run, py::arg("text"), py::arg("inputs"), py::arg("source") = "",
+        py::arg("function") = "", py::arg("cores") = 0,
+        py::arg("policy") = "model", py::arg("check") = false,
+        py::arg("trace") = false, py::arg("allow_nonfinite") = false,
+        py::arg("atol") = py::none(), py::arg("rtol") = py::none());
   m.attr("version") = driver::getVersion().str();
 }

@@ -530,8 +530,7 @@ py::array toDevice(const PyLayout &self, py::array arr, double padValue,
   std::optional<std::string> error;
   {
     py::gil_scoped_release nogil;
-    if (llvm::Error err =
-            stickify(bound, *type, src, dst, padValue, threads))
+    if (llvm::Error err = stickify(bound, *type, src, dst, padValue, threads))
       error = llvm::toString(std::move(err));
   }
   if (error)

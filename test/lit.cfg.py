@@ -55,6 +55,11 @@ tools = ["spyre-opt", "spyre-translate", "spyre-run", "spyre-compile",
          "spyre-fuzz-layout-attr", "spyre-fuzz-pipeline"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+import shutil
+if shutil.which("clang-format-22") and os.path.isdir(
+        os.path.join(config.spyre_src_root, ".git")):
+    config.available_features.add("clang-format")
+
 if config.enable_python:
     config.available_features.add("python")
     llvm_config.with_environment(

@@ -1,4 +1,5 @@
-//===- consumer-opt.cpp - A tool embedding spyre-mlir ----------------------===//
+//===- consumer-opt.cpp - A tool embedding spyre-mlir
+//----------------------===//
 //
 // What another MLIR project does to use the spyre dialect and passes: register
 // them next to its own dialects and run them in its own pipelines.

@@ -43,7 +43,8 @@ MLIR_CAPI_EXPORTED bool mlirAttributeIsASpyreLayout(MlirAttribute attr);
 #define MLIR_SPYRE_INVALID_QUERY INT64_MIN
 
 /* Device rank of a #spyre.layout; -1 for a null or other attribute. */
-MLIR_CAPI_EXPORTED intptr_t mlirSpyreLayoutAttrGetDeviceRank(MlirAttribute attr);
+MLIR_CAPI_EXPORTED intptr_t
+mlirSpyreLayoutAttrGetDeviceRank(MlirAttribute attr);
 /* device_size[pos] and stride_map[pos] of a #spyre.layout, or
  * MLIR_SPYRE_INVALID_QUERY. */
 MLIR_CAPI_EXPORTED int64_t mlirSpyreLayoutAttrGetDeviceSize(MlirAttribute attr,

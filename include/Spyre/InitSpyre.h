@@ -18,8 +18,7 @@ class OpPassManager;
 namespace spyre {
 
 /// Options of `--spyre-pipeline` (shown by `spyre-opt --help`).
-struct SpyrePipelineOptions
-    : public PassPipelineOptions<SpyrePipelineOptions> {
+struct SpyrePipelineOptions : public PassPipelineOptions<SpyrePipelineOptions> {
   Option<int> beamWidth{*this, "beam-width",
                         llvm::cl::desc("Partial layout assignments kept by "
                                        "the beam search"),
@@ -35,11 +34,10 @@ struct SpyrePipelineOptions
   Option<kernel::Policy> policy{
       *this, "policy", llvm::cl::desc("Work division policy"),
       llvm::cl::init(kernel::Policy::Model),
-      llvm::cl::values(
-          clEnumValN(kernel::Policy::Model, "model",
-                     "minimise the modelled time"),
-          clEnumValN(kernel::Policy::Greedy, "greedy",
-                     "the reference stack's policy"))};
+      llvm::cl::values(clEnumValN(kernel::Policy::Model, "model",
+                                  "minimise the modelled time"),
+                       clEnumValN(kernel::Policy::Greedy, "greedy",
+                                  "the reference stack's policy"))};
   Option<bool> lxResidency{
       *this, "lx-residency",
       llvm::cl::desc("Keep intermediates in LX between kernels whose "

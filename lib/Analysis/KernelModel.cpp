@@ -99,9 +99,8 @@ int64_t Tensor::numSticks() const {
 }
 
 bool Tensor::uses(int d) const {
-  return llvm::any_of(dims, [&](const TensorDim &td) {
-    return td.opDim == d && td.size > 1;
-  });
+  return llvm::any_of(
+      dims, [&](const TensorDim &td) { return td.opDim == d && td.size > 1; });
 }
 
 SmallVector<int, 6> Problem::loopOrder() const {
@@ -151,8 +150,8 @@ SmallVector<int64_t, 6> Division::defaultOrder(const Problem &problem,
 }
 
 Tensor mlir::spyre::kernel::makeTensor(const BoundLayout &bound,
-                                 ArrayRef<int> opDims, std::string name,
-                                 bool isResult) {
+                                       ArrayRef<int> opDims, std::string name,
+                                       bool isResult) {
   Tensor tensor;
   tensor.name = std::move(name);
   tensor.isResult = isResult;
@@ -160,8 +159,7 @@ Tensor mlir::spyre::kernel::makeTensor(const BoundLayout &bound,
   for (auto [d, role] : llvm::enumerate(bound.roles())) {
     TensorDim dim;
     dim.size = bound.layout().getDeviceSize()[d];
-    if (role.kind == BoundLayout::DimKind::Piece &&
-        opDims[role.hostDim] >= 0) {
+    if (role.kind == BoundLayout::DimKind::Piece && opDims[role.hostDim] >= 0) {
       dim.opDim = opDims[role.hostDim];
       dim.multiplier = role.multiplier;
     }
@@ -171,8 +169,8 @@ Tensor mlir::spyre::kernel::makeTensor(const BoundLayout &bound,
 }
 
 void mlir::spyre::kernel::addGranules(Problem &problem,
-                                const BoundLayout &bound,
-                                ArrayRef<int> opDims) {
+                                      const BoundLayout &bound,
+                                      ArrayRef<int> opDims) {
   for (int h = 0, e = bound.host().rank(); h < e; ++h) {
     ArrayRef<int> pieces = bound.piecesOf(h);
     if (pieces.empty() || opDims[h] < 0)
@@ -185,24 +183,25 @@ void mlir::spyre::kernel::addGranules(Problem &problem,
   // even when the tensor has a single stick along it.
   int stick = bound.layout().deviceRank() - 1;
   const auto &role = bound.roles()[stick];
-  if (role.kind == BoundLayout::DimKind::Piece &&
-      opDims[role.hostDim] >= 0) {
+  if (role.kind == BoundLayout::DimKind::Piece && opDims[role.hostDim] >= 0) {
     Dim &dim = problem.dims[opDims[role.hostDim]];
     dim.granule = std::lcm(
         dim.granule, role.multiplier * bound.layout().getDeviceSize()[stick]);
   }
 }
 
-SmallVector<int64_t, 6> mlir::spyre::kernel::sliceSizes(const Problem &problem,
-                                                  const Division &division) {
+SmallVector<int64_t, 6>
+mlir::spyre::kernel::sliceSizes(const Problem &problem,
+                                const Division &division) {
   SmallVector<int64_t, 6> slice;
   for (auto [d, dim] : llvm::enumerate(problem.dims))
     slice.push_back(dim.padded() / division.chunks[d] / division.splits[d]);
   return slice;
 }
 
-SmallVector<int64_t, 8> mlir::spyre::kernel::boxCounts(const Tensor &tensor,
-                                                 ArrayRef<int64_t> extents) {
+SmallVector<int64_t, 8>
+mlir::spyre::kernel::boxCounts(const Tensor &tensor,
+                               ArrayRef<int64_t> extents) {
   SmallVector<int64_t, 8> counts;
   for (const TensorDim &td : tensor.dims) {
     if (td.opDim < 0) {
@@ -216,7 +215,7 @@ SmallVector<int64_t, 8> mlir::spyre::kernel::boxCounts(const Tensor &tensor,
 }
 
 int64_t mlir::spyre::kernel::boxSticks(const Tensor &tensor,
-                                 ArrayRef<int64_t> extents) {
+                                       ArrayRef<int64_t> extents) {
   SmallVector<int64_t, 8> counts = boxCounts(tensor, extents);
   int64_t n = 1;
   for (size_t d = 0; d + 1 < counts.size(); ++d)
@@ -225,7 +224,7 @@ int64_t mlir::spyre::kernel::boxSticks(const Tensor &tensor,
 }
 
 int64_t mlir::spyre::kernel::perCoreSpan(const Tensor &tensor,
-                                   ArrayRef<int64_t> slice) {
+                                         ArrayRef<int64_t> slice) {
   SmallVector<int64_t, 8> counts = boxCounts(tensor, slice);
   size_t last = tensor.dims.size() - 1;
   for (size_t d = 0; d < last; ++d) {
@@ -244,24 +243,24 @@ int64_t mlir::spyre::kernel::perCoreSpan(const Tensor &tensor,
 //===----------------------------------------------------------------------===//
 
 int64_t mlir::spyre::kernel::transfersPerLaunch(const Problem &problem,
-                                          const Tensor &tensor,
-                                          ArrayRef<int64_t> slice,
-                                          ArrayRef<int64_t> tiles) {
+                                                const Tensor &tensor,
+                                                ArrayRef<int64_t> slice,
+                                                ArrayRef<int64_t> tiles) {
   return transfers(problem, tensor, tripCounts(slice, tiles));
 }
 
 int64_t mlir::spyre::kernel::stagingBuffers(const Problem &problem,
-                                      const Tensor &tensor,
-                                      ArrayRef<int64_t> slice,
-                                      ArrayRef<int64_t> tiles) {
+                                            const Tensor &tensor,
+                                            ArrayRef<int64_t> slice,
+                                            ArrayRef<int64_t> tiles) {
   if (tensor.lxResident)
     return 0;
   return transfersPerLaunch(problem, tensor, slice, tiles) > 1 ? 2 : 1;
 }
 
 int64_t mlir::spyre::kernel::lxWorkingSet(const Problem &problem,
-                                    ArrayRef<int64_t> slice,
-                                    ArrayRef<int64_t> tiles) {
+                                          ArrayRef<int64_t> slice,
+                                          ArrayRef<int64_t> tiles) {
   int64_t bytes = 0;
   for (const Tensor &t : problem.tensors)
     bytes += stagingBuffers(problem, t, slice, tiles) * boxSticks(t, tiles) *
@@ -277,9 +276,8 @@ class TileEvaluator {
 public:
   TileEvaluator(const Problem &problem, const TargetModel &target,
                 const Division &division)
-      : problem(problem), target(target),
-        slice(sliceSizes(problem, division)), cores(division.numCores()),
-        partners(reductionSplit(problem, division)),
+      : problem(problem), target(target), slice(sliceSizes(problem, division)),
+        cores(division.numCores()), partners(reductionSplit(problem, division)),
         order(problem.loopOrder()) {
     for (const Tensor &t : problem.tensors) {
       uint32_t mask = 0;
@@ -323,10 +321,10 @@ public:
       int64_t sticks = 1;
       for (size_t d = 0; d + 1 < t.dims.size(); ++d) {
         const TensorDim &td = t.dims[d];
-        int64_t count = td.opDim < 0
-                            ? td.size
-                            : std::min(td.size,
-                                       ceilDiv(tiles[td.opDim], td.multiplier));
+        int64_t count =
+            td.opDim < 0
+                ? td.size
+                : std::min(td.size, ceilDiv(tiles[td.opDim], td.multiplier));
         r.maxLoopCount = std::max(r.maxLoopCount, count);
         sticks *= count;
       }
@@ -372,12 +370,13 @@ public:
       for (size_t d = 0; d < n; ++d)
         points *= static_cast<double>(tiles[d]);
       int64_t rows = problem.mDim >= 0 ? tiles[problem.mDim] : 1;
-      stepSeconds = points / (static_cast<double>(target.ptMacsPerCycle *
-                                                  target.corelets) *
-                              target.clockHz() * target.ptEfficiency(rows));
+      stepSeconds =
+          points /
+          (static_cast<double>(target.ptMacsPerCycle * target.corelets) *
+           target.clockHz() * target.ptEfficiency(rows));
     } else {
-      stepSeconds = static_cast<double>(maxSticks) /
-                    target.coreSfpSticksPerSecond();
+      stepSeconds =
+          static_cast<double>(maxSticks) / target.coreSfpSticksPerSecond();
     }
     r.computeSeconds = stepSeconds * static_cast<double>(r.steps);
     // Double buffering overlaps transfers with compute; the first load and
@@ -388,8 +387,9 @@ public:
       r.launchSeconds = std::max(r.dmaSeconds, r.computeSeconds) +
                         std::min(r.dmaSeconds, r.computeSeconds) /
                             static_cast<double>(r.steps);
-    r.launchSeconds += static_cast<double>(r.steps * target.tileOverheadCycles) /
-                       target.clockHz();
+    r.launchSeconds +=
+        static_cast<double>(r.steps * target.tileOverheadCycles) /
+        target.clockHz();
     return r;
   }
 
@@ -429,8 +429,7 @@ tileCandidates(const Problem &problem, ArrayRef<int64_t> slice) {
 
 llvm::Expected<Tiling> searchTiles(const Problem &problem,
                                    const TargetModel &target,
-                                   const Division &division,
-                                   int64_t lxBudget) {
+                                   const Division &division, int64_t lxBudget) {
   TileEvaluator evaluator(problem, target, division);
   ArrayRef<int64_t> slice = evaluator.getSlice();
   auto options = tileCandidates(problem, slice);
@@ -538,15 +537,17 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
 
 } // namespace
 
-llvm::Expected<Tiling> mlir::spyre::kernel::chooseTiles(
-    const Problem &problem, const TargetModel &target,
-    const Division &division, int64_t lxBudget) {
+llvm::Expected<Tiling>
+mlir::spyre::kernel::chooseTiles(const Problem &problem,
+                                 const TargetModel &target,
+                                 const Division &division, int64_t lxBudget) {
   return searchTiles(problem, target, division, lxBudget);
 }
 
 Estimate mlir::spyre::kernel::estimate(const Problem &problem,
-                                 const Division &division, const Tiling &tiling,
-                                 const TargetModel &target) {
+                                       const Division &division,
+                                       const Tiling &tiling,
+                                       const TargetModel &target) {
   Estimate e;
   SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
   int64_t chunks = division.numChunks();
@@ -558,12 +559,13 @@ Estimate mlir::spyre::kernel::estimate(const Problem &problem,
   e.steps = r.steps;
   const Tensor &result = problem.result();
   if (partners > 1) {
-    e.combineSeconds = static_cast<double>(partners - 1) *
-                       static_cast<double>(boxSticks(result, slice) *
-                                           result.stickBytes) /
-                       target.ringBytesPerSecond();
+    e.combineSeconds =
+        static_cast<double>(partners - 1) *
+        static_cast<double>(boxSticks(result, slice) * result.stickBytes) /
+        target.ringBytesPerSecond();
   }
-  e.seconds = (r.launchSeconds + e.combineSeconds) * static_cast<double>(chunks);
+  e.seconds =
+      (r.launchSeconds + e.combineSeconds) * static_cast<double>(chunks);
   e.ddrBytes = chunks * r.ddrBytes;
   e.ringBytes = r.ringBytes;
   e.lxBytes = r.lxBytes;
@@ -582,26 +584,25 @@ Estimate mlir::spyre::kernel::estimate(const Problem &problem,
 }
 
 double mlir::spyre::kernel::lowerBound(const Problem &problem,
-                                 const Division &division,
-                                 const TargetModel &target) {
+                                       const Division &division,
+                                       const TargetModel &target) {
   SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
   int64_t partners = reductionSplit(problem, division);
   TileEvaluator evaluator(problem, target, division);
   double combine = 0;
   if (partners > 1) {
     const Tensor &result = problem.result();
-    combine = static_cast<double>(partners - 1) *
-              static_cast<double>(boxSticks(result, slice) *
-                                  result.stickBytes) /
-              target.ringBytesPerSecond();
+    combine =
+        static_cast<double>(partners - 1) *
+        static_cast<double>(boxSticks(result, slice) * result.stickBytes) /
+        target.ringBytesPerSecond();
   }
   return (evaluator.lowerBound() + combine) *
          static_cast<double>(division.numChunks());
 }
 
 double mlir::spyre::kernel::roofline(const Problem &problem,
-                               const TargetModel &target,
-                               int64_t cores) {
+                                     const TargetModel &target, int64_t cores) {
   int64_t bytes = 0;
   for (const Tensor &t : problem.tensors)
     if (!t.lxResident)
@@ -612,9 +613,10 @@ double mlir::spyre::kernel::roofline(const Problem &problem,
     double macs = 1;
     for (const Dim &d : problem.dims)
       macs *= static_cast<double>(d.size);
-    compute = macs / (static_cast<double>(target.ptMacsPerCycle *
-                                          target.corelets * cores) *
-                      target.clockHz());
+    compute =
+        macs /
+        (static_cast<double>(target.ptMacsPerCycle * target.corelets * cores) *
+         target.clockHz());
   } else {
     int64_t sticks = 0;
     for (const Tensor &t : problem.tensors)
@@ -656,9 +658,10 @@ const Tensor *spanViolation(const Problem &problem, ArrayRef<int64_t> slice,
 
 /// The reference stack's greedy split (work_division.py): span splits first,
 /// then the result's dims by decreasing extent, then one reduction dim.
-llvm::Expected<SmallVector<int64_t, 6>>
-greedySplits(const Problem &problem, int64_t maxCores, ArrayRef<int64_t> chunks,
-             int64_t spanLimit) {
+llvm::Expected<SmallVector<int64_t, 6>> greedySplits(const Problem &problem,
+                                                     int64_t maxCores,
+                                                     ArrayRef<int64_t> chunks,
+                                                     int64_t spanLimit) {
   int n = problem.numDims();
   SmallVector<int64_t, 6> units;
   for (auto [d, dim] : llvm::enumerate(problem.dims))
@@ -686,7 +689,8 @@ greedySplits(const Problem &problem, int64_t maxCores, ArrayRef<int64_t> chunks,
       if (v < 0 || units[v] <= 1)
         continue;
       int64_t bestWithin = 0, bestWithinSpan = -1;
-      int64_t bestAbove = 0, bestAboveSpan = std::numeric_limits<int64_t>::max();
+      int64_t bestAbove = 0,
+              bestAboveSpan = std::numeric_limits<int64_t>::max();
       for (int64_t s : divisors(units[v])) {
         if (s < committed[v])
           continue;
@@ -802,8 +806,7 @@ bool better(const Plan &a, const Plan &b) {
 }
 
 /// The best plan for fixed chunks, or an error explaining why none exists.
-llvm::Expected<Plan> bestPlan(const Problem &problem,
-                              const TargetModel &target,
+llvm::Expected<Plan> bestPlan(const Problem &problem, const TargetModel &target,
                               int64_t maxCores, Policy policy,
                               ArrayRef<int64_t> chunks, int64_t lxBudget) {
   auto greedy = greedySplits(problem, maxCores, chunks, target.spanBytes);
@@ -825,8 +828,7 @@ llvm::Expected<Plan> bestPlan(const Problem &problem,
   SmallVector<std::pair<double, Division>, 0> candidates;
   enumerateSplits(problem, chunks, maxCores, [&](ArrayRef<int64_t> splits) {
     Division division = makeDivision(problem, splits, chunks);
-    if (spanViolation(problem, sliceSizes(problem, division),
-                      target.spanBytes))
+    if (spanViolation(problem, sliceSizes(problem, division), target.spanBytes))
       return;
     candidates.push_back({lowerBound(problem, division, target), division});
   });
@@ -855,9 +857,10 @@ llvm::Expected<Plan> bestPlan(const Problem &problem,
 
 } // namespace
 
-llvm::Expected<Plan> mlir::spyre::kernel::planDivision(
-    const Problem &problem, const TargetModel &target,
-    const Division &division, int64_t lxBudget) {
+llvm::Expected<Plan>
+mlir::spyre::kernel::planDivision(const Problem &problem,
+                                  const TargetModel &target,
+                                  const Division &division, int64_t lxBudget) {
   int reductionSplits = 0;
   for (auto [d, dim] : llvm::enumerate(problem.dims)) {
     int64_t parts = division.splits[d] * division.chunks[d];
@@ -873,20 +876,18 @@ llvm::Expected<Plan> mlir::spyre::kernel::planDivision(
         "at most one reduction dim can be split across cores");
   SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
   int64_t span = 0;
-  if (const Tensor *t =
-          spanViolation(problem, slice, target.spanBytes, &span))
+  if (const Tensor *t = spanViolation(problem, slice, target.spanBytes, &span))
     return llvm::createStringError(llvm::formatv(
         "{0} would span {1} bytes per core with splits {2}{3}, more than the "
         "per-core limit of {4} bytes",
         t->name, span, formatInts(division.splits),
-        division.numChunks() > 1
-            ? " and chunks " + formatInts(division.chunks)
-            : std::string(),
+        division.numChunks() > 1 ? " and chunks " + formatInts(division.chunks)
+                                 : std::string(),
         target.spanBytes));
   if (division.numChunks() > target.maxLoopCount)
-    return llvm::createStringError(llvm::formatv(
-        "{0} chunks exceed the loop-count limit of {1}", division.numChunks(),
-        target.maxLoopCount));
+    return llvm::createStringError(
+        llvm::formatv("{0} chunks exceed the loop-count limit of {1}",
+                      division.numChunks(), target.maxLoopCount));
   llvm::Expected<Tiling> tiling =
       chooseTiles(problem, target, division, lxBudget);
   if (!tiling)
@@ -898,11 +899,10 @@ llvm::Expected<Plan> mlir::spyre::kernel::planDivision(
   return plan;
 }
 
-llvm::Expected<Plan> mlir::spyre::kernel::divide(const Problem &problem,
-                                           const TargetModel &target,
-                                           int64_t maxCores, Policy policy,
-                                           int64_t lxBudget,
-                                           const Division *preferred) {
+llvm::Expected<Plan>
+mlir::spyre::kernel::divide(const Problem &problem, const TargetModel &target,
+                            int64_t maxCores, Policy policy, int64_t lxBudget,
+                            const Division *preferred) {
   int n = problem.numDims();
   SmallVector<int64_t, 6> noChunks(n, 1);
   llvm::Expected<Plan> plan =
@@ -959,14 +959,14 @@ llvm::Expected<Plan> mlir::spyre::kernel::planWithSplits(
     ArrayRef<int64_t> splits, int64_t lxBudget) {
   int n = problem.numDims();
   if (static_cast<int>(splits.size()) != n)
-    return llvm::createStringError(llvm::formatv(
-        "has {0} splits, the op has {1} dims", splits.size(), n));
+    return llvm::createStringError(
+        llvm::formatv("has {0} splits, the op has {1} dims", splits.size(), n));
   SmallVector<int, 6> reductions;
   int64_t cores = 1;
   for (int d = 0; d < n; ++d) {
     if (splits[d] < 1)
-      return llvm::createStringError(llvm::formatv(
-          "split {0} of dim {1} must be positive", splits[d], d));
+      return llvm::createStringError(
+          llvm::formatv("split {0} of dim {1} must be positive", splits[d], d));
     const Dim &dim = problem.dims[d];
     if (dim.units() % splits[d]) {
       if (dim.granule > 1)

@@ -1,4 +1,5 @@
-//===- StickAssignment.cpp - Global choice of stick dims -------------------===//
+//===- StickAssignment.cpp - Global choice of stick dims
+//-------------------===//
 //
 // All solvers share one forward search over the nodes in topological order.
 // A search state is the *live frontier*: every value that has been produced
@@ -112,8 +113,8 @@ struct Step {
   uint64_t hash;
 };
 
-Step step(const Problem &problem, ArrayRef<int> last, int i,
-          const State &state, const Config &config, State *child) {
+Step step(const Problem &problem, ArrayRef<int> last, int i, const State &state,
+          const Config &config, State *child) {
   const Node &node = problem.nodes[i];
   Step out{state.cost + config.cost, state.satisfied, state.hash};
   // The entries of the node's inputs, as they are before and after.
@@ -125,9 +126,10 @@ Step step(const Problem &problem, ArrayRef<int> last, int i,
       if (t.value == v)
         entry = &t;
     if (!entry) {
-      auto it = llvm::lower_bound(
-          state.live, v,
-          [](const LiveValue &l, int value) { return l.value < value; });
+      auto it =
+          llvm::lower_bound(state.live, v, [](const LiveValue &l, int value) {
+            return l.value < value;
+          });
       bool found = it != state.live.end() && it->value == v;
       touched.push_back(found ? *it
                               : LiveValue{v, problem.values[v].fixedKey, 0});
@@ -282,7 +284,8 @@ std::string Problem::verify() const {
     if (value.producer >= static_cast<int>(nodes.size()))
       return "value " + std::to_string(v) + " has an invalid producer";
     if (value.producer >= 0 &&
-        (value.result >= static_cast<int>(nodes[value.producer].results.size()) ||
+        (value.result >=
+             static_cast<int>(nodes[value.producer].results.size()) ||
          nodes[value.producer].results[value.result] != static_cast<int>(v)))
       return "value " + std::to_string(v) + " is not its producer's result";
   }
@@ -311,18 +314,18 @@ std::string Problem::verify() const {
 }
 
 std::vector<Key> mlir::spyre::stick::valueKeys(const Problem &problem,
-                                         ArrayRef<int> configs) {
+                                               ArrayRef<int> configs) {
   std::vector<Key> keys(problem.values.size());
   for (auto [v, value] : llvm::enumerate(problem.values))
-    keys[v] = value.producer < 0
-                  ? value.fixedKey
-                  : problem.nodes[value.producer]
-                        .configs[configs[value.producer]]
-                        .results[value.result];
+    keys[v] = value.producer < 0 ? value.fixedKey
+                                 : problem.nodes[value.producer]
+                                       .configs[configs[value.producer]]
+                                       .results[value.result];
   return keys;
 }
 
-int64_t mlir::spyre::stick::evaluate(const Problem &problem, ArrayRef<int> configs) {
+int64_t mlir::spyre::stick::evaluate(const Problem &problem,
+                                     ArrayRef<int> configs) {
   std::vector<Key> keys = valueKeys(problem, configs);
   std::vector<uint8_t> charged(problem.values.size(), 0);
   int64_t cost = 0;
@@ -381,8 +384,7 @@ class IncrementalCost {
 public:
   IncrementalCost(const Problem &problem, ArrayRef<int> configs)
       : problem(problem), configs(configs.begin(), configs.end()),
-        keys(valueKeys(problem, configs)),
-        requirements(problem.values.size()) {
+        keys(valueKeys(problem, configs)), requirements(problem.values.size()) {
     for (auto [i, node] : llvm::enumerate(problem.nodes))
       addRequirements(i, +1);
     for (auto [v, key] : problem.sinks)
@@ -444,7 +446,8 @@ private:
 };
 } // namespace
 
-void mlir::spyre::stick::improveLocally(const Problem &problem, Solution &solution) {
+void mlir::spyre::stick::improveLocally(const Problem &problem,
+                                        Solution &solution) {
   // Each pass re-chooses every node's configuration given all the others;
   // stops when a pass changes nothing. Every accepted move strictly lowers
   // the cost, so this terminates.
@@ -476,7 +479,7 @@ void mlir::spyre::stick::improveLocally(const Problem &problem, Solution &soluti
 }
 
 Solution mlir::spyre::stick::solve(const Problem &problem,
-                             const SolveOptions &options) {
+                                   const SolveOptions &options) {
   Solution beam = solveBeam(problem, options.beamWidth);
   if (beam.exact)
     return beam; // the beam never had to drop a state: it is the optimum
@@ -488,8 +491,8 @@ Solution mlir::spyre::stick::solve(const Problem &problem,
     return beam;
   // Prove optimality (or find better) within the budget, pruning with the
   // refined beam's cost.
-  SearchResult exact = search(problem, /*width=*/0, beam.cost + 1,
-                              options.exactBudget);
+  SearchResult exact =
+      search(problem, /*width=*/0, beam.cost + 1, options.exactBudget);
   if (!exact.completed)
     return beam;
   if (exact.solution.cost <= beam.cost) {

@@ -1,1 +1,2 @@
-// libSpyreCompiler.so is the project's static libraries linked whole; see CMakeLists.txt.
+// libSpyreCompiler.so is the project's static libraries linked whole; see
+// CMakeLists.txt.

@@ -1,4 +1,5 @@
-//===- Dialects.cpp - C API of spyre-mlir ----------------------------------===//
+//===- Dialects.cpp - C API of spyre-mlir
+//----------------------------------===//
 
 #include "Spyre-c/Dialects.h"
 
@@ -51,14 +52,12 @@ static int64_t entry(ArrayRef<int64_t> values, intptr_t pos) {
 
 int64_t mlirSpyreLayoutAttrGetDeviceSize(MlirAttribute attr, intptr_t pos) {
   LayoutAttr layout = layoutOf(attr);
-  return layout ? entry(layout.getDeviceSize(), pos)
-                : MLIR_SPYRE_INVALID_QUERY;
+  return layout ? entry(layout.getDeviceSize(), pos) : MLIR_SPYRE_INVALID_QUERY;
 }
 
 int64_t mlirSpyreLayoutAttrGetStrideMap(MlirAttribute attr, intptr_t pos) {
   LayoutAttr layout = layoutOf(attr);
-  return layout ? entry(layout.getStrideMap(), pos)
-                : MLIR_SPYRE_INVALID_QUERY;
+  return layout ? entry(layout.getStrideMap(), pos) : MLIR_SPYRE_INVALID_QUERY;
 }
 
 MlirAttribute mlirSpyreLayoutAttrGetDefault(MlirType tensorType) {
@@ -72,8 +71,8 @@ MlirAttribute mlirSpyreLayoutAttrGetDefault(MlirType tensorType) {
     llvm::consumeError(layout.takeError());
     return MlirAttribute{nullptr};
   }
-  return wrap(LayoutAttr::get(type.getContext(), *layout,
-                              type.getElementType()));
+  return wrap(
+      LayoutAttr::get(type.getContext(), *layout, type.getElementType()));
 }
 
 /// The module `op` is, or null.
@@ -81,11 +80,9 @@ static ModuleOp moduleOf(MlirOperation op) {
   return mlirOperationIsNull(op) ? ModuleOp() : dyn_cast<ModuleOp>(unwrap(op));
 }
 
-static MlirLogicalResult emitText(MlirOperation op,
-                                  MlirStringCallback callback, void *userData,
-                                  function_ref<FailureOr<std::string>(
-                                      const driver::Artifacts &)>
-                                      render) {
+static MlirLogicalResult emitText(
+    MlirOperation op, MlirStringCallback callback, void *userData,
+    function_ref<FailureOr<std::string>(const driver::Artifacts &)> render) {
   ModuleOp module = moduleOf(op);
   if (!module || !callback)
     return mlirLogicalResultFailure();
@@ -106,32 +103,34 @@ static std::string formatJson(const llvm::json::Value &value) {
 MlirLogicalResult mlirSpyreEmitSuperDsc(MlirOperation module,
                                         MlirStringCallback callback,
                                         void *userData) {
-  return emitText(module, callback, userData,
-                  [](const driver::Artifacts &artifacts)
-                      -> FailureOr<std::string> {
-                    return formatJson(superDscDocument(artifacts.superdsc));
-                  });
+  return emitText(
+      module, callback, userData,
+      [](const driver::Artifacts &artifacts) -> FailureOr<std::string> {
+        return formatJson(superDscDocument(artifacts.superdsc));
+      });
 }
 
 MlirLogicalResult mlirSpyreEmitBundle(MlirOperation module,
                                       MlirStringCallback callback,
                                       void *userData) {
-  return emitText(module, callback, userData,
-                  [](const driver::Artifacts &artifacts)
-                      -> FailureOr<std::string> { return artifacts.bundle; });
+  return emitText(
+      module, callback, userData,
+      [](const driver::Artifacts &artifacts) -> FailureOr<std::string> {
+        return artifacts.bundle;
+      });
 }
 
 MlirLogicalResult mlirSpyreEmitDci(MlirOperation module,
                                    MlirStringCallback callback,
                                    void *userData) {
-  return emitText(module, callback, userData,
-                  [](const driver::Artifacts &artifacts)
-                      -> FailureOr<std::string> {
-                    llvm::json::Array all;
-                    for (const EmittedFile &file : artifacts.dci)
-                      all.push_back(file.json);
-                    return formatJson(std::move(all));
-                  });
+  return emitText(
+      module, callback, userData,
+      [](const driver::Artifacts &artifacts) -> FailureOr<std::string> {
+        llvm::json::Array all;
+        for (const EmittedFile &file : artifacts.dci)
+          all.push_back(file.json);
+        return formatJson(std::move(all));
+      });
 }
 
 // mlirRegisterSpyrePasses() and one mlirCreateSpyre<Pass>() per pass.

@@ -1,7 +1,7 @@
 //===- Artifacts.cpp - Emission, the manifest and safe output files -------===//
 
-#include "Spyre/Driver/Driver.h"
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/Driver/Driver.h"
 #include "Spyre/Sim/Simulator.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -66,9 +66,10 @@ static llvm::json::Object describeTensor(Type type, StringRef dci) {
   return object;
 }
 
-llvm::json::Value mlir::spyre::driver::buildManifest(
-    func::FuncOp function, const Artifacts &artifacts, StringRef kernelsFile,
-    StringRef sourceFile) {
+llvm::json::Value mlir::spyre::driver::buildManifest(func::FuncOp function,
+                                                     const Artifacts &artifacts,
+                                                     StringRef kernelsFile,
+                                                     StringRef sourceFile) {
   llvm::json::Array inputs, outputs, sdsc, dci;
   StringRef name = function.getName();
   for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
@@ -81,16 +82,12 @@ llvm::json::Value mlir::spyre::driver::buildManifest(
     sdsc.push_back(file.name);
   for (const EmittedFile &file : artifacts.dci)
     dci.push_back(file.name);
-  llvm::json::Object manifest{{"schema", kManifestSchema},
-                              {"version", kManifestVersion},
-                              {"spyre_mlir", getVersion()},
-                              {"function", name.str()},
-                              {"kernels", kernelsFile.str()},
-                              {"bundle", "bundle.mlir"},
-                              {"superdsc", std::move(sdsc)},
-                              {"dci", std::move(dci)},
-                              {"inputs", std::move(inputs)},
-                              {"outputs", std::move(outputs)}};
+  llvm::json::Object manifest{
+      {"schema", kManifestSchema},    {"version", kManifestVersion},
+      {"spyre_mlir", getVersion()},   {"function", name.str()},
+      {"kernels", kernelsFile.str()}, {"bundle", "bundle.mlir"},
+      {"superdsc", std::move(sdsc)},  {"dci", std::move(dci)},
+      {"inputs", std::move(inputs)},  {"outputs", std::move(outputs)}};
   if (!sourceFile.empty())
     manifest["source"] = sourceFile.str();
   return manifest;
@@ -139,4 +136,3 @@ mlir::spyre::driver::readManifest(StringRef path) {
     files.function = function->str();
   return files;
 }
-

@@ -73,15 +73,14 @@ Session::Session(DiagnosticMode mode, llvm::raw_ostream &os) : mode(mode) {
   registerToolDialects(registry);
   context = std::make_unique<MLIRContext>(registry);
   if (mode == DiagnosticMode::Print) {
-    handler =
-        std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, context.get(),
-                                                     os);
+    handler = std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr,
+                                                           context.get(), os);
     return;
   }
   // Collect: render each diagnostic as the tools print it, keep it apart.
   capture = std::make_unique<llvm::raw_string_ostream>(printed);
-  auto rendering = std::make_unique<RenderingHandler>(sourceMgr, context.get(),
-                                                      *capture);
+  auto rendering =
+      std::make_unique<RenderingHandler>(sourceMgr, context.get(), *capture);
   RenderingHandler *renderer = rendering.get();
   handler = std::move(rendering);
   context->getDiagEngine().registerHandler([this, renderer](Diagnostic &diag) {
@@ -126,9 +125,10 @@ Session::parse(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   return parseSourceFile<ModuleOp>(single, context.get());
 }
 
-FailureOr<OwningOpRef<ModuleOp>>
-Session::compile(ModuleOp module, const CompileOptions &options,
-                 bool &wasCompiled, TimingScope *timing) {
+FailureOr<OwningOpRef<ModuleOp>> Session::compile(ModuleOp module,
+                                                  const CompileOptions &options,
+                                                  bool &wasCompiled,
+                                                  TimingScope *timing) {
   OwningOpRef<ModuleOp> lowered = module.clone();
   wasCompiled = !containsKernels(*lowered);
   if (!wasCompiled)
@@ -157,8 +157,8 @@ std::string Session::getErrorText() const {
 // Inputs
 //===----------------------------------------------------------------------===//
 
-std::optional<std::string> mlir::spyre::driver::argumentProblem(Type type,
-                                                              bool generated) {
+std::optional<std::string>
+mlir::spyre::driver::argumentProblem(Type type, bool generated) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return llvm::formatv(
@@ -227,9 +227,10 @@ std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
     HostType host = *getHostType(tensor.getElementType());
     HostTensor values(host, tensor.getShape());
     // Integers are drawn from a wider range than [-1, 1).
-    double scale = host == HostType::Int8                               ? 100
-                   : host == HostType::Int32 || host == HostType::Int64 ? 1000
-                   : 1.0 / std::sqrt(static_cast<double>(fanIn[index]));
+    double scale = host == HostType::Int8 ? 100
+                   : host == HostType::Int32 || host == HostType::Int64
+                       ? 1000
+                       : 1.0 / std::sqrt(static_cast<double>(fanIn[index]));
     bool boolean = host == HostType::Bool;
     for (int64_t i = 0, n = values.numElements(); i < n; ++i) {
       float v = uniform(rng);

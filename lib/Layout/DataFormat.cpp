@@ -1,4 +1,5 @@
-//===- DataFormat.cpp - Spyre device data formats --------------------------===//
+//===- DataFormat.cpp - Spyre device data formats
+//--------------------------===//
 //
 // The queries of DataFormat.h, each an expansion of ElementTypes.def. The
 // reference stack derives elements-per-stick from the stick byte count and

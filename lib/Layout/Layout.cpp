@@ -82,8 +82,8 @@ static llvm::Error verifyHostView(const HostView &host) {
         "host sizes {0} and host strides {1} have different lengths",
         formatList(host.sizes), formatList(host.strides)));
   if (host.rank() > kMaxHostRank)
-    return makeError(llvm::formatv(
-        "host rank {0} exceeds the maximum of {1}", host.rank(), kMaxHostRank));
+    return makeError(llvm::formatv("host rank {0} exceeds the maximum of {1}",
+                                   host.rank(), kMaxHostRank));
   for (auto [i, size] : llvm::enumerate(host.sizes))
     if (size <= 0)
       return makeError(llvm::formatv(
@@ -101,9 +101,9 @@ static llvm::Error verifyHostView(const HostView &host) {
 //===----------------------------------------------------------------------===//
 
 Expected<SpyreTensorLayout>
-SpyreTensorLayout::get(ArrayRef<int64_t> deviceSize, ArrayRef<int64_t> strideMap,
-                       DataFormat format, ElementArrangement arrangement,
-                       int64_t stickBytes) {
+SpyreTensorLayout::get(ArrayRef<int64_t> deviceSize,
+                       ArrayRef<int64_t> strideMap, DataFormat format,
+                       ElementArrangement arrangement, int64_t stickBytes) {
   if (deviceSize.empty())
     return makeError("device_size must have at least one dim (the stick)");
   if (deviceSize.size() != strideMap.size())
@@ -284,9 +284,8 @@ SpyreTensorLayout::getDefault(const HostView &host, DataFormat format,
   SmallVector<int64_t, 8> strideMap =
       strideMapFromDimMap(slotDim, host, deviceSize);
 
-  Expected<SpyreTensorLayout> layout =
-      get(deviceSize, strideMap, format, ElementArrangement::Standard,
-          stickBytes);
+  Expected<SpyreTensorLayout> layout = get(
+      deviceSize, strideMap, format, ElementArrangement::Standard, stickBytes);
   if (!layout)
     return layout.takeError();
   if (Expected<BoundLayout> bound = layout->bind(host); !bound)
@@ -294,11 +293,9 @@ SpyreTensorLayout::getDefault(const HostView &host, DataFormat format,
   return layout;
 }
 
-Expected<SpyreTensorLayout>
-SpyreTensorLayout::fromDimMap(const HostView &host,
-                              ArrayRef<int64_t> deviceSize,
-                              ArrayRef<int32_t> dimMap, DataFormat format,
-                              int64_t stickBytes) {
+Expected<SpyreTensorLayout> SpyreTensorLayout::fromDimMap(
+    const HostView &host, ArrayRef<int64_t> deviceSize,
+    ArrayRef<int32_t> dimMap, DataFormat format, int64_t stickBytes) {
   if (llvm::Error err = verifyHostView(host))
     return std::move(err);
   if (dimMap.size() != deviceSize.size())
@@ -519,8 +516,7 @@ Expected<SmallVector<int32_t, 8>> BoundLayout::dimMap() const {
       if (pieces_[h].empty())
         continue;
       int outer = pieces_[h].back();
-      int64_t cover =
-          roles_[outer].multiplier * layout_.getDeviceSize()[outer];
+      int64_t cover = roles_[outer].multiplier * layout_.getDeviceSize()[outer];
       if (cover * host_.strides[h] == strideMap[d]) {
         result[d] = h;
         assigned[d] = true;
@@ -703,9 +699,9 @@ static SmallVector<Box, 2> boxesOf(const Group &group,
     break;
   case BoundLayout::DimKind::Broadcast:
     if (valid)
-      boxes.push_back({{d, 0,
-                        direction == DmaDirection::HostToDevice ? deviceSize[d]
-                                                                : 1}});
+      boxes.push_back(
+          {{d, 0,
+            direction == DmaDirection::HostToDevice ? deviceSize[d] : 1}});
     break;
   case BoundLayout::DimKind::Unit:
     break;
@@ -729,10 +725,10 @@ static DmaNest nestFromBoxes(const BoundLayout &bound, ArrayRef<Box> boxes,
       continue;
     const Range &range = *byDim[d];
     const BoundLayout::DimRole &role = bound.roles()[d];
-    int64_t hostStride = withHostStrides && role.kind ==
-                                                  BoundLayout::DimKind::Piece
-                             ? layout.getStrideMap()[d]
-                             : 0;
+    int64_t hostStride =
+        withHostStrides && role.kind == BoundLayout::DimKind::Piece
+            ? layout.getStrideMap()[d]
+            : 0;
     nest.deviceOffset += range.lo * deviceStrides[d];
     nest.hostOffset += range.lo * hostStride;
     // Synthetic and broadcast-read dims pinned to coordinate 0 carry no loop.
@@ -850,7 +846,8 @@ int64_t DmaPlan::numElements() const {
 //===----------------------------------------------------------------------===//
 
 Expected<SpyreTensorLayout>
-mlir::spyre::transposeView(const BoundLayout &source, ArrayRef<int64_t> permutation) {
+mlir::spyre::transposeView(const BoundLayout &source,
+                           ArrayRef<int64_t> permutation) {
   const HostView &host = source.host();
   int n = host.rank();
   SmallVector<int64_t, 6> inverse(n, -1);
@@ -890,10 +887,10 @@ mlir::spyre::transposeView(const BoundLayout &source, ArrayRef<int64_t> permutat
       strideMap[d] = role.multiplier * strides[inverse[role.hostDim]];
     } else if (role.kind == BoundLayout::DimKind::Unit && stride > 0) {
       int h = owner.empty() ? -1 : owner[d];
-      strideMap[d] = h >= 0 && host.strides[h] > 0 &&
-                             stride % host.strides[h] == 0
-                         ? stride / host.strides[h] * strides[inverse[h]]
-                         : -1;
+      strideMap[d] =
+          h >= 0 && host.strides[h] > 0 && stride % host.strides[h] == 0
+              ? stride / host.strides[h] * strides[inverse[h]]
+              : -1;
     }
   }
   Expected<SpyreTensorLayout> view = SpyreTensorLayout::get(
@@ -908,7 +905,7 @@ mlir::spyre::transposeView(const BoundLayout &source, ArrayRef<int64_t> permutat
 }
 
 bool mlir::spyre::survivesReshape(const SpyreTensorLayout &layout,
-                            ArrayRef<int64_t> sizes) {
+                                  ArrayRef<int64_t> sizes) {
   Expected<BoundLayout> bound = layout.bind(HostView::contiguous(sizes));
   if (!bound) {
     llvm::consumeError(bound.takeError());
@@ -921,8 +918,8 @@ bool mlir::spyre::survivesReshape(const SpyreTensorLayout &layout,
 // Restickify
 //===----------------------------------------------------------------------===//
 
-Expected<SpyreTensorLayout> mlir::spyre::restickifyTarget(const BoundLayout &source,
-                                                    int newStickDim) {
+Expected<SpyreTensorLayout>
+mlir::spyre::restickifyTarget(const BoundLayout &source, int newStickDim) {
   int n = source.host().rank();
   if (newStickDim < 0 || newStickDim >= n)
     return makeError(llvm::formatv(
@@ -938,10 +935,9 @@ Expected<SpyreTensorLayout> mlir::spyre::restickifyTarget(const BoundLayout &sou
   if (oldStick == newStickDim)
     return source.layout();
   std::swap(*llvm::find(*order, newStickDim), order->back());
-  return SpyreTensorLayout::getDefault(source.host(),
-                                       source.layout().getFormat(),
-                                       ArrayRef<int32_t>(*order),
-                                       source.layout().stickBytes());
+  return SpyreTensorLayout::getDefault(
+      source.host(), source.layout().getFormat(), ArrayRef<int32_t>(*order),
+      source.layout().stickBytes());
 }
 
 int64_t mlir::spyre::restickifyCost(const SpyreTensorLayout &source) {

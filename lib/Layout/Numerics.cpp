@@ -151,8 +151,7 @@ float mlir::spyre::loadDeviceElement(DataFormat format, const uint8_t *p) {
   return 0;
 }
 
-void mlir::spyre::storeDeviceElement(DataFormat format, uint8_t *p,
-                                     float v) {
+void mlir::spyre::storeDeviceElement(DataFormat format, uint8_t *p, float v) {
   switch (format) {
   case DataFormat::SEN169_FP16: {
     uint16_t bits = floatToHalf(v);
@@ -206,8 +205,8 @@ uint32_t mlir::spyre::hostToDeviceBits(HostType type, const uint8_t *p,
     std::memcpy(&raw, p, 2);
     llvm::APFloat value(llvm::APFloat::BFloat(), llvm::APInt(16, raw));
     bool losesInfo;
-    value.convert(llvm::APFloat::IEEEhalf(),
-                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    value.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+                  &losesInfo);
     return static_cast<uint32_t>(value.bitcastToAPInt().getZExtValue());
   }
   case HostType::Bool:
@@ -227,14 +226,13 @@ uint32_t mlir::spyre::hostToDeviceBits(HostType type, const uint8_t *p,
   }
 }
 
-void mlir::spyre::deviceBitsToHost(HostType type, uint32_t bits,
-                                   uint8_t *p) {
+void mlir::spyre::deviceBitsToHost(HostType type, uint32_t bits, uint8_t *p) {
   switch (type) {
   case HostType::BFloat16: {
     llvm::APFloat value(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits));
     bool losesInfo;
-    value.convert(llvm::APFloat::BFloat(),
-                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    value.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                  &losesInfo);
     uint16_t raw = static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
     std::memcpy(p, &raw, 2);
     return;

@@ -397,8 +397,8 @@ static std::optional<llvm::StdThreadPool> workersFor(int64_t bytes,
 }
 
 llvm::Error mlir::spyre::stickify(const BoundLayout &layout, HostType hostType,
-                            const void *host, void *device, double padValue,
-                            unsigned threads) {
+                                  const void *host, void *device,
+                                  double padValue, unsigned threads) {
   if (llvm::Error err = checkTypes(layout, hostType))
     return err;
   const SpyreTensorLayout &stl = layout.layout();
@@ -464,21 +464,21 @@ llvm::Error mlir::spyre::stickify(const BoundLayout &layout, HostType hostType,
     one = llvm::cantFail(encodeDeviceValue(format, 1.0));
   unsigned hostBytes = hostElementBytes(hostType);
   for (const DmaNest &nest : plan.nests)
-    forEachRun(
-        nest.loops, nest.deviceOffset, nest.hostOffset,
-        [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
-            int64_t hs) {
-          for (int64_t i = 0; i < range; ++i) {
-            const uint8_t *src = in + (hostOff + i * hs) * hostBytes;
-            out.store(dev + i * ds, hostToDeviceBits(hostType, src, one));
-          }
-        });
+    forEachRun(nest.loops, nest.deviceOffset, nest.hostOffset,
+               [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
+                   int64_t hs) {
+                 for (int64_t i = 0; i < range; ++i) {
+                   const uint8_t *src = in + (hostOff + i * hs) * hostBytes;
+                   out.store(dev + i * ds,
+                             hostToDeviceBits(hostType, src, one));
+                 }
+               });
   return llvm::Error::success();
 }
 
-llvm::Error mlir::spyre::unstickify(const BoundLayout &layout, HostType hostType,
-                              const void *device, void *host,
-                              unsigned threads) {
+llvm::Error mlir::spyre::unstickify(const BoundLayout &layout,
+                                    HostType hostType, const void *device,
+                                    void *host, unsigned threads) {
   if (llvm::Error err = checkTypes(layout, hostType))
     return err;
   const SpyreTensorLayout &stl = layout.layout();
@@ -497,15 +497,14 @@ llvm::Error mlir::spyre::unstickify(const BoundLayout &layout, HostType hostType
   }
   unsigned hostBytes = hostElementBytes(hostType);
   for (const DmaNest &nest : plan.nests)
-    forEachRun(
-        nest.loops, nest.deviceOffset, nest.hostOffset,
-        [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
-            int64_t hs) {
-          for (int64_t i = 0; i < range; ++i) {
-            uint8_t *dst = out + (hostOff + i * hs) * hostBytes;
-            uint32_t bits = in.load(dev + i * ds);
-            deviceBitsToHost(hostType, bits, dst);
-          }
-        });
+    forEachRun(nest.loops, nest.deviceOffset, nest.hostOffset,
+               [&](int64_t dev, int64_t hostOff, int64_t range, int64_t ds,
+                   int64_t hs) {
+                 for (int64_t i = 0; i < range; ++i) {
+                   uint8_t *dst = out + (hostOff + i * hs) * hostBytes;
+                   uint32_t bits = in.load(dev + i * ds);
+                   deviceBitsToHost(hostType, bits, dst);
+                 }
+               });
   return llvm::Error::success();
 }

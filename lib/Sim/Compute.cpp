@@ -9,7 +9,8 @@ using namespace mlir;
 using namespace mlir::spyre;
 using namespace mlir::spyre::sim;
 
-FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op, std::string &reason) {
+FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
+                                                   std::string &reason) {
   Semantics s;
   if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op)) {
     s.kind = Kind::Elementwise;
@@ -54,7 +55,6 @@ float mlir::spyre::sim::combine(CombinerKind kind, float a, float b) {
   }
   return a + b;
 }
-
 
 namespace {
 
@@ -230,13 +230,12 @@ void TileCompute::compute(bool firstReduction,
     SmallVector<int64_t, 6> outer(extents.begin(), extents.end());
     outer[s] = 1;
     int64_t ss = operands[1].denseStride[s];
-    forEachPoint(outer,
-                 {strides(0), strides(1), strides(2), strides(3), strides(r)},
-                 [&](ArrayRef<int64_t> i) {
-                   float mean = in[1][i[1]], rstd = in[1][i[1] + ss];
-                   acc[i[4]] =
-                       (in[0][i[0]] - mean) * rstd * in[2][i[2]] + in[3][i[3]];
-                 });
+    forEachPoint(
+        outer, {strides(0), strides(1), strides(2), strides(3), strides(r)},
+        [&](ArrayRef<int64_t> i) {
+          float mean = in[1][i[1]], rstd = in[1][i[1] + ss];
+          acc[i[4]] = (in[0][i[0]] - mean) * rstd * in[2][i[2]] + in[3][i[3]];
+        });
     return;
   }
   }

@@ -32,11 +32,11 @@ enum class Kind {
 
 struct Semantics {
   Kind kind = Kind::Copy;
-  ScalarSemantics scalar;               ///< of an elementwise op
+  ScalarSemantics scalar; ///< of an elementwise op
   CombinerKind combiner = CombinerKind::Sum;
-  double a = 0;                         ///< eps, scale
-  int reducedDim = -1;                  ///< op dim of a reduction
-  std::optional<double> mask;           ///< value padding of the reduced dim holds
+  double a = 0;               ///< eps, scale
+  int reducedDim = -1;        ///< op dim of a reduction
+  std::optional<double> mask; ///< value padding of the reduced dim holds
   std::optional<double> padValue;
   mutable ReductionOpInterface reduction;
 };
@@ -55,8 +55,8 @@ class TileCompute {
 public:
   TileCompute(const Semantics &semantics, ArrayRef<Operand> operands,
               ArrayRef<int64_t> tile, const kernel::Problem &problem)
-      : semantics(semantics), operands(operands), tile(tile),
-        problem(problem) {}
+      : semantics(semantics), operands(operands), tile(tile), problem(problem) {
+  }
 
   /// One step over the tile; `firstReduction` starts the accumulator at
   /// the combiner's neutral value.

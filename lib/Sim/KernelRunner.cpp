@@ -63,8 +63,7 @@ public:
 
 private:
   /// The op coordinate where `core`'s slice starts in this launch.
-  SmallVector<int64_t, 6> sliceStart(int64_t core,
-                                     const LaunchState &launch);
+  SmallVector<int64_t, 6> sliceStart(int64_t core, const LaunchState &launch);
   llvm::Error runCore(int64_t core, LaunchState &launch);
   llvm::Error storeTile(int64_t core, ArrayRef<int64_t> region,
                         ArrayRef<int64_t> sliceStart, int64_t &stores,
@@ -135,12 +134,12 @@ llvm::Error KernelExecution::prepare() {
   if (semantics.kind == Kind::Reduce) {
     int d = semantics.reducedDim;
     if (padded[d] > size[d] && !semantics.mask)
-      return fail(kernel,
-                  llvm::formatv(
-                      "reduces over {0} padding positions of dim {1} without "
-                      "a padding_value; the result would include whatever "
-                      "the padding holds (run --spyre-insert-padding)",
-                      padded[d] - size[d], d));
+      return fail(
+          kernel,
+          llvm::formatv("reduces over {0} padding positions of dim {1} without "
+                        "a padding_value; the result would include whatever "
+                        "the padding holds (run --spyre-insert-padding)",
+                        padded[d] - size[d], d));
   }
   if (semantics.kind == Kind::Exx2 || semantics.kind == Kind::LnScale ||
       semantics.kind == Kind::LnNorm) {
@@ -153,23 +152,22 @@ llvm::Error KernelExecution::prepare() {
                               division.splits[s], division.chunks[s], tile[s]));
   }
 
-  llvm::Expected<std::vector<Operand>> bound =
-      bindOperands(kernel, info.getIndexingMapsArray(), tile, division,
-                   machine, target);
+  llvm::Expected<std::vector<Operand>> bound = bindOperands(
+      kernel, info.getIndexingMapsArray(), tile, division, machine, target);
   if (!bound)
     return bound.takeError();
   operands = std::move(*bound);
   tileCompute.emplace(semantics, operands, tile, problem);
   rate = target.coreDmaBytesPerSecond(cores);
   ringRate = target.ringBytesPerSecond();
-  stepSeconds = stepComputeSeconds(problem, tile, target) +
-                static_cast<double>(target.tileOverheadCycles) /
-                    target.clockHz();
+  stepSeconds =
+      stepComputeSeconds(problem, tile, target) +
+      static_cast<double>(target.tileOverheadCycles) / target.clockHz();
   return llvm::Error::success();
 }
 
-SmallVector<int64_t, 6>
-KernelExecution::sliceStart(int64_t core, const LaunchState &launch) {
+SmallVector<int64_t, 6> KernelExecution::sliceStart(int64_t core,
+                                                    const LaunchState &launch) {
   SmallVector<int64_t> at = kernel.getSliceOf(core);
   SmallVector<int64_t, 6> start(numDims);
   for (int64_t d = 0; d < numDims; ++d)
@@ -286,9 +284,8 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
       loadedAt[i] = key;
       if (t.resident) {
         SmallVector<int64_t, 8> origin = stager.boxStart(t, start);
-        if (llvm::Error error = stager.gather(t, core, region,
-                                              t.access.getBase(), origin,
-                                              dense[i], fill))
+        if (llvm::Error error = stager.gather(
+                t, core, region, t.access.getBase(), origin, dense[i], fill))
           return error;
         ++loads[i];
         continue;
@@ -357,8 +354,8 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
           partial.leader = core;
           partial.region = region;
         }
-      } else if (llvm::Error error = storeTile(core, region, start, stores,
-                                               acc, computeEnd, launch)) {
+      } else if (llvm::Error error = storeTile(core, region, start, stores, acc,
+                                               computeEnd, launch)) {
         return error;
       }
     }
@@ -374,12 +371,12 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
   }
   for (auto [i, range] : llvm::enumerate(reach))
     if (range.second >= 0 && range.second - range.first > target.spanBytes)
-      return fail(kernel,
-                  llvm::formatv(
-                      "core {0} reaches {1} bytes of {2} (DDR [{3}, {4})), "
-                      "more than the per-core span of {5}",
-                      core, range.second - range.first, operands[i].name,
-                      range.first, range.second, target.spanBytes));
+      return fail(
+          kernel,
+          llvm::formatv("core {0} reaches {1} bytes of {2} (DDR [{3}, {4})), "
+                        "more than the per-core span of {5}",
+                        core, range.second - range.first, operands[i].name,
+                        range.first, range.second, target.spanBytes));
   return llvm::Error::success();
 }
 
@@ -425,8 +422,7 @@ llvm::Error KernelExecution::launch(int64_t chunk, KernelStats &stats) {
   launch.timelines.resize(cores);
   const Operand &out = operands.back();
   if (!out.resident)
-    launch.owner.assign((out.regionEnd - out.regionBegin) / out.stickBytes,
-                        -1);
+    launch.owner.assign((out.regionEnd - out.regionBegin) / out.stickBytes, -1);
 
   for (int64_t core = 0; core < cores; ++core)
     if (llvm::Error error = runCore(core, launch))
@@ -443,11 +439,10 @@ llvm::Error KernelExecution::launch(int64_t chunk, KernelStats &stats) {
   }
   seconds = std::max(seconds, static_cast<double>(launch.ddrBytes) /
                                   target.ddrBytesPerSecond());
-  runner.trace.span(target.cores, kernel.getName(), "kernel", clockBase,
-                    seconds,
-                    llvm::json::Object{{"cores", cores},
-                                       {"ddr_bytes", launch.ddrBytes},
-                                       {"chunk", chunk}});
+  runner.trace.span(
+      target.cores, kernel.getName(), "kernel", clockBase, seconds,
+      llvm::json::Object{
+          {"cores", cores}, {"ddr_bytes", launch.ddrBytes}, {"chunk", chunk}});
   clockBase += seconds;
   stats.seconds += seconds;
   stats.dmaSeconds += dma;

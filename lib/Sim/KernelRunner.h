@@ -18,15 +18,13 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
-
 namespace mlir::spyre::sim {
 
 /// Runs spyre.kernel ops on a Machine and accumulates statistics and the
 /// trace.
 class KernelRunner {
 public:
-  KernelRunner(Machine &machine, const TargetModel &target,
-               bool trace)
+  KernelRunner(Machine &machine, const TargetModel &target, bool trace)
       : machine(machine), target(target), trace(trace) {}
 
   llvm::Error run(KernelOp kernel);

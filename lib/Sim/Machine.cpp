@@ -80,12 +80,12 @@ llvm::Error Machine::checkRealSticks(const BoundLayout &layout,
     int32_t tag = memory.tagAt(base + s * stick);
     if (tag == id)
       return;
-    error = llvm::formatv(
-        "{0}: stick {1} (device {2}) at byte {3} of {4} {5}", what, s,
-        formatList(coord), base + s * stick, memory.name,
-        tag == 0 ? std::string("was never written")
-                 : "holds " + nameOf(tag).str() + " instead")
-                .str();
+    error =
+        llvm::formatv("{0}: stick {1} (device {2}) at byte {3} of {4} {5}",
+                      what, s, formatList(coord), base + s * stick, memory.name,
+                      tag == 0 ? std::string("was never written")
+                               : "holds " + nameOf(tag).str() + " instead")
+            .str();
   });
   if (!error.empty())
     return llvm::createStringError(error);

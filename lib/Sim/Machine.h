@@ -1,4 +1,5 @@
-//===- Machine.h - The modelled machine's memories ---------------*- C++ -*-===//
+//===- Machine.h - The modelled machine's memories ---------------*- C++
+//-*-===//
 //
 // Internal to lib/Sim. A memory is bytes plus one tag per stick: the id of
 // the tensor whose data the stick holds (0: never written). Every transfer
@@ -65,11 +66,11 @@ public:
 
   /// Tags every stick of the tensor at `base` in `memory` that holds a real
   /// element (sticks of pure padding stay unwritten).
-  void tagRealSticks(const BoundLayout &layout, Memory &memory,
-                     int64_t base, int32_t id);
+  void tagRealSticks(const BoundLayout &layout, Memory &memory, int64_t base,
+                     int32_t id);
   /// Checks every stick holding a real element carries `id`.
-  llvm::Error checkRealSticks(const BoundLayout &layout,
-                              const Memory &memory, int64_t base, int32_t id,
+  llvm::Error checkRealSticks(const BoundLayout &layout, const Memory &memory,
+                              int64_t base, int32_t id,
                               llvm::StringRef what) const;
 
 private:

@@ -292,7 +292,7 @@ std::optional<HostType> mlir::spyre::sim::hostTypeForNpyDescr(StringRef descr) {
 }
 
 llvm::Expected<HostTensor> mlir::spyre::sim::parseNpy(ArrayRef<uint8_t> bytes,
-                                                StringRef name) {
+                                                      StringRef name) {
   auto fail = [&](const Twine &what) { return makeError(name + ": " + what); };
   auto truncatedHeader = [&](uint64_t expected) {
     return fail("truncated header (expected " + Twine(expected) +
@@ -451,7 +451,8 @@ mlir::spyre::sim::serializeNpy(const HostTensor &tensor) {
   return bytes;
 }
 
-llvm::Error mlir::spyre::sim::writeNpy(StringRef path, const HostTensor &tensor) {
+llvm::Error mlir::spyre::sim::writeNpy(StringRef path,
+                                       const HostTensor &tensor) {
   llvm::Expected<std::vector<uint8_t>> bytes = serializeNpy(tensor);
   if (!bytes)
     return makeError("cannot write " + path + ": " +

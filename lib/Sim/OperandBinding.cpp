@@ -14,10 +14,11 @@ llvm::Error mlir::spyre::sim::fail(KernelOp kernel,
       llvm::formatv("kernel {0}: {1}", kernel.getName(), message.str()).str());
 }
 
-llvm::Expected<std::vector<Operand>> mlir::spyre::sim::bindOperands(
-    KernelOp kernel, ArrayRef<AffineMap> maps, ArrayRef<int64_t> tile,
-    const kernel::Division &division, Machine &machine,
-    const TargetModel &target) {
+llvm::Expected<std::vector<Operand>>
+mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
+                               ArrayRef<int64_t> tile,
+                               const kernel::Division &division,
+                               Machine &machine, const TargetModel &target) {
   int64_t numDims = static_cast<int64_t>(tile.size());
   std::vector<Operand> operands;
   int64_t segmentBytes = target.segmentBytes;
@@ -35,8 +36,9 @@ llvm::Expected<std::vector<Operand>> mlir::spyre::sim::bindOperands(
     const SpyreTensorLayout &layout = t.bound->layout();
     t.format = layout.getFormat();
     if (t.format == DataFormat::SENINT4)
-      return fail(kernel, t.name + " is packed int4, which the simulator does not "
-                           "compute on");
+      return fail(kernel, t.name +
+                              " is packed int4, which the simulator does not "
+                              "compute on");
     t.eps = layout.elemsPerStick();
     t.stickBytes = layout.stickBytes();
     t.elemBytes = t.stickBytes / t.eps;
@@ -59,10 +61,9 @@ llvm::Expected<std::vector<Operand>> mlir::spyre::sim::bindOperands(
     t.access = kernel.getAccess(i);
     t.resident = t.access.isResident();
     t.id = machine.idOf(getBufferRoot(t.value),
-                        t.isResult ? ("the result of kernel " +
-                                      kernel.getName())
-                                         .str()
-                                   : "a tensor");
+                        t.isResult
+                            ? ("the result of kernel " + kernel.getName()).str()
+                            : "a tensor");
     // Dense tiles: op dims the tensor uses, row-major.
     t.denseStride.assign(numDims, 0);
     for (int opDim : t.opDimOfHost)
@@ -80,7 +81,8 @@ llvm::Expected<std::vector<Operand>> mlir::spyre::sim::bindOperands(
       t.segment = t.access.getBase() / segmentBytes;
       if (t.access.getBase() < 0 ||
           t.segment >= static_cast<int64_t>(kernel.getSegments().size()))
-        return fail(kernel, llvm::formatv("{0}: base {1} lies in none of the {2} "
+        return fail(kernel,
+                    llvm::formatv("{0}: base {1} lies in none of the {2} "
                                   "segments the kernel binds",
                                   t.name, t.access.getBase(),
                                   kernel.getSegments().size()));
@@ -90,10 +92,12 @@ llvm::Expected<std::vector<Operand>> mlir::spyre::sim::bindOperands(
       t.regionEnd = t.regionBegin + layout.deviceBytes();
       if (t.ddr->size() < t.regionEnd) {
         if (!t.isResult)
-          return fail(kernel, llvm::formatv(
-              "{0} occupies bytes [{1}, {2}) of {3}, which holds only {4}",
-              t.name, t.regionBegin, t.regionEnd, t.ddr->name,
-              t.ddr->size()));
+          return fail(
+              kernel,
+              llvm::formatv(
+                  "{0} occupies bytes [{1}, {2}) of {3}, which holds only {4}",
+                  t.name, t.regionBegin, t.regionEnd, t.ddr->name,
+                  t.ddr->size()));
         // A result buffer is created by its first writer.
         Memory grown;
         grown.name = t.ddr->name;

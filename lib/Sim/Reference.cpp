@@ -165,8 +165,7 @@ std::optional<HostType> hostTypeOf(Type type) {
   return std::nullopt;
 }
 
-template <typename T>
-std::string printed(const T &value) {
+template <typename T> std::string printed(const T &value) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << value;
@@ -199,9 +198,9 @@ SmallVector<int64_t, 6> rowMajorStrides(ArrayRef<int64_t> shape) {
 
 /// Copies the elements of a `sizes` box between two strided views (strides
 /// in elements of `elementBytes` bytes).
-void stridedCopy(const uint8_t *src, ArrayRef<int64_t> srcStrides,
-                 uint8_t *dst, ArrayRef<int64_t> dstStrides,
-                 ArrayRef<int64_t> sizes, int64_t elementBytes) {
+void stridedCopy(const uint8_t *src, ArrayRef<int64_t> srcStrides, uint8_t *dst,
+                 ArrayRef<int64_t> dstStrides, ArrayRef<int64_t> sizes,
+                 int64_t elementBytes) {
   if (sizes.empty()) {
     std::memcpy(dst, src, elementBytes);
     return;
@@ -248,8 +247,7 @@ void referenceFree(void *block) {
   std::free(block);
 }
 
-template <typename Fn>
-llvm::orc::ExecutorSymbolDef symbolFor(Fn *function) {
+template <typename Fn> llvm::orc::ExecutorSymbolDef symbolFor(Fn *function) {
   return {llvm::orc::ExecutorAddr::fromPtr(reinterpret_cast<void *>(function)),
           llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
 }
@@ -338,9 +336,9 @@ llvm::Error decomposeAggregatedOps(ModuleOp module) {
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
       if (failed(values) || values->size() != op->getNumResults())
-        return makeError(llvm::formatv(
-            "the reference cannot decompose '{0}' at {1}",
-            op->getName().getStringRef(), printed(op->getLoc())));
+        return makeError(
+            llvm::formatv("the reference cannot decompose '{0}' at {1}",
+                          op->getName().getStringRef(), printed(op->getLoc())));
       rewriter.replaceOp(op, *values);
     }
   }
@@ -367,8 +365,7 @@ Value convertFloat(OpBuilder &b, Location loc, Value value, Type type) {
 
 /// The tensor `input` with its elements converted to `elementType` (extf or
 /// truncf), by an identity-mapped parallel linalg.generic into a new tensor.
-Value convertTensor(OpBuilder &b, Location loc, Value input,
-                    Type elementType) {
+Value convertTensor(OpBuilder &b, Location loc, Value input, Type elementType) {
   auto type = cast<RankedTensorType>(input.getType());
   Value init = tensor::EmptyOp::create(
       b, loc, tensor::getMixedSizes(b, loc, input), elementType);
@@ -390,8 +387,8 @@ Value convertTensor(OpBuilder &b, Location loc, Value input,
 /// bf16 (addf, mulf, maximumf, select, cmpf, exp, ...), so that it can be
 /// cloned with f32 in place of its narrow types.
 bool isTypeGeneric(Operation *op) {
-  if (isa<arith::ConstantOp, arith::BitcastOp, arith::ExtFOp,
-          arith::TruncFOp, arith::ScalingExtFOp, arith::ScalingTruncFOp>(op))
+  if (isa<arith::ConstantOp, arith::BitcastOp, arith::ExtFOp, arith::TruncFOp,
+          arith::ScalingExtFOp, arith::ScalingTruncFOp>(op))
     return false;
   StringRef dialect = op->getName().getDialectNamespace();
   return dialect == arith::ArithDialect::getDialectNamespace() ||
@@ -456,9 +453,8 @@ bool accumulateInF32(linalg::GenericOp op) {
                            : arg.getType());
     argLocs.push_back(arg.getLoc());
   }
-  Block *body = rewriter.createBlock(&promoted.getRegion(),
-                                     promoted.getRegion().end(), argTypes,
-                                     argLocs);
+  Block *body = rewriter.createBlock(
+      &promoted.getRegion(), promoted.getRegion().end(), argTypes, argLocs);
   IRMapping map;
   // Values computed from a running value (a widened output's argument).
   llvm::DenseSet<Value> running;
@@ -482,16 +478,15 @@ bool accumulateInF32(linalg::GenericOp op) {
     for (Value operand : old.getOperands()) {
       // Narrow values defined outside the body, extended on first use.
       if (!map.contains(operand) && isNarrowFloat(operand.getType()))
-        map.map(operand, arith::ExtFOp::create(rewriter, old.getLoc(), f32,
-                                               operand));
+        map.map(operand,
+                arith::ExtFOp::create(rewriter, old.getLoc(), f32, operand));
       if (running.contains(operand))
         running.insert(old.getResults().begin(), old.getResults().end());
     }
     if (auto ext = dyn_cast<arith::ExtFOp>(old)) {
-      map.map(ext.getResult(),
-              convertFloat(rewriter, ext.getLoc(),
-                           map.lookupOrDefault(ext.getIn()),
-                           widened(ext.getType())));
+      map.map(ext.getResult(), convertFloat(rewriter, ext.getLoc(),
+                                            map.lookupOrDefault(ext.getIn()),
+                                            widened(ext.getType())));
     } else if (auto trunc = dyn_cast<arith::TruncFOp>(old);
                trunc && isNarrowFloat(trunc.getType())) {
       Value in = map.lookupOrDefault(trunc.getIn());
@@ -513,18 +508,17 @@ bool accumulateInF32(linalg::GenericOp op) {
       // arguments and captured values), narrow results extended.
       IRMapping own;
       for (Value operand : old.getOperands())
-        own.map(operand, convertFloat(rewriter, old.getLoc(),
-                                      map.lookupOrDefault(operand),
-                                      operand.getType()));
+        own.map(operand,
+                convertFloat(rewriter, old.getLoc(),
+                             map.lookupOrDefault(operand), operand.getType()));
       Operation *clone = rewriter.clone(old, own);
       for (auto [oldResult, newResult] :
            llvm::zip(old.getResults(), clone->getResults()))
-        map.map(oldResult,
-                isNarrowFloat(newResult.getType())
-                    ? arith::ExtFOp::create(rewriter, old.getLoc(), f32,
-                                            newResult)
-                          .getResult()
-                    : Value(newResult));
+        map.map(oldResult, isNarrowFloat(newResult.getType())
+                               ? arith::ExtFOp::create(rewriter, old.getLoc(),
+                                                       f32, newResult)
+                                     .getResult()
+                               : Value(newResult));
     }
   }
   if (ok) {
@@ -759,10 +753,10 @@ llvm::Error runPipeline(PassManager &pm, ModuleOp module,
   pm.addInstrumentation(std::make_unique<FailedPassRecorder>(failedPass));
   if (succeeded(pm.run(module)))
     return llvm::Error::success();
-  return makeError("the reference lowering failed" +
-                   (failedPass.empty() ? std::string()
-                                       : " in pass '" + failedPass + "'") +
-                   diagnostics.suffix());
+  return makeError(
+      "the reference lowering failed" +
+      (failedPass.empty() ? std::string() : " in pass '" + failedPass + "'") +
+      diagnostics.suffix());
 }
 
 void initializeNativeTarget() {
@@ -780,8 +774,7 @@ void initializeNativeTarget() {
 
 /// Checks that `inputs` fit the arguments of `func` and that its arguments and
 /// results are all tensors the reference can pass.
-llvm::Error checkSignature(func::FuncOp func,
-                           ArrayRef<HostTensor> inputs) {
+llvm::Error checkSignature(func::FuncOp func, ArrayRef<HostTensor> inputs) {
   StringRef name = func.getSymName();
   FunctionType type = func.getFunctionType();
   if (type.getNumInputs() != inputs.size())
@@ -803,8 +796,8 @@ llvm::Error checkSignature(func::FuncOp func,
           "input #{0} is {1}, argument #{0} of @{2} is {3}", i,
           mlir::spyre::stringifyHostType(input.type), name, printed(argType)));
     ArrayRef<int64_t> expected = tensorType.getShape();
-    bool fits = static_cast<int64_t>(input.shape.size()) ==
-                tensorType.getRank();
+    bool fits =
+        static_cast<int64_t>(input.shape.size()) == tensorType.getRank();
     for (size_t d = 0; fits && d < expected.size(); ++d)
       fits = input.shape[d] >= 0 && (ShapedType::isDynamic(expected[d]) ||
                                      expected[d] == input.shape[d]);
@@ -865,12 +858,12 @@ std::shared_ptr<void> makeDescriptor(const void *data,
 //===----------------------------------------------------------------------===//
 
 void mlir::spyre::sim::registerReferenceDialects(DialectRegistry &registry) {
-  registry.insert<affine::AffineDialect, arith::ArithDialect,
-                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+  registry
+      .insert<affine::AffineDialect, arith::ArithDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+              math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+              tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -964,8 +957,7 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
       ExecutionEngine::create(*clone, options, std::move(*machine));
   if (!engine)
     return makeError("the reference cannot JIT-compile @" + function + ": " +
-                     llvm::toString(engine.takeError()) +
-                     diagnostics.suffix());
+                     llvm::toString(engine.takeError()) + diagnostics.suffix());
   (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     symbols[interner("malloc")] = symbolFor(&referenceMalloc);
@@ -1023,8 +1015,8 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
   std::vector<HostTensor> outputs;
   {
     BlockScope blocks;
-    if (llvm::Error error = (*engine)->invokePacked(
-            ("_mlir_ciface_" + function).str(), packed))
+    if (llvm::Error error =
+            (*engine)->invokePacked(("_mlir_ciface_" + function).str(), packed))
       return makeError("the reference cannot call @" + function + ": " +
                        llvm::toString(std::move(error)));
 
@@ -1032,20 +1024,19 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
     for (auto [i, type] : llvm::enumerate(signature.getResults())) {
       auto tensorType = cast<RankedTensorType>(type);
       int64_t rank = tensorType.getRank();
-      DynamicMemRefType<char> result(::UnrankedMemRefType<char>{
-          rank, results.data() + resultOffsets[i]});
+      DynamicMemRefType<char> result(
+          ::UnrankedMemRefType<char>{rank, results.data() + resultOffsets[i]});
       ArrayRef<int64_t> sizes(result.sizes, rank);
       ArrayRef<int64_t> strides(result.strides, rank);
       for (auto [size, expected] : llvm::zip(sizes, tensorType.getShape()))
-        if (size < 0 ||
-            (!ShapedType::isDynamic(expected) && size != expected))
+        if (size < 0 || (!ShapedType::isDynamic(expected) && size != expected))
           return makeError(llvm::formatv(
               "the reference: result #{0} of @{1} came back with shape {2}, "
               "expected {3}",
               i, function, formatShape(sizes),
               formatShape(tensorType.getShape())));
-      HostTensor &output = outputs.emplace_back(
-          *hostTypeOf(tensorType.getElementType()), sizes);
+      HostTensor &output =
+          outputs.emplace_back(*hostTypeOf(tensorType.getElementType()), sizes);
       if (output.data.empty())
         continue;
       int64_t elementBytes = output.elementBytes();

@@ -10,8 +10,8 @@
 #include "Spyre/Sim/Simulator.h"
 #include "KernelRunner.h"
 
-#include "Spyre/Layout/Stickify.h"
 #include "Spyre/Dialect/Spyre/IR/KernelForm.h"
+#include "Spyre/Layout/Stickify.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -116,9 +116,9 @@ private:
 llvm::Error FunctionSimulator::checkInputs(ArrayRef<HostTensor> inputs) {
   ArrayRef<Type> types = function.getArgumentTypes();
   if (inputs.size() != types.size())
-    return llvm::createStringError(llvm::formatv(
-        "@{0} takes {1} inputs, {2} were given", function.getName(),
-        types.size(), inputs.size()));
+    return llvm::createStringError(
+        llvm::formatv("@{0} takes {1} inputs, {2} were given",
+                      function.getName(), types.size(), inputs.size()));
   for (auto [i, type, input] : llvm::enumerate(types, inputs)) {
     FailureOr<HostType> expected = getHostTypeOf(type);
     if (!isa<RankedTensorType>(type))
@@ -132,15 +132,15 @@ llvm::Error FunctionSimulator::checkInputs(ArrayRef<HostTensor> inputs) {
           function.getName(), describeType(type)));
     auto tensor = cast<RankedTensorType>(type);
     if (input.type != *expected)
-      return llvm::createStringError(llvm::formatv(
-          "input {0}: @{1} expects {2} elements ({3}), got {4}", i,
-          function.getName(), stringifyHostType(*expected),
-          describeType(type), stringifyHostType(input.type)));
+      return llvm::createStringError(
+          llvm::formatv("input {0}: @{1} expects {2} elements ({3}), got {4}",
+                        i, function.getName(), stringifyHostType(*expected),
+                        describeType(type), stringifyHostType(input.type)));
     if (ArrayRef<int64_t>(input.shape) != tensor.getShape())
-      return llvm::createStringError(llvm::formatv(
-          "input {0}: @{1} expects shape {2} ({3}), got {4}", i,
-          function.getName(), formatList(tensor.getShape()),
-          describeType(type), formatList(input.shape)));
+      return llvm::createStringError(
+          llvm::formatv("input {0}: @{1} expects shape {2} ({3}), got {4}", i,
+                        function.getName(), formatList(tensor.getShape()),
+                        describeType(type), formatList(input.shape)));
   }
   return llvm::Error::success();
 }
@@ -149,9 +149,8 @@ Memory &FunctionSimulator::ddrBuffer(MemAttr mem, int64_t bytes) {
   Memory &buffer = mem.getSpace() == MemorySpace::Pool
                        ? machine.pool
                        : machine.ioBuffer(mem.getValue());
-  int64_t needed = mem.getSpace() == MemorySpace::Pool
-                       ? mem.getValue() + bytes
-                       : bytes;
+  int64_t needed =
+      mem.getSpace() == MemorySpace::Pool ? mem.getValue() + bytes : bytes;
   if (buffer.size() < needed) {
     // Grow, keeping what is there.
     Memory grown;
@@ -164,8 +163,7 @@ Memory &FunctionSimulator::ddrBuffer(MemAttr mem, int64_t bytes) {
   return buffer;
 }
 
-llvm::Expected<MemAttr> FunctionSimulator::memOf(Value value,
-                                                 StringRef what) {
+llvm::Expected<MemAttr> FunctionSimulator::memOf(Value value, StringRef what) {
   MemAttr mem = getRecordedMem(value);
   if (!mem)
     return llvm::createStringError(llvm::formatv(
@@ -182,14 +180,14 @@ llvm::Error FunctionSimulator::upload(Value value, const HostTensor &host,
   if (!bound)
     return bound.takeError();
   if (mem.getSpace() == MemorySpace::LX)
-    return llvm::createStringError(llvm::formatv(
-        "{0} is uploaded from the host but lives in LX", what));
+    return llvm::createStringError(
+        llvm::formatv("{0} is uploaded from the host but lives in LX", what));
   int64_t bytes = bound->layout().deviceBytes();
   Memory &buffer = ddrBuffer(mem, bytes);
   int64_t base = mem.getSpace() == MemorySpace::Pool ? mem.getValue() : 0;
   if (llvm::Error error =
           stickify(*bound, host.type, host.data.data(),
-                            buffer.bytes.data() + base, 0.0, /*threads=*/1))
+                   buffer.bytes.data() + base, 0.0, /*threads=*/1))
     return error;
   // The transfer writes real elements only: sticks holding any are the
   // tensor's, sticks of pure padding stay unwritten.
@@ -218,8 +216,8 @@ llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
   Memory &buffer = ddrBuffer(*mem, bytes);
   int64_t base = mem->getSpace() == MemorySpace::Pool ? mem->getValue() : 0;
   int32_t id = machine.idOf(getBufferRoot(value), what);
-  if (llvm::Error error = machine.checkRealSticks(*bound, buffer, base, id,
-                                                  what))
+  if (llvm::Error error =
+          machine.checkRealSticks(*bound, buffer, base, id, what))
     return std::move(error);
   HostTensor host(*hostType, type.getShape());
   if (llvm::Error error = unstickify(
@@ -231,8 +229,8 @@ llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
 
 llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
   if (function.isExternal())
-    return llvm::createStringError(llvm::formatv(
-        "@{0} has no body to simulate", function.getName()));
+    return llvm::createStringError(
+        llvm::formatv("@{0} has no body to simulate", function.getName()));
   if (llvm::Error error = checkInputs(inputs))
     return std::move(error);
   Region &body = function.getFunctionBody();
@@ -294,8 +292,7 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
       llvm::Expected<MemAttr> mem = memOf(constant.getResult(), what);
       if (!mem)
         return mem.takeError();
-      if (llvm::Error error =
-              upload(constant.getResult(), *value, *mem, what))
+      if (llvm::Error error = upload(constant.getResult(), *value, *mem, what))
         return std::move(error);
       continue;
     }
@@ -337,9 +334,9 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
               "{0} of @{1} is computed on the host ('{2}'); the simulator "
               "runs device kernels only",
               what, function.getName(),
-              value.getDefiningOp() ? value.getDefiningOp()->getName()
-                                          .getStringRef()
-                                    : StringRef("argument")));
+              value.getDefiningOp()
+                  ? value.getDefiningOp()->getName().getStringRef()
+                  : StringRef("argument")));
         result.outputs.push_back(host->second);
       }
       continue;
@@ -403,22 +400,21 @@ std::string mlir::spyre::sim::formatStats(const SimStats &stats) {
 llvm::json::Value mlir::spyre::sim::statsToJson(const SimStats &stats) {
   llvm::json::Array kernels;
   for (const KernelStats &k : stats.kernels)
-    kernels.push_back(llvm::json::Object{
-        {"name", k.name},
-        {"opfunc", k.opFunc},
-        {"unit", k.unit},
-        {"cores", k.cores},
-        {"launches", k.launches},
-        {"seconds", k.seconds},
-        {"dma_seconds", k.dmaSeconds},
-        {"compute_seconds", k.computeSeconds},
-        {"combine_seconds", k.combineSeconds},
-        {"ddr_bytes", k.ddrBytes},
-        {"ring_bytes", k.ringBytes},
-        {"flops", k.flops},
-        {"roofline_seconds", k.roofline},
-        {"utilisation", k.utilisation()},
-        {"bottleneck", k.bottleneck}});
+    kernels.push_back(llvm::json::Object{{"name", k.name},
+                                         {"opfunc", k.opFunc},
+                                         {"unit", k.unit},
+                                         {"cores", k.cores},
+                                         {"launches", k.launches},
+                                         {"seconds", k.seconds},
+                                         {"dma_seconds", k.dmaSeconds},
+                                         {"compute_seconds", k.computeSeconds},
+                                         {"combine_seconds", k.combineSeconds},
+                                         {"ddr_bytes", k.ddrBytes},
+                                         {"ring_bytes", k.ringBytes},
+                                         {"flops", k.flops},
+                                         {"roofline_seconds", k.roofline},
+                                         {"utilisation", k.utilisation()},
+                                         {"bottleneck", k.bottleneck}});
   return llvm::json::Object{{"seconds", stats.seconds},
                             {"ddr_bytes", stats.ddrBytes},
                             {"flops", stats.flops},

@@ -13,7 +13,7 @@ using namespace mlir::spyre;
 using namespace mlir::spyre::sim;
 
 SmallVector<int64_t, 8> Stager::boxStart(const Operand &t,
-                                                  ArrayRef<int64_t> start) const {
+                                         ArrayRef<int64_t> start) const {
   SmallVector<int64_t, 8> coord(t.deviceRank - 1, 0);
   for (int dd = 0; dd + 1 < t.deviceRank; ++dd)
     if (t.opDim[dd] >= 0)
@@ -21,8 +21,8 @@ SmallVector<int64_t, 8> Stager::boxStart(const Operand &t,
   return coord;
 }
 
-SmallVector<int64_t, 8>
-Stager::boxCounts(const Operand &t, ArrayRef<int64_t> start) const {
+SmallVector<int64_t, 8> Stager::boxCounts(const Operand &t,
+                                          ArrayRef<int64_t> start) const {
   SmallVector<int64_t, 8> counts;
   SmallVector<int64_t, 8> first = boxStart(t, start);
   for (int dd = 0; dd + 1 < t.deviceRank; ++dd)
@@ -32,8 +32,7 @@ Stager::boxCounts(const Operand &t, ArrayRef<int64_t> start) const {
 }
 
 std::string Stager::checkLxRange(const Operand &t, int64_t core,
-                                          int64_t address,
-                                          StringRef verb) const {
+                                 int64_t address, StringRef verb) const {
   int64_t usable = target.usableLxBytes();
   if (address >= 0 && address + t.stickBytes <= usable)
     return "";
@@ -45,10 +44,9 @@ std::string Stager::checkLxRange(const Operand &t, int64_t core,
 }
 
 template <typename F>
-void Stager::forEachBoxStick(const Operand &t,
-                                      ArrayRef<int64_t> region,
-                                      int64_t lxBase, ArrayRef<int64_t> origin,
-                                      const std::string &error, F f) const {
+void Stager::forEachBoxStick(const Operand &t, ArrayRef<int64_t> region,
+                             int64_t lxBase, ArrayRef<int64_t> origin,
+                             const std::string &error, F f) const {
   SmallVector<int64_t, 8> first = boxStart(t, region);
   SmallVector<int64_t, 8> counts = boxCounts(t, region);
   ArrayRef<int64_t> lxStrides = t.access.getLxStrides();
@@ -93,14 +91,14 @@ llvm::Error Stager::dma(const Operand &t, int64_t core, int64_t ddrAddress,
               ? std::string()
               : llvm::formatv(" (in segment {0}, not the tensor's)", segment)
                     .str();
-      error = llvm::formatv(
-                  "core {0} {1} {2} at DDR address {3}{7}, outside its bytes "
-                  "[{4}, {5}) of segment {6}",
-                  core, toLx ? "loads" : "stores", t.name, src,
-                  t.segment * target.segmentBytes + t.regionBegin,
-                  t.segment * target.segmentBytes + t.regionEnd, t.segment,
-                  where)
-                  .str();
+      error =
+          llvm::formatv(
+              "core {0} {1} {2} at DDR address {3}{7}, outside its bytes "
+              "[{4}, {5}) of segment {6}",
+              core, toLx ? "loads" : "stores", t.name, src,
+              t.segment * target.segmentBytes + t.regionBegin,
+              t.segment * target.segmentBytes + t.regionEnd, t.segment, where)
+              .str();
       return;
     }
     error = checkLxRange(t, core, dst, "stages");
@@ -135,152 +133,155 @@ static void hostCoordOf(const Operand &t, ArrayRef<int64_t> coord,
 }
 
 llvm::Error Stager::gather(const Operand &t, int64_t core,
-                                    ArrayRef<int64_t> region, int64_t lxBase,
-                                    ArrayRef<int64_t> origin,
-                                    std::vector<float> &dense, float fill) {
+                           ArrayRef<int64_t> region, int64_t lxBase,
+                           ArrayRef<int64_t> origin, std::vector<float> &dense,
+                           float fill) {
   Memory &lx = machine.lx(core);
   dense.assign(t.denseSize, fill);
   int64_t stickStep = t.stickStep();
   int stickOp = t.stickOpDim();
   SmallVector<int64_t, 6> host;
   std::string error;
-  forEachBoxStick(t, region, lxBase, origin, error,
-                  [&](ArrayRef<int64_t> coord, int64_t address) {
-    hostCoordOf(t, coord, host);
-    // Where the stick's lane 0 lands in the dense tile; lanes step the
-    // stick's host dim.
-    int64_t index = 0;
-    for (size_t h = 0; h < host.size(); ++h) {
-      int d = t.opDimOfHost[h];
-      if (d < 0 || h == static_cast<size_t>(t.stickHost))
-        continue;
-      if (host[h] >= t.hostSize[h] || host[h] < region[d] ||
-          host[h] >= region[d] + tile[d])
-        return; // padding, or outside this tile
-      index += (host[h] - region[d]) * t.denseStride[d];
-    }
-    // The lanes holding real elements of this tile: a contiguous range.
-    int64_t laneBegin = 0, laneEnd = 1, laneStride = 0;
-    if (t.stickHost >= 0) {
-      int64_t h0 = host[t.stickHost];
-      auto lanesBelow = [&](int64_t limit) {
-        return std::max<int64_t>(0, (limit - h0 + stickStep - 1) / stickStep);
-      };
-      laneEnd = std::min(t.eps, lanesBelow(t.hostSize[t.stickHost]));
-      if (stickOp >= 0) {
-        laneBegin = lanesBelow(region[stickOp]);
-        laneEnd = std::min(laneEnd, lanesBelow(region[stickOp] +
-                                               tile[stickOp]));
-        index += (h0 + laneBegin * stickStep - region[stickOp]) *
-                 t.denseStride[stickOp];
-        laneStride = stickStep * t.denseStride[stickOp];
-      }
-    }
-    if (laneBegin >= laneEnd)
-      return;
-    error = checkLxRange(t, core, address, "reads");
-    if (!error.empty())
-      return;
-    int32_t tag = lx.tagAt(address);
-    if (tag != t.id) {
-      error = llvm::formatv("core {0} reads {1} (device {2}) from LX byte "
+  forEachBoxStick(
+      t, region, lxBase, origin, error,
+      [&](ArrayRef<int64_t> coord, int64_t address) {
+        hostCoordOf(t, coord, host);
+        // Where the stick's lane 0 lands in the dense tile; lanes step the
+        // stick's host dim.
+        int64_t index = 0;
+        for (size_t h = 0; h < host.size(); ++h) {
+          int d = t.opDimOfHost[h];
+          if (d < 0 || h == static_cast<size_t>(t.stickHost))
+            continue;
+          if (host[h] >= t.hostSize[h] || host[h] < region[d] ||
+              host[h] >= region[d] + tile[d])
+            return; // padding, or outside this tile
+          index += (host[h] - region[d]) * t.denseStride[d];
+        }
+        // The lanes holding real elements of this tile: a contiguous range.
+        int64_t laneBegin = 0, laneEnd = 1, laneStride = 0;
+        if (t.stickHost >= 0) {
+          int64_t h0 = host[t.stickHost];
+          auto lanesBelow = [&](int64_t limit) {
+            return std::max<int64_t>(0,
+                                     (limit - h0 + stickStep - 1) / stickStep);
+          };
+          laneEnd = std::min(t.eps, lanesBelow(t.hostSize[t.stickHost]));
+          if (stickOp >= 0) {
+            laneBegin = lanesBelow(region[stickOp]);
+            laneEnd =
+                std::min(laneEnd, lanesBelow(region[stickOp] + tile[stickOp]));
+            index += (h0 + laneBegin * stickStep - region[stickOp]) *
+                     t.denseStride[stickOp];
+            laneStride = stickStep * t.denseStride[stickOp];
+          }
+        }
+        if (laneBegin >= laneEnd)
+          return;
+        error = checkLxRange(t, core, address, "reads");
+        if (!error.empty())
+          return;
+        int32_t tag = lx.tagAt(address);
+        if (tag != t.id) {
+          error =
+              llvm::formatv("core {0} reads {1} (device {2}) from LX byte "
                             "{3}, which {4}",
                             core, t.name, formatList(coord), address,
                             tag == 0 ? std::string("was never written")
                                      : "holds " + machine.nameOf(tag).str() +
                                            " instead")
                   .str();
-      return;
-    }
-    const uint8_t *bytes = lx.bytes.data() + address;
-    float *to = dense.data() + index;
-    if (t.format == DataFormat::SEN169_FP16) {
-      const float *table = halfToFloatTable();
-      for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
-        uint16_t bits;
-        std::memcpy(&bits, bytes + lane * 2, 2);
-        *to = table[bits];
-        to += laneStride;
-      }
-      return;
-    }
-    for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
-      *to = loadDeviceElement(t.format, bytes + lane * t.elemBytes);
-      to += laneStride;
-    }
-  });
+          return;
+        }
+        const uint8_t *bytes = lx.bytes.data() + address;
+        float *to = dense.data() + index;
+        if (t.format == DataFormat::SEN169_FP16) {
+          const float *table = halfToFloatTable();
+          for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
+            uint16_t bits;
+            std::memcpy(&bits, bytes + lane * 2, 2);
+            *to = table[bits];
+            to += laneStride;
+          }
+          return;
+        }
+        for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
+          *to = loadDeviceElement(t.format, bytes + lane * t.elemBytes);
+          to += laneStride;
+        }
+      });
   if (!error.empty())
     return fail(kernel, error);
   return llvm::Error::success();
 }
 
 llvm::Error Stager::scatter(const Operand &t, int64_t core,
-                                     ArrayRef<int64_t> region, int64_t lxBase,
-                                     ArrayRef<int64_t> origin,
-                                     const std::vector<float> &dense,
-                                     float fill) {
+                            ArrayRef<int64_t> region, int64_t lxBase,
+                            ArrayRef<int64_t> origin,
+                            const std::vector<float> &dense, float fill) {
   Memory &lx = machine.lx(core);
   int64_t stickStep = t.stickStep();
   int stickOp = t.stickOpDim();
   SmallVector<int64_t, 6> host;
   std::string error;
-  forEachBoxStick(t, region, lxBase, origin, error,
-                  [&](ArrayRef<int64_t> coord, int64_t address) {
-    error = checkLxRange(t, core, address, "writes");
-    if (!error.empty())
-      return;
-    hostCoordOf(t, coord, host);
-    // The box must stay within the tile computed: a box larger than the
-    // tile (attributes that disagree) has no values to store.
-    auto outside = [&](int d, int64_t h) {
-      error = llvm::formatv("core {0} stores {1} (device {2}) from a tile "
+  forEachBoxStick(
+      t, region, lxBase, origin, error,
+      [&](ArrayRef<int64_t> coord, int64_t address) {
+        error = checkLxRange(t, core, address, "writes");
+        if (!error.empty())
+          return;
+        hostCoordOf(t, coord, host);
+        // The box must stay within the tile computed: a box larger than the
+        // tile (attributes that disagree) has no values to store.
+        auto outside = [&](int d, int64_t h) {
+          error =
+              llvm::formatv("core {0} stores {1} (device {2}) from a tile "
                             "at {3}: the access's box {4} reaches past the "
                             "tile (dim {5} at {6}, the tile covers [{7}, "
                             "{8}))",
-                            core, t.name, formatList(coord),
-                            formatList(region),
-                            formatList(t.access.getBox()), d, h,
-                            region[d], region[d] + tile[d])
+                            core, t.name, formatList(coord), formatList(region),
+                            formatList(t.access.getBox()), d, h, region[d],
+                            region[d] + tile[d])
                   .str();
-    };
-    bool padding = false;
-    int64_t index = 0;
-    for (size_t h = 0; h < host.size(); ++h) {
-      int d = t.opDimOfHost[h];
-      if (h == static_cast<size_t>(t.stickHost))
-        continue;
-      if (host[h] >= t.hostSize[h]) {
-        padding = true;
-        continue;
-      }
-      if (d >= 0) {
-        if (host[h] < region[d] || host[h] >= region[d] + tile[d])
-          return outside(d, host[h]);
-        index += (host[h] - region[d]) * t.denseStride[d];
-      }
-    }
-    uint8_t *bytes = lx.bytes.data() + address;
-    for (int64_t lane = 0; lane < t.eps; ++lane) {
-      bool real = !padding && (t.stickHost >= 0 || lane == 0);
-      int64_t laneIndex = index;
-      if (real && t.stickHost >= 0) {
-        int64_t h = host[t.stickHost] + lane * stickStep;
-        if (h >= t.hostSize[t.stickHost]) {
-          real = false;
-        } else if (stickOp >= 0) {
-          if (h < region[stickOp] || h >= region[stickOp] + tile[stickOp])
-            return outside(stickOp, h);
-          laneIndex += (h - region[stickOp]) * t.denseStride[stickOp];
+        };
+        bool padding = false;
+        int64_t index = 0;
+        for (size_t h = 0; h < host.size(); ++h) {
+          int d = t.opDimOfHost[h];
+          if (h == static_cast<size_t>(t.stickHost))
+            continue;
+          if (host[h] >= t.hostSize[h]) {
+            padding = true;
+            continue;
+          }
+          if (d >= 0) {
+            if (host[h] < region[d] || host[h] >= region[d] + tile[d])
+              return outside(d, host[h]);
+            index += (host[h] - region[d]) * t.denseStride[d];
+          }
         }
-      }
-      if (real && (laneIndex < 0 ||
-                   laneIndex >= static_cast<int64_t>(dense.size())))
-        return outside(stickOp >= 0 ? stickOp : 0, laneIndex);
-      storeDeviceElement(t.format, bytes + lane * t.elemBytes,
-                   real ? dense[laneIndex] : fill);
-    }
-    lx.setTag(address, t.id);
-  });
+        uint8_t *bytes = lx.bytes.data() + address;
+        for (int64_t lane = 0; lane < t.eps; ++lane) {
+          bool real = !padding && (t.stickHost >= 0 || lane == 0);
+          int64_t laneIndex = index;
+          if (real && t.stickHost >= 0) {
+            int64_t h = host[t.stickHost] + lane * stickStep;
+            if (h >= t.hostSize[t.stickHost]) {
+              real = false;
+            } else if (stickOp >= 0) {
+              if (h < region[stickOp] || h >= region[stickOp] + tile[stickOp])
+                return outside(stickOp, h);
+              laneIndex += (h - region[stickOp]) * t.denseStride[stickOp];
+            }
+          }
+          if (real && (laneIndex < 0 ||
+                       laneIndex >= static_cast<int64_t>(dense.size())))
+            return outside(stickOp >= 0 ? stickOp : 0, laneIndex);
+          storeDeviceElement(t.format, bytes + lane * t.elemBytes,
+                             real ? dense[laneIndex] : fill);
+        }
+        lx.setTag(address, t.id);
+      });
   if (!error.empty())
     return fail(kernel, error);
   return llvm::Error::success();

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Spyre/Target/Emitters.h"
 #include "Spyre/Dialect/Spyre/IR/KernelForm.h"
+#include "Spyre/Target/Emitters.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -50,16 +50,15 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
     return failure();
   }
   StringRef hostName = dciHostFormat(*host);
-  StringRef deviceName =
-      stringifyDataFormat(bound->layout().getFormat());
+  StringRef deviceName = stringifyDataFormat(bound->layout().getFormat());
   SmallVector<int64_t> hostShape(type.getShape());
   if (hostShape.empty())
     hostShape.push_back(1);
   ArrayRef<int64_t> deviceShape = bound->layout().getDeviceSize();
 
-  DmaPlan plan = bound->dmaPlan(
-      transfer.hostToDevice ? DmaDirection::HostToDevice
-                            : DmaDirection::DeviceToHost);
+  DmaPlan plan =
+      bound->dmaPlan(transfer.hostToDevice ? DmaDirection::HostToDevice
+                                           : DmaDirection::DeviceToHost);
   Array infos;
   for (const DmaNest &nest : plan.nests) {
     SmallVector<int64_t> sizes, hostStrides, deviceStrides;
@@ -69,12 +68,12 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
       deviceStrides.push_back(loop.deviceStride);
     }
     bool h2d = transfer.hostToDevice;
-    infos.push_back(Object{
-        {"size_", reversed(sizes)},
-        {"stride_src_", reversed(h2d ? hostStrides : deviceStrides)},
-        {"stride_dst_", reversed(h2d ? deviceStrides : hostStrides)},
-        {"offset_src_", h2d ? nest.hostOffset : nest.deviceOffset},
-        {"offset_dst_", h2d ? nest.deviceOffset : nest.hostOffset}});
+    infos.push_back(
+        Object{{"size_", reversed(sizes)},
+               {"stride_src_", reversed(h2d ? hostStrides : deviceStrides)},
+               {"stride_dst_", reversed(h2d ? deviceStrides : hostStrides)},
+               {"offset_src_", h2d ? nest.hostOffset : nest.deviceOffset},
+               {"offset_dst_", h2d ? nest.deviceOffset : nest.hostOffset}});
   }
   bool h2d = transfer.hostToDevice;
   return JValue(Object{

@@ -16,9 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Spyre/Target/Emitters.h"
-#include "Spyre/Layout/Stickify.h"
 #include "Spyre/Dialect/Spyre/IR/KernelForm.h"
+#include "Spyre/Layout/Stickify.h"
+#include "Spyre/Target/Emitters.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
@@ -170,8 +170,7 @@ LogicalResult KernelEmitter::analyse() {
       if (role.kind == BoundLayout::DimKind::Piece) {
         if (auto expr = dyn_cast<AffineDimExpr>(map.getResult(role.hostDim)))
           add(labels[expr.getPosition()], 1);
-      } else if (role.kind == BoundLayout::DimKind::Unit &&
-                 stick >= 0) {
+      } else if (role.kind == BoundLayout::DimKind::Unit && stick >= 0) {
         add(labels[stick], 1);
       }
     }
@@ -179,8 +178,7 @@ LogicalResult KernelEmitter::analyse() {
       add(labels[stick], 1);
     if (!isMatmul)
       for (unsigned d = 0; d < numDims; ++d)
-        add(labels[d],
-            stick < 0 && static_cast<int>(d) == opStick ? -2 : -1);
+        add(labels[d], stick < 0 && static_cast<int>(d) == opStick ? -2 : -1);
 
     t.layoutClass = -1;
     tensors.push_back(std::move(t));
@@ -227,22 +225,26 @@ Object KernelEmitter::coordInfo(const SdscTensor &tensor, StringRef label) {
     folds["dim_prop_attr"] =
         Array{fold(splits, "core_fold"), fold(1, "corelet_fold"),
               fold(1, "row_fold"), fold(size, "elem_arr_0")};
-    return Object{{"spatial", 3},  {"temporal", 0},     {"elemArr", 1},
-                  {"padding", "nopad"}, {"folds", std::move(folds)}};
+    return Object{{"spatial", 3},
+                  {"temporal", 0},
+                  {"elemArr", 1},
+                  {"padding", "nopad"},
+                  {"folds", std::move(folds)}};
   }
   bool stickReduction = scale == -2;
   int64_t eps = cls.eps;
   folds["dim_prop_func"] =
       Array{affine(stickReduction ? eps : size), affine(0), affine(0),
             affine(eps), affine(stickReduction ? 0 : 1)};
-  folds["dim_prop_attr"] =
-      Array{fold(splits, "core_fold"), fold(1, "corelet_fold"),
-            fold(1, "row_fold"),
-            fold(stickReduction ? 1 : std::max<int64_t>(1, size / eps),
-                 "elem_arr_1"),
-            fold(eps, "elem_arr_0")};
-  return Object{{"spatial", 3},  {"temporal", 0},     {"elemArr", 2},
-                {"padding", "nopad"}, {"folds", std::move(folds)}};
+  folds["dim_prop_attr"] = Array{
+      fold(splits, "core_fold"), fold(1, "corelet_fold"), fold(1, "row_fold"),
+      fold(stickReduction ? 1 : std::max<int64_t>(1, size / eps), "elem_arr_1"),
+      fold(eps, "elem_arr_0")};
+  return Object{{"spatial", 3},
+                {"temporal", 0},
+                {"elemArr", 2},
+                {"padding", "nopad"},
+                {"folds", std::move(folds)}};
 }
 
 JValue KernelEmitter::allocateNode(unsigned i, int64_t chunk) {
@@ -295,12 +297,11 @@ JValue KernelEmitter::allocateNode(unsigned i, int64_t chunk) {
                               {"coreIdToWkSlice_", Object{}}}}};
 }
 
-FailureOr<JValue> KernelEmitter::constants(
-    ArrayRef<std::pair<std::string, double>> values) {
+FailureOr<JValue>
+KernelEmitter::constants(ArrayRef<std::pair<std::string, double>> values) {
   if (values.empty())
     return JValue("{}");
-  DataFormat format =
-      *symbolizeDataFormat(tensors.front().format);
+  DataFormat format = *symbolizeDataFormat(tensors.front().format);
   Object out;
   for (auto [k, entry] : llvm::enumerate(values)) {
     FailureOr<int64_t> bits = encodeConstant(kernel, format, entry.second);
@@ -309,12 +310,11 @@ FailureOr<JValue> KernelEmitter::constants(
     out[std::to_string(k)] = Object{
         {"dataFormat_", tensors.front().format},
         {"name_", entry.first},
-        {"data_",
-         Object{{"dim_prop_func",
-                 Array{Object{{"Const", Object{}}}, Object{{"Const", Object{}}},
-                       Object{{"Map", Object{}}}}},
-                {"dim_prop_attr", coreCoreletTime(cores)},
-                {"data_", Object{{"[0, 0, 0]", Array{*bits}}}}}}};
+        {"data_", Object{{"dim_prop_func", Array{Object{{"Const", Object{}}},
+                                                 Object{{"Const", Object{}}},
+                                                 Object{{"Map", Object{}}}}},
+                         {"dim_prop_attr", coreCoreletTime(cores)},
+                         {"data_", Object{{"[0, 0, 0]", Array{*bits}}}}}}};
   }
   return JValue(std::move(out));
 }
@@ -386,10 +386,9 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
     Array order;
     for (const std::string &label : first->order)
       order.push_back(label);
-    primary[classNames[c]] =
-        Object{{"layoutDimOrder_", std::move(order)},
-               {"stickDimOrder_", Array{first->stick}},
-               {"stickSize_", Array{first->eps}}};
+    primary[classNames[c]] = Object{{"layoutDimOrder_", std::move(order)},
+                                    {"stickDimOrder_", Array{first->stick}},
+                                    {"stickSize_", Array{first->eps}}};
   }
   Array scheduleTree, labeled;
   for (unsigned i = 0; i < tensors.size(); ++i) {
@@ -427,15 +426,14 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
   for (unsigned i = 0; i < numInputs; ++i)
     inputs.push_back(llvm::formatv("Tensor{0}-idx{0}", i).str());
   unsigned last = tensors.size() - 1;
-  Object compute{
-      {"exUnit", isMatmul ? "pt" : "sfp"},
-      {"opFuncName", opFunc},
-      {"attributes_", Object{{"dataFormat_", tensors.front().format},
-                             {"fidelity_", "regular"}}},
-      {"location", "Inner"},
-      {"inputLabeledDs", std::move(inputs)},
-      {"outputLabeledDs",
-       Array{llvm::formatv("Tensor{0}-idx{0}", last).str()}}};
+  Object compute{{"exUnit", isMatmul ? "pt" : "sfp"},
+                 {"opFuncName", opFunc},
+                 {"attributes_", Object{{"dataFormat_", tensors.front().format},
+                                        {"fidelity_", "regular"}}},
+                 {"location", "Inner"},
+                 {"inputLabeledDs", std::move(inputs)},
+                 {"outputLabeledDs",
+                  Array{llvm::formatv("Tensor{0}-idx{0}", last).str()}}};
 
   Object dsc{{"numCoresUsed_", cores},
              {"numCoreletsUsed_", 1},
@@ -452,21 +450,20 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
              {"constantInfo_", std::move(*constantInfo)},
              {"computeOp_", Array{std::move(compute)}}};
 
-  Object body{
-      {"sdscFoldProps_", Array{fold(1, "time")}},
-      {"sdscFolds_",
-       Object{{"dim_prop_func", Array{affine(1)}},
-              {"dim_prop_attr", Array{fold(1, "time")}},
-              {"data_", Object{{"[0]", "0"}}}}},
-      {"coreFoldProp_", fold(cores, "core")},
-      {"coreletFoldProp_", fold(1, "corelet")},
-      {"numCoresUsed_", cores},
-      {"coreIdToDsc_", std::move(coreIdToDsc)},
-      {"numWkSlicesPerDim_", std::move(slicesPerDim)},
-      {"coreIdToWkSlice_", std::move(coreIdToWkSlice)},
-      {"coreIdToDscSchedule", std::move(schedule)},
-      {"dscs_", Array{Object{{opFunc, std::move(dsc)}}}}};
-  return JValue(Object{{std::to_string(index) + "_" + opFunc, std::move(body)}});
+  Object body{{"sdscFoldProps_", Array{fold(1, "time")}},
+              {"sdscFolds_", Object{{"dim_prop_func", Array{affine(1)}},
+                                    {"dim_prop_attr", Array{fold(1, "time")}},
+                                    {"data_", Object{{"[0]", "0"}}}}},
+              {"coreFoldProp_", fold(cores, "core")},
+              {"coreletFoldProp_", fold(1, "corelet")},
+              {"numCoresUsed_", cores},
+              {"coreIdToDsc_", std::move(coreIdToDsc)},
+              {"numWkSlicesPerDim_", std::move(slicesPerDim)},
+              {"coreIdToWkSlice_", std::move(coreIdToWkSlice)},
+              {"coreIdToDscSchedule", std::move(schedule)},
+              {"dscs_", Array{Object{{opFunc, std::move(dsc)}}}}};
+  return JValue(
+      Object{{std::to_string(index) + "_" + opFunc, std::move(body)}});
 }
 
 /// Every kernel of `function`, in program order, or failure when device

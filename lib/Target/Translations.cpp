@@ -1,9 +1,10 @@
-//===- Translations.cpp - --spyre-to-superdsc, --spyre-to-dci --------------===//
+//===- Translations.cpp - --spyre-to-superdsc, --spyre-to-dci
+//--------------===//
 
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/InitSpyre.h"
-#include "Spyre/Target/Emitters.h"
 #include "Spyre/Support/OutputFiles.h"
+#include "Spyre/Target/Emitters.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"

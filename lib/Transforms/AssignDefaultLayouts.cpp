@@ -1,4 +1,5 @@
-//===- AssignDefaultLayouts.cpp - --spyre-assign-default-layouts -----------===//
+//===- AssignDefaultLayouts.cpp - --spyre-assign-default-layouts
+//-----------===//
 //
 // Gives every tensor at a function boundary a `#spyre.layout`: the one its
 // `spyre.layout` attribute fixes, the default for its `spyre.dim_order`, or
@@ -44,9 +45,8 @@ void AssignDefaultLayoutsPass::runOnOperation() {
     for (auto [i, type] : llvm::enumerate(oldType.getInputs())) {
       Location loc = function.isExternal() ? function.getLoc()
                                            : function.getArgument(i).getLoc();
-      FailureOr<Type> laidOut =
-          layOutBoundaryType(type, function.getArgAttrDict(i), stickBytes,
-                             [&, i = i] {
+      FailureOr<Type> laidOut = layOutBoundaryType(
+          type, function.getArgAttrDict(i), stickBytes, [&, i = i] {
             return emitError(loc) << "argument #" << i << " of @"
                                   << function.getSymName() << ": ";
           });
@@ -54,9 +54,8 @@ void AssignDefaultLayoutsPass::runOnOperation() {
       inputs.push_back(succeeded(laidOut) ? *laidOut : type);
     }
     for (auto [i, type] : llvm::enumerate(oldType.getResults())) {
-      FailureOr<Type> laidOut =
-          layOutBoundaryType(type, function.getResultAttrDict(i),
-                             stickBytes, [&, i = i] {
+      FailureOr<Type> laidOut = layOutBoundaryType(
+          type, function.getResultAttrDict(i), stickBytes, [&, i = i] {
             return function.emitError() << "result #" << i << " of @"
                                         << function.getSymName() << ": ";
           });
@@ -76,17 +75,17 @@ void AssignDefaultLayoutsPass::runOnOperation() {
         if (hostType == inputs[i])
           continue;
         arg.setType(inputs[i]);
-        auto toHost = FromDeviceOp::create(builder, arg.getLoc(), hostType, arg);
+        auto toHost =
+            FromDeviceOp::create(builder, arg.getLoc(), hostType, arg);
         arg.replaceAllUsesExcept(toHost.getResult(), toHost);
       }
       function.walk([&](func::ReturnOp ret) {
         builder.setInsertionPoint(ret);
         for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
           if (operand.getType() != results[i])
-            ret.setOperand(
-                i, ToDeviceOp::create(builder, ret.getLoc(), results[i],
-                                      operand)
-                       .getResult());
+            ret.setOperand(i, ToDeviceOp::create(builder, ret.getLoc(),
+                                                 results[i], operand)
+                                  .getResult());
       });
     }
     function.setType(newType);

@@ -1,4 +1,5 @@
-//===- CanonicalizeShapes.cpp - --spyre-canonicalize-shapes ----------------===//
+//===- CanonicalizeShapes.cpp - --spyre-canonicalize-shapes
+//----------------===//
 //
 // The seeds' canonical form: size-1 dims do not take part in layouts, so
 // spyre ops should not see them. Every pointwise op and reduction with a
@@ -212,8 +213,7 @@ struct CanonicalizeShapesPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<SqueezePointwise>(context);
-    patterns.add<SqueezeReduction, SqueezeTranspose, SqueezeConstant>(
-        context);
+    patterns.add<SqueezeReduction, SqueezeTranspose, SqueezeConstant>(context);
     // Folding reshape chains cancels the reshapes between rebuilt ops.
     ReshapeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

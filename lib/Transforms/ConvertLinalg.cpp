@@ -1,4 +1,5 @@
-//===- ConvertLinalg.cpp - --spyre-convert-linalg ---------------------------===//
+//===- ConvertLinalg.cpp - --spyre-convert-linalg
+//---------------------------===//
 //
 // Runs the conversion patterns (LinalgToSpyre.cpp) on one function with the
 // greedy pattern driver, which also erases what conversion leaves dead
@@ -95,11 +96,11 @@ struct ConvertLinalgPass
     std::string message =
         ("'" + op->getName().getStringRef() + "' stays on the host: " + why)
             .str();
-    if (auto remark = remark::missed(
-            op->getLoc(), remark::RemarkOpts::name("StaysOnHost")
-                              .category("spyre")
-                              .subCategory("convert-linalg")
-                              .function(function.getName()))) {
+    if (auto remark =
+            remark::missed(op->getLoc(), remark::RemarkOpts::name("StaysOnHost")
+                                             .category("spyre")
+                                             .subCategory("convert-linalg")
+                                             .function(function.getName()))) {
       remark << message;
       return;
     }

@@ -1,4 +1,5 @@
-//===- DivideWork.cpp - --spyre-divide-work --------------------------------===//
+//===- DivideWork.cpp - --spyre-divide-work
+//--------------------------------===//
 //
 // Every device payload op gets a #spyre.division chosen by the kernel model
 // (lib/Analysis/KernelModel). Ops with the same types and attributes get the
@@ -41,9 +42,9 @@ Key signature(Operation *op, const kernel::Division *preferred) {
 /// `index` as `producer` (whose result it is) gives it, so the intermediate
 /// can stay in LX; nullopt when the producer's division cannot be carried
 /// over (chunks, a split reduction, or dims the operand does not index).
-std::optional<kernel::Division>
-carryOver(Operation *op, unsigned index, Operation *producer,
-          const kernel::Division &division) {
+std::optional<kernel::Division> carryOver(Operation *op, unsigned index,
+                                          Operation *producer,
+                                          const kernel::Division &division) {
   if (division.numChunks() > 1)
     return std::nullopt;
   auto from = cast<KernelPayloadOpInterface>(producer);
@@ -82,11 +83,9 @@ struct DivideWorkPass
     : public ::mlir::spyre::impl::SpyreDivideWorkBase<DivideWorkPass> {
   using SpyreDivideWorkBase::SpyreDivideWorkBase;
 
-
   void runOnOperation() override {
     // The bound is the target's: checked before any op, even without any.
-    if (failed(checkCoresOption(getOperation(), "--spyre-divide-work",
-                                cores)))
+    if (failed(checkCoresOption(getOperation(), "--spyre-divide-work", cores)))
       return signalPassFailure();
     if (failed(forEachFunction(getOperation(), [&](FunctionOpInterface f) {
           return divideFunction(f);
@@ -115,8 +114,8 @@ struct DivideWorkPass
         auto it = producer ? chosenFor.find(producer) : chosenFor.end();
         if (it == chosenFor.end())
           continue;
-        preferred = carryOver(op, operand.getOperandNumber(), producer,
-                              it->second);
+        preferred =
+            carryOver(op, operand.getOperandNumber(), producer, it->second);
         if (preferred)
           break;
       }

@@ -1,4 +1,5 @@
-//===- InsertPadding.cpp - --spyre-insert-padding --------------------------===//
+//===- InsertPadding.cpp - --spyre-insert-padding
+//--------------------------===//
 //
 // Device padding holds whatever was there unless something says otherwise.
 // Two places need a neutral value in it:
@@ -77,10 +78,9 @@ static LogicalResult padMatmul(ComputeOpInterface op, OpBuilder &builder) {
       op->getContext(), deviceSize, layout.getStrideMap(), layout.getFormat(),
       layout.getArrangement(), layout.getStickBytes());
   builder.setInsertionPoint(op);
-  Value result =
-      PadOp::create(builder, op->getLoc(),
-                    withLayout(withoutLayout(type), paddedLayout), b,
-                    builder.getF64FloatAttr(0.0));
+  Value result = PadOp::create(builder, op->getLoc(),
+                               withLayout(withoutLayout(type), paddedLayout), b,
+                               builder.getF64FloatAttr(0.0));
   op->setOperand(1, result);
   return success();
 }

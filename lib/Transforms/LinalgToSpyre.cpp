@@ -73,11 +73,11 @@ bool isSupportedFloat(Type type) {
 /// The spyre elementwise and reduction ops, found through their interfaces
 /// once per context: the conversion never names an op it maps to.
 struct OpTable {
-  SmallVector<std::pair<RegisteredOperationName,
-                        ElementwiseOpInterface::Concept *>>
+  SmallVector<
+      std::pair<RegisteredOperationName, ElementwiseOpInterface::Concept *>>
       elementwise;
-  SmallVector<std::pair<RegisteredOperationName,
-                        ReductionOpInterface::Concept *>>
+  SmallVector<
+      std::pair<RegisteredOperationName, ReductionOpInterface::Concept *>>
       reductions;
 
   explicit OpTable(MLIRContext *context) {
@@ -189,8 +189,7 @@ Value Converter::constantScalar(Location loc, double value, Type elementType) {
 Value Converter::pointwise(Location loc,
                            Operation *(*build)(OpBuilder &, Location, Type,
                                                ValueRange, ArrayAttr),
-                           ArrayRef<Term> inputs,
-                           RankedTensorType resultType) {
+                           ArrayRef<Term> inputs, RankedTensorType resultType) {
   SmallVector<Value> operands;
   SmallVector<Attribute> maps;
   bool allDefault = true;
@@ -243,10 +242,11 @@ Value Converter::toOutput(Location loc, Value value, AffineMap outputMap,
   }
   if (cast<RankedTensorType>(value.getType()).getShape() !=
       outputType.getShape())
-    value = ReshapeOp::create(rewriter, loc,
-                              RankedTensorType::get(outputType.getShape(),
-                                                    outputType.getElementType()),
-                              value);
+    value =
+        ReshapeOp::create(rewriter, loc,
+                          RankedTensorType::get(outputType.getShape(),
+                                                outputType.getElementType()),
+                          value);
   return value;
 }
 
@@ -262,9 +262,9 @@ FailureOr<Term> Converter::inputTerm(linalg::LinalgOp op, OpOperand *operand,
     if (std::optional<double> splat = getSplatValue(value)) {
       Type element = cast<ShapedType>(value.getType()).getElementType();
       if (isSupportedFloat(element))
-        return Term{constantScalar(op.getLoc(), *splat, element),
-                    AffineMap::get(map.getNumDims(), 0, {},
-                                   rewriter.getContext())};
+        return Term{
+            constantScalar(op.getLoc(), *splat, element),
+            AffineMap::get(map.getNumDims(), 0, {}, rewriter.getContext())};
     }
   }
   auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -389,8 +389,8 @@ FailureOr<Value> Converter::convertScalarOp(Operation *scalar, Location opLoc,
         return failure();
       }
     if (!computesOn(name, resultElement) && !resultElement.isInteger(1)) {
-      why = "the device does not compute '" + shortName(name).str() +
-            "' on " + str(resultElement);
+      why = "the device does not compute '" + shortName(name).str() + "' on " +
+            str(resultElement);
       return failure();
     }
     SmallVector<Term> inputs(operands);
@@ -399,10 +399,10 @@ FailureOr<Value> Converter::convertScalarOp(Operation *scalar, Location opLoc,
     if (conversion)
       inputs = {Term{materialize(loc, operands[0], ranges,
                                  scalar->getOperand(0).getType()),
-                     AffineMap::getMultiDimIdentityMap(
-                         ranges.size(), rewriter.getContext())}};
-    Value result = pointwise(loc, concept->buildElementwise, inputs,
-                             resultType);
+                     AffineMap::getMultiDimIdentityMap(ranges.size(),
+                                                       rewriter.getContext())}};
+    Value result =
+        pointwise(loc, concept->buildElementwise, inputs, resultType);
     if (conversion &&
         cast<ConvertOp>(result.getDefiningOp()).getOpFuncName().empty()) {
       why = "it converts " + str(scalar->getOperand(0).getType()) + " to " +
@@ -429,7 +429,8 @@ FailureOr<Value> Converter::foldInit(linalg::LinalgOp op, Value value,
       initValue && (*initValue == neutral ||
                     (std::isinf(neutral) && std::abs(*initValue) >= 65504.0 &&
                      std::signbit(*initValue) == std::signbit(neutral)));
-  if (isNeutral || isa_and_nonnull<tensor::EmptyOp>(init->get().getDefiningOp()))
+  if (isNeutral ||
+      isa_and_nonnull<tensor::EmptyOp>(init->get().getDefiningOp()))
     return value;
   // A splat init (a fill of a constant) is a scalar combined once per
   // result element.
@@ -448,9 +449,9 @@ FailureOr<Value> Converter::foldInit(linalg::LinalgOp op, Value value,
     exprs.push_back(
         rewriter.getAffineDimExpr(llvm::find(parallel, d) - parallel.begin()));
   }
-  Term initOnParallel{initTerm->tensor, AffineMap::get(parallel.size(), 0,
-                                                       exprs,
-                                                       rewriter.getContext())};
+  Term initOnParallel{
+      initTerm->tensor,
+      AffineMap::get(parallel.size(), 0, exprs, rewriter.getContext())};
   auto type = cast<RankedTensorType>(value.getType());
   Term reduced{value, AffineMap::getMultiDimIdentityMap(type.getRank(),
                                                         rewriter.getContext())};
@@ -585,9 +586,9 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
       for (AffineExpr expr : term.map.getResults())
         exprs.push_back(rewriter.getAffineDimExpr(
             newIndex[cast<AffineDimExpr>(expr).getPosition()]));
-      subOperands.push_back(Term{term.tensor,
-                                 AffineMap::get(subRanges.size(), 0, exprs,
-                                                rewriter.getContext())});
+      subOperands.push_back(
+          Term{term.tensor, AffineMap::get(subRanges.size(), 0, exprs,
+                                           rewriter.getContext())});
     }
     FailureOr<Value> result =
         convertScalarOp(&scalar, loc, subOperands, subRanges, why);
@@ -602,8 +603,8 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
   auto found = env.find(target);
   if (found == env.end())
     return Unsupported{"it yields a value defined outside the op"};
-  Value value = materialize(loc, found->second, ranges,
-                            outputType.getElementType());
+  Value value =
+      materialize(loc, found->second, ranges, outputType.getElementType());
 
   if (hasReduction) {
     // One single-dim reduction per reduced op dim, highest first so the
@@ -615,10 +616,10 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
       SmallVector<int64_t> shape(type.getShape());
       shape.erase(shape.begin() + d);
       value = reduction
-                  ->buildReduction(rewriter, loc,
-                                   RankedTensorType::get(shape,
-                                                         type.getElementType()),
-                                   value, d, /*maskValue=*/nullptr)
+                  ->buildReduction(
+                      rewriter, loc,
+                      RankedTensorType::get(shape, type.getElementType()),
+                      value, d, /*maskValue=*/nullptr)
                   ->getResult(0);
     }
     FailureOr<Value> combined = foldInit(
@@ -633,8 +634,7 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
-std::optional<Unsupported>
-Converter::convertContraction(linalg::LinalgOp op) {
+std::optional<Unsupported> Converter::convertContraction(linalg::LinalgOp op) {
   unsigned numLoops = op.getNumLoops();
   if (numLoops != 3 && numLoops != 4)
     return Unsupported{"it is a contraction over " + std::to_string(numLoops) +
@@ -755,10 +755,8 @@ std::optional<Unsupported> Converter::convertSoftmax(linalg::SoftmaxOp op) {
   Value sum = SumOp::create(rewriter, loc, reducedType, exp, dim, nullptr);
   AffineMap reducedId =
       AffineMap::getMultiDimIdentityMap(reducedShape.size(), context);
-  Value inverse =
-      pointwise<ReciprocalOp>(loc, {{sum, reducedId}}, reducedType);
-  Value result =
-      pointwise<MulOp>(loc, {{exp, id}, {inverse, dropped}}, type);
+  Value inverse = pointwise<ReciprocalOp>(loc, {{sum, reducedId}}, reducedType);
+  Value result = pointwise<MulOp>(loc, {{exp, id}, {inverse, dropped}}, type);
   rewriter.replaceOp(op, result);
   return std::nullopt;
 }
@@ -791,8 +789,7 @@ bool isConvertibleLinalg(linalg::LinalgOp op) {
   return op.hasPureTensorSemantics();
 }
 
-struct ContractionPattern
-    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+struct ContractionPattern : OpInterfaceRewritePattern<linalg::LinalgOp> {
   ContractionPattern(MLIRContext *context,
                      std::shared_ptr<ConversionState> state)
       : OpInterfaceRewritePattern(context, /*benefit=*/2), state(state) {}
@@ -862,10 +859,8 @@ struct ReshapePattern : OpRewritePattern<ReshapeTy> {
                                 PatternRewriter &rewriter) const override {
     if (!op.getResultType().hasStaticShape() ||
         !op.getSrcType().hasStaticShape())
-      return state->finish(op, rewriter,
-                           Unsupported{"it has a dynamic shape"});
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getResultType(),
-                                           op.getSrc());
+      return state->finish(op, rewriter, Unsupported{"it has a dynamic shape"});
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getResultType(), op.getSrc());
     return success();
   }
   std::shared_ptr<ConversionState> state;

@@ -1,4 +1,5 @@
-//===- LowerToKernels.cpp - --spyre-lower-to-kernels -----------------------===//
+//===- LowerToKernels.cpp - --spyre-lower-to-kernels
+//-----------------------===//
 //
 // Every divided and planned payload op becomes a spyre.kernel whose
 // attributes spell out the per-core program. All addresses come from the
@@ -86,10 +87,9 @@ struct LowerToKernelsPass
 
   LogicalResult lowerFunction(FunctionOpInterface function);
   FailureOr<MemAttr> getMem(Operation *user, Value value);
-  LogicalResult lower(Operation *op, FunctionOpInterface function,
-                      bool hasPool, int64_t index);
-  FailureOr<KernelShape> shapeOf(Operation *op,
-                                        ArrayRef<bool> resident);
+  LogicalResult lower(Operation *op, FunctionOpInterface function, bool hasPool,
+                      int64_t index);
+  FailureOr<KernelShape> shapeOf(Operation *op, ArrayRef<bool> resident);
 
   TargetModel target;
   std::map<OpSignature, KernelShape> shapes;
@@ -99,15 +99,14 @@ FailureOr<MemAttr> LowerToKernelsPass::getMem(Operation *user, Value value) {
   MemAttr mem = getRecordedMem(value);
   if (!mem)
     return user->emitOpError()
-           << "reads or writes a tensor with no '"
-           << SpyreDialect::kMemAttrName
+           << "reads or writes a tensor with no '" << SpyreDialect::kMemAttrName
            << "'; run --spyre-plan-memory first";
   return mem;
 }
 
 LogicalResult LowerToKernelsPass::lowerFunction(FunctionOpInterface function) {
-  auto pool = function->getAttrOfType<IntegerAttr>(
-      SpyreDialect::kPoolBytesAttrName);
+  auto pool =
+      function->getAttrOfType<IntegerAttr>(SpyreDialect::kPoolBytesAttrName);
   bool hasPool = pool && pool.getInt() > 0;
   SmallVector<Operation *> payloads;
   function.getFunctionBody().walk([&](Operation *op) {
@@ -215,9 +214,9 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
   SmallVector<std::string> labels = getDimLabels(op);
   SmallVector<Attribute> dims;
   for (auto [d, dim] : llvm::enumerate(problem->dims))
-    dims.push_back(KernelDimAttr::get(context, labels[d], dim.size,
-                                      dim.granule, div.splits[d],
-                                      div.chunks[d], tile[d], dim.reduction));
+    dims.push_back(KernelDimAttr::get(context, labels[d], dim.size, dim.granule,
+                                      div.splits[d], div.chunks[d], tile[d],
+                                      dim.reduction));
   shape.dims = ArrayAttr::get(context, dims);
   shape.order = DenseI64ArrayAttr::get(
       context, SmallVector<int64_t>(div.order.begin(), div.order.end()));
@@ -265,13 +264,13 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
                  : FailureOr<kernel::Problem>(failure());
     kernel::Division ours = getDivision(op).getModel();
     if (failed(mine) || failed(theirs) ||
-        !sameCoreSlices(*theirs, getKernelDivision(producer),
-                        cast<KernelPayloadOpInterface>(producer.getPayload())
-                            .getIndexingMapsArray()
-                            .back(),
-                        *mine, ours,
-                        cast<KernelPayloadOpInterface>(op)
-                            .getIndexingMapsArray()[i]))
+        !sameCoreSlices(
+            *theirs, getKernelDivision(producer),
+            cast<KernelPayloadOpInterface>(producer.getPayload())
+                .getIndexingMapsArray()
+                .back(),
+            *mine, ours,
+            cast<KernelPayloadOpInterface>(op).getIndexingMapsArray()[i]))
       return op->emitOpError()
              << "operand #" << i << " stays in LX (" << mems[i]
              << ") but its producer does not leave each core the slice this "
@@ -309,10 +308,9 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
                                          t.lxStrides, {}));
       continue;
     }
-    int64_t segment =
-        mem.getSpace() == MemorySpace::Pool
-            ? 0
-            : llvm::find(segments, mem) - segments.begin();
+    int64_t segment = mem.getSpace() == MemorySpace::Pool
+                          ? 0
+                          : llvm::find(segments, mem) - segments.begin();
     int64_t base = segment * target.segmentBytes +
                    (mem.getSpace() == MemorySpace::Pool ? mem.getValue() : 0);
     SmallVector<int64_t> lxOffsets;

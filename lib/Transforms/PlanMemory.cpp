@@ -1,4 +1,5 @@
-//===- PlanMemory.cpp - --spyre-plan-memory --------------------------------===//
+//===- PlanMemory.cpp - --spyre-plan-memory
+//--------------------------------===//
 //
 // Per function (one block of device ops, in program order):
 //
@@ -70,7 +71,8 @@ bool sameSlices(const Kernel &a, unsigned ia, const Kernel &b, unsigned ib) {
                         b.division, b.maps[ib]);
 }
 
-struct PlanMemoryPass : public ::mlir::spyre::impl::SpyrePlanMemoryBase<PlanMemoryPass> {
+struct PlanMemoryPass
+    : public ::mlir::spyre::impl::SpyrePlanMemoryBase<PlanMemoryPass> {
   using SpyrePlanMemoryBase::SpyrePlanMemoryBase;
 
   void runOnOperation() override {
@@ -92,9 +94,9 @@ struct PlanMemoryPass : public ::mlir::spyre::impl::SpyrePlanMemoryBase<PlanMemo
   std::map<OpSignature, Kernel> planned;
 };
 
-LogicalResult
-PlanMemoryPass::tileKernels(Block &block, DenseMap<Operation *, int> &position,
-                            std::vector<Kernel> &kernels) {
+LogicalResult PlanMemoryPass::tileKernels(Block &block,
+                                          DenseMap<Operation *, int> &position,
+                                          std::vector<Kernel> &kernels) {
   for (Operation &op : block) {
     if (!isKernelPayload(&op) || !isDeviceTensor(op.getResult(0).getType()))
       continue;
@@ -160,15 +162,14 @@ void PlanMemoryPass::chooseResidents(
     const Kernel *producer = byOp.lookup(buffer->root.getDefiningOp());
     const kernel::Tensor &result = producer->problem.result();
     int64_t bytes = alignTo(
-        kernel::boxSticks(result, kernel::sliceSizes(producer->problem,
-                                                     producer->division)) *
+        kernel::boxSticks(
+            result, kernel::sliceSizes(producer->problem, producer->division)) *
             result.stickBytes,
         target.stickBytes);
     // Staging buffers of every kernel the tensor lives across sit below.
     int64_t floor = 0;
-    auto first = llvm::partition_point(kernels, [&](const Kernel &k) {
-      return k.position < buffer->def;
-    });
+    auto first = llvm::partition_point(
+        kernels, [&](const Kernel &k) { return k.position < buffer->def; });
     for (auto it = first; it != kernels.end() && it->position <= buffer->last;
          ++it)
       floor = std::max(floor, it->lxBytes);
@@ -232,8 +233,7 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
     LayoutAttr layout = getLayoutAttr(value.getType());
     llvm::Expected<SpyreTensorLayout> stl = layout.getLayout(
         cast<RankedTensorType>(value.getType()).getElementType());
-    buffer.bytes =
-        stl ? alignTo(stl->deviceBytes(), target.stickBytes) : 0;
+    buffer.bytes = stl ? alignTo(stl->deviceBytes(), target.stickBytes) : 0;
     if (!stl)
       llvm::consumeError(stl.takeError());
     buffers.insert({value, buffer});
@@ -244,9 +244,8 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
       buffers[arg].hostVisible = true;
     }
   for (Operation &op : block) {
-    if (op.getNumRegions() && llvm::any_of(op.getRegions(), [](Region &r) {
-          return !r.empty();
-        })) {
+    if (op.getNumRegions() &&
+        llvm::any_of(op.getRegions(), [](Region &r) { return !r.empty(); })) {
       bool nestedDevice = false;
       op.walk([&](Operation *inner) {
         nestedDevice |= inner != &op &&
@@ -310,9 +309,9 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
   for (auto &[root, buffer] : buffers) {
     if (buffer.space != MemorySpace::IO || buffer.bytes <= target.segmentBytes)
       continue;
-    InFlightDiagnostic diag =
-        isa<BlockArgument>(root) ? function.emitError()
-                                 : root.getDefiningOp()->emitOpError();
+    InFlightDiagnostic diag = isa<BlockArgument>(root)
+                                  ? function.emitError()
+                                  : root.getDefiningOp()->emitOpError();
     if (auto arg = dyn_cast<BlockArgument>(root))
       diag << "argument " << arg.getArgNumber() << " of @"
            << function.getName();
@@ -355,8 +354,8 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
     }
     llvm::stable_sort(candidates, [](Buffer *a, Buffer *b) {
       auto saving = [](Buffer *x) {
-        return x->bytes * (1 + static_cast<int64_t>(llvm::range_size(
-                                   x->root.getUses())));
+        return x->bytes *
+               (1 + static_cast<int64_t>(llvm::range_size(x->root.getUses())));
       };
       return saving(a) > saving(b);
     });
@@ -375,9 +374,8 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
       continue;
     int def = buffer.def;
     llvm::erase_if(live, [def](const Live &l) { return l.last < def; });
-    llvm::sort(live, [](const Live &a, const Live &b) {
-      return a.begin < b.begin;
-    });
+    llvm::sort(live,
+               [](const Live &a, const Live &b) { return a.begin < b.begin; });
     int64_t offset = 0;
     for (const Live &l : live) {
       if (offset + buffer.bytes <= l.begin)
@@ -417,8 +415,7 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
           MemAttr::get(context, MemorySpace::IO, it->second.value));
     }
   function->setAttr(SpyreDialect::kPoolBytesAttrName,
-                    IntegerAttr::get(IntegerType::get(context, 64),
-                                     poolBytes));
+                    IntegerAttr::get(IntegerType::get(context, 64), poolBytes));
   return success();
 }
 

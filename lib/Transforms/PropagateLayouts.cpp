@@ -1,4 +1,5 @@
-//===- PropagateLayouts.cpp - --spyre-propagate-layouts --------------------===//
+//===- PropagateLayouts.cpp - --spyre-propagate-layouts
+//--------------------===//
 //
 // Gives every tensor of a function a `#spyre.layout`, choosing the stick of
 // every value for the whole function at once:
@@ -81,8 +82,7 @@ private:
   LogicalResult materialize(const stick::Solution &solution);
   FailureOr<Value> withKey(int valueId, Key key, Operation *user,
                            unsigned operandIndex);
-  FailureOr<LayoutAttr> layoutFor(RankedTensorType type, Key key,
-                                  Location loc);
+  FailureOr<LayoutAttr> layoutFor(RankedTensorType type, Key key, Location loc);
   LogicalResult finishBoundary();
 
   func::FuncOp function;
@@ -107,8 +107,7 @@ private:
   /// has few distinct tensor types, so each is built once.
   DenseMap<std::pair<Type, Key>, std::optional<LayoutAttr>> layoutCache;
   DenseMap<std::pair<Type, Key>, int64_t> elementCache;
-  std::optional<LayoutAttr> candidateLayout(RankedTensorType hostType,
-                                            Key key);
+  std::optional<LayoutAttr> candidateLayout(RankedTensorType hostType, Key key);
   int64_t candidateElements(RankedTensorType hostType, Key key);
 
   /// Materialisation state.
@@ -200,13 +199,13 @@ LogicalResult FunctionPropagation::layOutArguments() {
   for (BlockArgument arg : entry.getArguments())
     originalArgumentTypes.push_back(arg.getType());
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
-    FailureOr<Type> type = layOutBoundaryType(
-        arg.getType(), function.getArgAttrDict(i), stickBytes,
-        [&, i = i, arg = arg] {
-          return emitError(arg.getLoc())
-                 << "argument #" << i << " of @" << function.getSymName()
-                 << ": ";
-        });
+    FailureOr<Type> type =
+        layOutBoundaryType(arg.getType(), function.getArgAttrDict(i),
+                           stickBytes, [&, i = i, arg = arg] {
+                             return emitError(arg.getLoc())
+                                    << "argument #" << i << " of @"
+                                    << function.getSymName() << ": ";
+                           });
     if (failed(type))
       return failure();
     argumentTypes.push_back(*type);
@@ -221,9 +220,8 @@ LogicalResult FunctionPropagation::layOutArguments() {
     if (fixed) {
       FailureOr<Type> type =
           layOutBoundaryType(resultType, attrs, stickBytes, [&] {
-            return function.emitError()
-                   << "result #" << i << " of @" << function.getSymName()
-                   << ": ";
+            return function.emitError() << "result #" << i << " of @"
+                                        << function.getSymName() << ": ";
           });
       if (failed(type))
         return failure();
@@ -239,8 +237,8 @@ LogicalResult FunctionPropagation::layOutArguments() {
     int id = addValue(arg, -1, 0);
     FailureOr<Key> key = keyOf(type);
     if (failed(key))
-      return emitError(arg.getLoc()) << "argument #" << i
-                                     << " has a layout that does not bind";
+      return emitError(arg.getLoc())
+             << "argument #" << i << " has a layout that does not bind";
     problem.values[id].fixedKey = *key;
   }
   return success();
@@ -331,8 +329,7 @@ LogicalResult FunctionPropagation::addNode(Operation *op) {
       std::optional<Key> viewKey;
       if (auto stl = layout->getLayout(inputType.getElementType());
           stl && survivesReshape(*stl, resultType.getShape())) {
-        auto bound = stl->bind(
-            HostView::contiguous(resultType.getShape()));
+        auto bound = stl->bind(HostView::contiguous(resultType.getShape()));
         int h = bound->stickHostDim();
         viewKey = h < 0 ? stick::kSparse : static_cast<Key>(h);
       } else if (!stl) {
@@ -433,8 +430,7 @@ FailureOr<Value> FunctionPropagation::withKey(int valueId, Key key,
   if (!bound)
     return user->emitOpError("input #")
            << operandIndex << ": " << llvm::toString(bound.takeError());
-  llvm::Expected<SpyreTensorLayout> target =
-      restickifyTarget(*bound, key);
+  llvm::Expected<SpyreTensorLayout> target = restickifyTarget(*bound, key);
   if (!target) {
     // Layouts that are not generic stick layouts (e.g. fixed arguments):
     // go to the canonical layout with that stick instead.
@@ -457,7 +453,8 @@ FailureOr<Value> FunctionPropagation::withKey(int valueId, Key key,
   return result;
 }
 
-LogicalResult FunctionPropagation::materialize(const stick::Solution &solution) {
+LogicalResult
+FunctionPropagation::materialize(const stick::Solution &solution) {
   keys = stick::valueKeys(problem, solution.configs);
   deviceValues.assign(irValues.begin(), irValues.end());
   for (auto [id, value] : llvm::enumerate(problem.values))
@@ -559,7 +556,8 @@ LogicalResult FunctionPropagation::finishBoundary() {
   }
   // Device results read by host ops.
   for (auto [id, value] : llvm::enumerate(deviceValues)) {
-    if (problem.values[id].producer < 0 || !nodeOps[problem.values[id].producer])
+    if (problem.values[id].producer < 0 ||
+        !nodeOps[problem.values[id].producer])
       continue;
     SmallVector<OpOperand *> hostUses;
     for (OpOperand &use : value.getUses()) {
@@ -597,8 +595,8 @@ LogicalResult FunctionPropagation::finishBoundary() {
         // default layout.
         LayoutAttr layout = fixed;
         if (!layout) {
-          FailureOr<Type> laidOut = layOutBoundaryType(
-              type, {}, stickBytes, [&, i = i] {
+          FailureOr<Type> laidOut =
+              layOutBoundaryType(type, {}, stickBytes, [&, i = i] {
                 return ret.emitOpError() << "result #" << i << ": ";
               });
           if (failed(laidOut))
@@ -634,8 +632,8 @@ LogicalResult FunctionPropagation::finishBoundary() {
   if (walk.wasInterrupted())
     return failure();
   SmallVector<Type> inputs(entry.getArgumentTypes());
-  function.setType(FunctionType::get(function.getContext(), inputs,
-                                     resultTypes));
+  function.setType(
+      FunctionType::get(function.getContext(), inputs, resultTypes));
   dropLayoutAttributes(function);
   return success();
 }
@@ -678,9 +676,9 @@ LogicalResult FunctionPropagation::run() {
       auto it = valueIds.find(value);
       if (it == valueIds.end() || !fixedResults[i])
         continue;
-      FailureOr<Key> key = keyOf(withLayout(
-          withoutLayout(cast<RankedTensorType>(value.getType())),
-          fixedResults[i]));
+      FailureOr<Key> key = keyOf(
+          withLayout(withoutLayout(cast<RankedTensorType>(value.getType())),
+                     fixedResults[i]));
       if (succeeded(key))
         problem.sinks.push_back({it->second, *key});
     }

@@ -1,4 +1,5 @@
-//===- Registration.cpp - Register the spyre dialect, passes, pipeline -----===//
+//===- Registration.cpp - Register the spyre dialect, passes, pipeline
+//-----===//
 
 #include "Spyre/InitSpyre.h"
 #include "Spyre/Transforms/Passes.h"
@@ -16,7 +17,6 @@
 
 using namespace mlir;
 using namespace mlir::spyre;
-
 
 namespace mlir::spyre {
 #define GEN_PASS_DEF_SPYREPIPELINECHECK

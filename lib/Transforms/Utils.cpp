@@ -1,4 +1,5 @@
-//===- Utils.cpp - Helpers shared by spyre passes --------------------------===//
+//===- Utils.cpp - Helpers shared by spyre passes
+//--------------------------===//
 
 #include "Spyre/Transforms/Utils.h"
 
@@ -56,8 +57,8 @@ mlir::spyre::layOutBoundaryType(Type type, DictionaryAttr attrs,
     if (layout.getStickBytes() != stickBytes) {
       emitError() << "its 'spyre.layout' is built for "
                   << layout.getStickBytes()
-                  << "-byte sticks, but the target's sticks have "
-                  << stickBytes << " bytes";
+                  << "-byte sticks, but the target's sticks have " << stickBytes
+                  << " bytes";
       return failure();
     }
     return Type(withLayout(tensorType, layout));
@@ -75,9 +76,9 @@ mlir::spyre::layOutBoundaryType(Type type, DictionaryAttr attrs,
                 << llvm::toString(layout.takeError());
     return failure();
   }
-  return Type(withLayout(
-      tensorType,
-      LayoutAttr::get(type.getContext(), *layout, tensorType.getElementType())));
+  return Type(
+      withLayout(tensorType, LayoutAttr::get(type.getContext(), *layout,
+                                             tensorType.getElementType())));
 }
 
 void mlir::spyre::dropLayoutAttributes(FunctionOpInterface function) {
@@ -106,12 +107,11 @@ void mlir::spyre::updateCallSites(
       Type want = newType.getInput(i);
       if (operand.getType() == want)
         continue;
-      Value converted =
-          isDeviceTensor(operand.getType())
-              ? Value(RestickifyOp::create(builder, call.getLoc(), want,
-                                           operand))
-              : Value(ToDeviceOp::create(builder, call.getLoc(), want,
-                                         operand));
+      Value converted = isDeviceTensor(operand.getType())
+                            ? Value(RestickifyOp::create(builder, call.getLoc(),
+                                                         want, operand))
+                            : Value(ToDeviceOp::create(builder, call.getLoc(),
+                                                       want, operand));
       call.setOperand(i, converted);
     }
     builder.setInsertionPointAfter(call);
@@ -120,8 +120,8 @@ void mlir::spyre::updateCallSites(
       if (hostType == newType.getResult(i))
         continue;
       result.setType(newType.getResult(i));
-      auto toHost = FromDeviceOp::create(builder, call.getLoc(), hostType,
-                                         result);
+      auto toHost =
+          FromDeviceOp::create(builder, call.getLoc(), hostType, result);
       result.replaceAllUsesExcept(toHost.getResult(), toHost);
     }
   });

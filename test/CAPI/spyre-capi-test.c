@@ -57,7 +57,8 @@ static int testLayoutAttribute(MlirContext ctx) {
   MlirType tensor =
       mlirRankedTensorTypeGet(2, shape, f16, mlirAttributeGetNull());
   MlirAttribute defaultLayout = mlirSpyreLayoutAttrGetDefault(tensor);
-  // CHECK: default: #spyre.layout<device_size = [4, 1000, 64], stride_map = [64, 200, 1]>
+  // CHECK: default: #spyre.layout<device_size = [4, 1000, 64], stride_map =
+  // [64, 200, 1]>
   printf("default: ");
   mlirAttributePrint(defaultLayout, printToStdout, NULL);
   printf("\n");
@@ -83,18 +84,19 @@ static int testPass(MlirContext ctx) {
     return 2;
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  MlirLogicalResult parsed = mlirParsePassPipeline(
-      opm,
-      mlirStringRefCreateFromCString(
-          "builtin.module(spyre-assign-default-layouts)"),
-      printToStdout, NULL);
+  MlirLogicalResult parsed =
+      mlirParsePassPipeline(opm,
+                            mlirStringRefCreateFromCString(
+                                "builtin.module(spyre-assign-default-layouts)"),
+                            printToStdout, NULL);
   if (mlirLogicalResultIsFailure(parsed))
     return 3;
   MlirLogicalResult ran =
       mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
   if (mlirLogicalResultIsFailure(ran))
     return 4;
-  // CHECK: func.func @f(%{{.*}}: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1]>>)
+  // CHECK: func.func @f(%{{.*}}: tensor<1024x256xf16, #spyre.layout<device_size
+  // = [4, 1024, 64], stride_map = [64, 256, 1]>>)
   mlirOperationPrint(mlirModuleGetOperation(module), printToStdout, NULL);
   printf("\n");
   mlirPassManagerDestroy(pm);
@@ -134,11 +136,11 @@ static int testPipeline(MlirContext ctx, const char *path) {
     return 11;
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
-          opm,
-          mlirStringRefCreateFromCString(
-              "builtin.module(spyre-pipeline{cores=4})"),
-          printToStdout, NULL)))
+  if (mlirLogicalResultIsFailure(
+          mlirParsePassPipeline(opm,
+                                mlirStringRefCreateFromCString(
+                                    "builtin.module(spyre-pipeline{cores=4})"),
+                                printToStdout, NULL)))
     return 12;
   if (mlirLogicalResultIsFailure(
           mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module))))
@@ -204,24 +206,22 @@ static int testPreconditions(MlirContext ctx) {
          (long)mlirSpyreLayoutAttrGetDeviceRank(unit),
          mlirSpyreLayoutAttrGetDeviceSize(unit, 0) == MLIR_SPYRE_INVALID_QUERY);
   // CHECK: range: 1 1 1 64
-  printf("range: %d %d %d %ld\n",
-         mlirSpyreLayoutAttrGetDeviceSize(layout, 3) == MLIR_SPYRE_INVALID_QUERY,
-         mlirSpyreLayoutAttrGetDeviceSize(layout, -1) ==
-             MLIR_SPYRE_INVALID_QUERY,
-         mlirSpyreLayoutAttrGetStrideMap(layout, 99) ==
-             MLIR_SPYRE_INVALID_QUERY,
-         (long)mlirSpyreLayoutAttrGetDeviceSize(layout, 2));
+  printf(
+      "range: %d %d %d %ld\n",
+      mlirSpyreLayoutAttrGetDeviceSize(layout, 3) == MLIR_SPYRE_INVALID_QUERY,
+      mlirSpyreLayoutAttrGetDeviceSize(layout, -1) == MLIR_SPYRE_INVALID_QUERY,
+      mlirSpyreLayoutAttrGetStrideMap(layout, 99) == MLIR_SPYRE_INVALID_QUERY,
+      (long)mlirSpyreLayoutAttrGetDeviceSize(layout, 2));
   // CHECK: default of null: null
   printf("default of null: %s\n",
          mlirAttributeIsNull(mlirSpyreLayoutAttrGetDefault((MlirType){NULL}))
              ? "null"
              : "set");
   // CHECK: emit null: failure
-  printf("emit null: %s\n",
-         mlirLogicalResultIsFailure(mlirSpyreEmitDci(
-             (MlirOperation){NULL}, printToStdout, NULL))
-             ? "failure"
-             : "success");
+  printf("emit null: %s\n", mlirLogicalResultIsFailure(mlirSpyreEmitDci(
+                                (MlirOperation){NULL}, printToStdout, NULL))
+                                ? "failure"
+                                : "success");
   return 0;
 }
 

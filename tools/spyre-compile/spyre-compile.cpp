@@ -42,13 +42,13 @@ static cl::opt<int> cores("cores",
                           cl::desc("Cores to compile for (default: the "
                                    "target's)"),
                           cl::init(0), cl::cat(category));
-static cl::opt<kernel::Policy> policy(
-    "policy", cl::desc("Work division policy"),
-    cl::values(clEnumValN(kernel::Policy::Model, "model",
-                          "minimise the modelled time (default)"),
-               clEnumValN(kernel::Policy::Greedy, "greedy",
-                          "the reference stack's policy")),
-    cl::init(kernel::Policy::Model), cl::cat(category));
+static cl::opt<kernel::Policy>
+    policy("policy", cl::desc("Work division policy"),
+           cl::values(clEnumValN(kernel::Policy::Model, "model",
+                                 "minimise the modelled time (default)"),
+                      clEnumValN(kernel::Policy::Greedy, "greedy",
+                                 "the reference stack's policy")),
+           cl::init(kernel::Policy::Model), cl::cat(category));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print the wall time of every pass"),
                             cl::init(false), cl::cat(category));
@@ -149,8 +149,8 @@ int main(int argc, char **argv) {
   auto function = (*lowered)->lookupSymbol<func::FuncOp>(name);
   if (!error)
     error = add("manifest.json",
-                json(driver::buildManifest(function, *artifacts,
-                                           "kernels.mlir", "source.mlir")));
+                json(driver::buildManifest(function, *artifacts, "kernels.mlir",
+                                           "source.mlir")));
   if (!error)
     error = files.commit();
   if (error)

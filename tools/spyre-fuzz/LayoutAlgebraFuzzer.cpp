@@ -72,8 +72,8 @@ void consume(llvm::Error err) { llvm::consumeError(std::move(err)); }
 
 /// A constructor that starts from a host view must build a layout that
 /// binds to it.
-BoundLayout bindToOwnHost(const SpyreTensorLayout &layout,
-                          const HostView &host, const char *constructor) {
+BoundLayout bindToOwnHost(const SpyreTensorLayout &layout, const HostView &host,
+                          const char *constructor) {
   llvm::Expected<BoundLayout> bound = layout.bind(host);
   if (bound)
     return std::move(*bound);
@@ -87,9 +87,8 @@ void checkReferenceRoundTrips(const BoundLayout &bound, HostType type,
                               FuzzInput &in) {
   const SpyreTensorLayout &layout = bound.layout();
   if (auto order = bound.dimOrder()) {
-    auto again = SpyreTensorLayout::getDefault(
-        bound.host(), layout.getFormat(),
-        llvm::ArrayRef<int32_t>(*order));
+    auto again = SpyreTensorLayout::getDefault(bound.host(), layout.getFormat(),
+                                               llvm::ArrayRef<int32_t>(*order));
     if (!again)
       violated(bound, "getDefault rejects its own dimOrder " +
                           formatList(*order) + ": " +
@@ -121,8 +120,8 @@ void checkReferenceRoundTrips(const BoundLayout &bound, HostType type,
   }
   auto rebound = target->bind(bound.host());
   if (!rebound)
-    violated(bound, "restickifyTarget(" + llvm::Twine(newStick) + ") = " +
-                        target->str() + " does not bind: " +
+    violated(bound, "restickifyTarget(" + llvm::Twine(newStick) +
+                        ") = " + target->str() + " does not bind: " +
                         llvm::toString(rebound.takeError()));
   checkInvariants(*rebound, type);
 }
@@ -150,10 +149,9 @@ void referenceCase(FuzzInput &in) {
       dimOrder->push_back(static_cast<int32_t>(in.range(-2, rank + 1)));
   }
   }
-  auto layout =
-      dimOrder ? SpyreTensorLayout::getDefault(
-                     host, type, llvm::ArrayRef<int32_t>(*dimOrder))
-               : SpyreTensorLayout::getDefault(host, type);
+  auto layout = dimOrder ? SpyreTensorLayout::getDefault(
+                               host, type, llvm::ArrayRef<int32_t>(*dimOrder))
+                         : SpyreTensorLayout::getDefault(host, type);
   if (!layout)
     return consume(layout.takeError());
   BoundLayout bound = bindToOwnHost(*layout, host, "getDefault");

@@ -51,10 +51,12 @@ void checkType(Type type, MLIRContext &context) {
     roundTripFailed(type, text, "type");
   if (!isa<mlir::spyre::LayoutAttr>(tensor.getEncoding()))
     return;
-  llvm::Expected<mlir::spyre::BoundLayout> bound = mlir::spyre::bindLayout(tensor);
+  llvm::Expected<mlir::spyre::BoundLayout> bound =
+      mlir::spyre::bindLayout(tensor);
   if (!bound) {
-    llvm::errs() << "verified type " << type << " does not bind: "
-                 << llvm::toString(bound.takeError()) << "\n";
+    llvm::errs() << "verified type " << type
+                 << " does not bind: " << llvm::toString(bound.takeError())
+                 << "\n";
     std::abort();
   }
   FailureOr<mlir::spyre::HostType> hostType =
@@ -80,9 +82,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A fresh context per input: nothing uniqued by one input affects the next.
   MLIRContext context(MLIRContext::Threading::DISABLED);
   context.getOrLoadDialect<mlir::spyre::SpyreDialect>();
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) {
-    return success();
-  });
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   // The parsers want a terminated buffer.
   std::string owned = text.str();

@@ -1,4 +1,5 @@
-//===- LayoutInvariants.h - What every accepted layout must satisfy -*- C++ -*-===//
+//===- LayoutInvariants.h - What every accepted layout must satisfy -*- C++
+//-*-===//
 //
 // The fuzz targets accept any layout the algebra (or the dialect's verifier)
 // accepts and then check it independently of how it was built:
@@ -117,9 +118,9 @@ inline void checkInvariants(const BoundLayout &bound, HostType hostType) {
       int64_t offset = 0;
       for (int h = 0; h < host.rank(); ++h) {
         if ((*hc)[h] < 0 || (*hc)[h] >= host.sizes[h])
-          violated(bound, "device " + formatList(coord) +
-                              " maps outside the host tensor: " +
-                              formatList(*hc));
+          violated(bound,
+                   "device " + formatList(coord) +
+                       " maps outside the host tensor: " + formatList(*hc));
         offset += (*hc)[h] * host.strides[h];
       }
       if (bound.hostOffset(coord) != offset)
@@ -132,8 +133,8 @@ inline void checkInvariants(const BoundLayout &bound, HostType hostType) {
       std::optional<llvm::SmallVector<int64_t, 6>> again =
           bound.hostCoord(back);
       if (!again || *again != *hc ||
-          (!broadcast && llvm::ArrayRef<int64_t>(back) !=
-                             llvm::ArrayRef<int64_t>(coord)))
+          (!broadcast &&
+           llvm::ArrayRef<int64_t>(back) != llvm::ArrayRef<int64_t>(coord)))
         violated(bound, "deviceCoord(hostCoord(" + formatList(coord) +
                             ")) is " + formatList(back));
     }
@@ -172,8 +173,7 @@ inline void checkInvariants(const BoundLayout &bound, HostType hostType) {
   if (bound.paddingPlan().numElements() != deviceElements - real)
     violated(bound, "the padding nests cover " +
                         llvm::Twine(bound.paddingPlan().numElements()) +
-                        " elements, not " +
-                        llvm::Twine(deviceElements - real));
+                        " elements, not " + llvm::Twine(deviceElements - real));
 
   // Stickify round trip (values 0..7 are exact in every format).
   if (hostType == HostType::Bool &&
@@ -187,8 +187,8 @@ inline void checkInvariants(const BoundLayout &bound, HostType hostType) {
   for (int64_t i = 0; i < span; ++i)
     encodeHost(hostType, static_cast<int>(i % 8), in.data() + i * hostBytes);
   const double pad = 3.0;
-  if (llvm::Error err = stickify(bound, hostType, in.data(), device.data(),
-                                 pad, /*threads=*/1))
+  if (llvm::Error err = stickify(bound, hostType, in.data(), device.data(), pad,
+                                 /*threads=*/1))
     violated(bound, "stickify failed: " + llvm::toString(std::move(err)));
   if (llvm::Error err =
           unstickify(bound, hostType, device.data(), out.data(), 1))
@@ -201,8 +201,7 @@ inline void checkInvariants(const BoundLayout &bound, HostType hostType) {
     violated(bound, "unstickify(stickify(x)) != x");
   if (layout.getFormat() == DataFormat::SENINT4 || hostType == HostType::Bool)
     return;
-  llvm::Expected<uint32_t> padBits =
-      encodeDeviceValue(layout.getFormat(), pad);
+  llvm::Expected<uint32_t> padBits = encodeDeviceValue(layout.getFormat(), pad);
   if (!padBits) {
     llvm::consumeError(padBits.takeError());
     return;

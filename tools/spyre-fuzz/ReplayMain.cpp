@@ -3,8 +3,8 @@
 // Builds without SPYRE_ENABLE_FUZZERS link the fuzz targets with this main:
 // it feeds every file named on the command line (directories: every file in
 // them) to LLVMFuzzerTestOneInput once, so the seed corpora and the crash
-// regressions in integration_test/fuzz run in every build's test suite. A failing
-// invariant aborts, as under libFuzzer.
+// regressions in integration_test/fuzz run in every build's test suite. A
+// failing invariant aborts, as under libFuzzer.
 //
 //===----------------------------------------------------------------------===//
 

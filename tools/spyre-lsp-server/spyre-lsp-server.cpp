@@ -1,4 +1,5 @@
-//===- spyre-lsp-server.cpp - Language server for spyre-mlir ---------------===//
+//===- spyre-lsp-server.cpp - Language server for spyre-mlir
+//---------------===//
 //
 // mlir-lsp-server that knows the spyre dialect: diagnostics (including
 // layout verification), hover and go-to-definition for .mlir files in

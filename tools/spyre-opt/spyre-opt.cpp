@@ -1,4 +1,5 @@
-//===- spyre-opt.cpp - The spyre-mlir optimizer driver ---------------------===//
+//===- spyre-opt.cpp - The spyre-mlir optimizer driver
+//---------------------===//
 //
 // mlir-opt with the spyre dialect and passes: every upstream dialect, pass
 // and extension is registered too (driver::registerToolDialects, the same
@@ -34,7 +35,8 @@ int main(int argc, char **argv) {
   mlir::spyre::driver::registerToolDialects(registry);
   auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
       argc, argv, "spyre-mlir optimizer driver\n", registry);
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
 
   std::vector<std::string> inputs = {inputFile};
   mlir::spyre::OutputFiles outputs(inputs);
@@ -52,8 +54,7 @@ int main(int argc, char **argv) {
   }
   std::string output;
   llvm::raw_string_ostream os(output);
-  if (mlir::failed(
-          mlir::MlirOptMain(os, std::move(file), registry, config)))
+  if (mlir::failed(mlir::MlirOptMain(os, std::move(file), registry, config)))
     return 1;
   mlir::spyre::OutputFiles result(inputs);
   if (llvm::Error failure = result.add(outputFile, std::move(output))) {

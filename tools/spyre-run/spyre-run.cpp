@@ -36,11 +36,11 @@ using namespace mlir::spyre::sim;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("spyre-run options");
-static cl::opt<std::string> inputFile(
-    cl::Positional,
-    cl::desc("<input: a .mlir file (linalg or kernel form), or the "
-             "manifest.json spyre-compile wrote>"),
-    cl::init("-"), cl::cat(category));
+static cl::opt<std::string>
+    inputFile(cl::Positional,
+              cl::desc("<input: a .mlir file (linalg or kernel form), or the "
+                       "manifest.json spyre-compile wrote>"),
+              cl::init("-"), cl::cat(category));
 static cl::opt<std::string>
     functionName("function",
                  cl::desc("Function to run (default: the only public "
@@ -59,13 +59,13 @@ static cl::opt<int> cores("cores",
                           cl::desc("Cores to compile for (default: the "
                                    "target's)"),
                           cl::init(0), cl::cat(category));
-static cl::opt<kernel::Policy> policy(
-    "policy", cl::desc("Work division policy"),
-    cl::values(clEnumValN(kernel::Policy::Model, "model",
-                          "minimise the modelled time (default)"),
-               clEnumValN(kernel::Policy::Greedy, "greedy",
-                          "the reference stack's policy")),
-    cl::init(kernel::Policy::Model), cl::cat(category));
+static cl::opt<kernel::Policy>
+    policy("policy", cl::desc("Work division policy"),
+           cl::values(clEnumValN(kernel::Policy::Model, "model",
+                                 "minimise the modelled time (default)"),
+                      clEnumValN(kernel::Policy::Greedy, "greedy",
+                                 "the reference stack's policy")),
+           cl::init(kernel::Policy::Model), cl::cat(category));
 static cl::opt<bool> check("check",
                            cl::desc("Compare with upstream MLIR's lowering of "
                                     "the same program, run in process"),
@@ -109,8 +109,7 @@ static cl::opt<bool> timing(
              "the reference"),
     cl::init(false), cl::cat(category));
 static cl::opt<std::string>
-    saveKernels("save-kernels",
-                cl::desc("Write the compiled kernel form here"),
+    saveKernels("save-kernels", cl::desc("Write the compiled kernel form here"),
                 cl::cat(category));
 
 // `--stats` and `--stats-json` take the names LLVM gives its own pass
@@ -170,7 +169,8 @@ int main(int argc, char **argv) {
     return fail("give either --input or --random-inputs, not both");
   for (cl::opt<double> *tolerance : {&atolOption, &rtolOption}) {
     double value = tolerance->getValue();
-    if (tolerance->getNumOccurrences() && !(value >= 0 && std::isfinite(value))) {
+    if (tolerance->getNumOccurrences() &&
+        !(value >= 0 && std::isfinite(value))) {
       char text[32];
       std::snprintf(text, sizeof(text), "%g", value);
       return fail(llvm::formatv("--{0}={1}: a tolerance must be a "
@@ -256,8 +256,8 @@ int main(int argc, char **argv) {
     }
   }
   if (!outputs.empty() && outputs.size() != picked.getNumResults())
-    return fail(llvm::formatv("@{0} has {1} results, {2} --output given",
-                              name, picked.getNumResults(), outputs.size()));
+    return fail(llvm::formatv("@{0} has {1} results, {2} --output given", name,
+                              picked.getNumResults(), outputs.size()));
 
   // Compile unless the file is in kernel form already.
   driver::CompileOptions options;
@@ -290,10 +290,9 @@ int main(int argc, char **argv) {
 
   int64_t kernels = 0;
   loweredFunction.walk([&](KernelOp) { ++kernels; });
-  llvm::outs() << llvm::formatv("@{0}: {1} kernels on {2} modelled cores{3}\n",
-                                name, kernels, result->stats.cores,
-                                compiled ? " (compiled with --spyre-pipeline)"
-                                         : "");
+  llvm::outs() << llvm::formatv(
+      "@{0}: {1} kernels on {2} modelled cores{3}\n", name, kernels,
+      result->stats.cores, compiled ? " (compiled with --spyre-pipeline)" : "");
   for (auto [i, tensor] : llvm::enumerate(result->outputs))
     llvm::outs() << llvm::formatv("result {0}: {1} {2}\n", i,
                                   formatList(tensor.shape),

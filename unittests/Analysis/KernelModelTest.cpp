@@ -224,8 +224,8 @@ TEST(Span, LargeOpIsChunkedNeverOverflows) {
       EXPECT_LE(perCoreSpan(t, slice), target.spanBytes) << t.name;
   }
   // No 32-core single launch works.
-  std::string error = errorOf(planWithSplits(p, target, 32, {1, 32, 1},
-                                             target.usableLxBytes()));
+  std::string error = errorOf(
+      planWithSplits(p, target, 32, {1, 32, 1}, target.usableLxBytes()));
   EXPECT_NE(error.find("per-core limit of 268435456 bytes"), std::string::npos)
       << error;
 }
@@ -417,8 +417,7 @@ TEST(Property, RandomProblemsKeepLimitsAndModelBeatsGreedy) {
     if (model)
       expectWithinLimits(p, *model, target, cores, lx);
     if (greedy && model) {
-      EXPECT_LE(model->estimate.seconds,
-                greedy->estimate.seconds * (1 + 1e-9));
+      EXPECT_LE(model->estimate.seconds, greedy->estimate.seconds * (1 + 1e-9));
       ++checked;
     }
     // The model considers greedy's split: it fails only when greedy does,

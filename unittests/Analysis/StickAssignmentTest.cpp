@@ -1,4 +1,5 @@
-//===- StickAssignmentTest.cpp - The layout choice optimiser ---------------===//
+//===- StickAssignmentTest.cpp - The layout choice optimiser
+//---------------===//
 //
 // The solver against exhaustive search on hundreds of random small graphs,
 // and the guarantee that it is never worse than a beam of width 64.
@@ -19,7 +20,9 @@ namespace {
 /// values of rank 2 or 3.
 Problem randomProblem(std::mt19937_64 &rng, int numNodes, int numInputs) {
   Problem p;
-  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  auto pick = [&](int n) {
+    return std::uniform_int_distribution<int>(0, n - 1)(rng);
+  };
   auto addValue = [&](int producer, int result, int rank) {
     Value v;
     v.producer = producer;

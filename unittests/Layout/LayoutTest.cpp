@@ -21,8 +21,8 @@ SpyreTensorLayout defaultLayout(ArrayRef<int64_t> sizes,
       SpyreTensorLayout::getDefault(HostView::contiguous(sizes), dtype);
   if (!layout) {
     ADD_FAILURE() << llvm::toString(layout.takeError());
-    return llvm::cantFail(SpyreTensorLayout::get({64}, {1},
-                                                 DataFormat::SEN169_FP16));
+    return llvm::cantFail(
+        SpyreTensorLayout::get({64}, {1}, DataFormat::SEN169_FP16));
   }
   return *layout;
 }
@@ -34,8 +34,8 @@ SpyreTensorLayout orderedLayout(ArrayRef<int64_t> sizes,
       HostView::contiguous(sizes), dtype, dimOrder);
   if (!layout) {
     ADD_FAILURE() << llvm::toString(layout.takeError());
-    return llvm::cantFail(SpyreTensorLayout::get({64}, {1},
-                                                 DataFormat::SEN169_FP16));
+    return llvm::cantFail(
+        SpyreTensorLayout::get({64}, {1}, DataFormat::SEN169_FP16));
   }
   return *layout;
 }
@@ -52,7 +52,9 @@ template <typename T> std::string errorOf(llvm::Expected<T> value) {
 }
 
 using Ints = std::vector<int64_t>;
-Ints vec(ArrayRef<int64_t> values) { return Ints(values.begin(), values.end()); }
+Ints vec(ArrayRef<int64_t> values) {
+  return Ints(values.begin(), values.end());
+}
 std::vector<int32_t> vec32(ArrayRef<int32_t> values) {
   return std::vector<int32_t>(values.begin(), values.end());
 }
@@ -138,10 +140,8 @@ INSTANTIATE_TEST_SUITE_P(
         DefaultExample{{5, 100, 150}, {}, {100, 3, 5, 64}, {150, 64, 15000, 1}},
         DefaultExample{
             {5, 100, 150}, {1, 0, 2}, {5, 3, 100, 64}, {15000, 64, 150, 1}},
-        DefaultExample{{128, 256, 512},
-                       {},
-                       {256, 8, 128, 64},
-                       {512, 64, 131072, 1}},
+        DefaultExample{
+            {128, 256, 512}, {}, {256, 8, 128, 64}, {512, 64, 131072, 1}},
         DefaultExample{{50, 10, 200}, {}, {10, 4, 50, 64}, {200, 64, 2000, 1}},
         // Rank 1 and the matmul operands of the seeds' end-to-end example.
         DefaultExample{{512}, {}, {8, 64}, {64, 1}},
@@ -306,8 +306,7 @@ TEST(DimMap, DerivedFromStrideMap) {
   EXPECT_EQ(dimMapOf(orderedLayout({5, 100}, {1, 0, -1}), {5, 100}),
             (V{0, -1, 1, -1}));
   // Size-1 host dims keep their dim_map entry.
-  EXPECT_EQ(dimMapOf(defaultLayout({5, 1, 150}), {5, 1, 150}),
-            (V{1, 2, 0, 2}));
+  EXPECT_EQ(dimMapOf(defaultLayout({5, 1, 150}), {5, 1, 150}), (V{1, 2, 0, 2}));
   EXPECT_EQ(dimMapOf(orderedLayout({5, 1}, {0, 1}), {5, 1}), (V{1, 0, 1}));
   // A stick dim shorter than a stick: the size-1 stick-count dim still
   // belongs to it.
@@ -344,9 +343,9 @@ TEST(DimMap, LegacyConstruction) {
       HostView::contiguous({1024, 256}), {4, 1024, 64}, {1, 0, 1},
       DataFormat::SEN169_FP16));
   EXPECT_EQ(vec(twoD.getStrideMap()), (Ints{64, 256, 1}));
-  EXPECT_NE(errorOf(SpyreTensorLayout::fromDimMap(
-                        HostView::contiguous({4, 4}), {1, 4, 64}, {1, 5, 1},
-                        DataFormat::SEN169_FP16))
+  EXPECT_NE(errorOf(SpyreTensorLayout::fromDimMap(HostView::contiguous({4, 4}),
+                                                  {1, 4, 64}, {1, 5, 1},
+                                                  DataFormat::SEN169_FP16))
                 .find("dim_map[1] = 5 is not a host dim"),
             std::string::npos);
 }
@@ -356,9 +355,9 @@ TEST(DimMap, CoordinateSemantics) {
   // corresponds to the PyTorch element (c, a, b*64 + d)".
   BoundLayout bound =
       bindContiguous(defaultLayout({128, 256, 512}), {128, 256, 512});
-  for (auto [a, b, c, d] : {std::array<int64_t, 4>{0, 0, 0, 0},
-                            std::array<int64_t, 4>{3, 5, 7, 11},
-                            std::array<int64_t, 4>{255, 7, 127, 63}}) {
+  for (auto [a, b, c, d] :
+       {std::array<int64_t, 4>{0, 0, 0, 0}, std::array<int64_t, 4>{3, 5, 7, 11},
+        std::array<int64_t, 4>{255, 7, 127, 63}}) {
     auto host = bound.hostCoord({a, b, c, d});
     ASSERT_TRUE(host.has_value());
     EXPECT_EQ(vec(*host), (Ints{c, a, b * 64 + d}));
@@ -370,16 +369,15 @@ TEST(DimOrder, RecoveredFromLayout) {
   auto orderOf = [](const SpyreTensorLayout &layout, ArrayRef<int64_t> size) {
     return vec32(llvm::cantFail(bindContiguous(layout, size).dimOrder()));
   };
-  EXPECT_EQ(orderOf(defaultLayout({5, 100, 150}), {5, 100, 150}),
-            (V{0, 1, 2}));
+  EXPECT_EQ(orderOf(defaultLayout({5, 100, 150}), {5, 100, 150}), (V{0, 1, 2}));
   EXPECT_EQ(orderOf(orderedLayout({5, 100, 150}, {1, 0, 2}), {5, 100, 150}),
             (V{1, 0, 2}));
   EXPECT_EQ(orderOf(orderedLayout({5, 100}, {1, 0, -1}), {5, 100}),
             (V{1, 0, -1}));
   EXPECT_EQ(orderOf(defaultLayout({512}), {512}), (V{0}));
   // A layout that no dim_order produces is reported as such.
-  SpyreTensorLayout odd = llvm::cantFail(
-      SpyreTensorLayout::get({2, 8, 64}, {512, 64, 1}, DataFormat::SEN169_FP16));
+  SpyreTensorLayout odd = llvm::cantFail(SpyreTensorLayout::get(
+      {2, 8, 64}, {512, 64, 1}, DataFormat::SEN169_FP16));
   EXPECT_NE(errorOf(bindContiguous(odd, {1024}).dimOrder())
                 .find("is not a generic stick layout"),
             std::string::npos);
@@ -397,14 +395,13 @@ TEST(Padding, LargerDeviceSpaceForSmallerTensor) {
   // host strides of the [128, 256, 512] tensor the layout was made for.
   SpyreTensorLayout layout = llvm::cantFail(SpyreTensorLayout::get(
       {256, 8, 128, 64}, {512, 64, 131072, 1}, DataFormat::SEN169_FP16));
-  BoundLayout bound = llvm::cantFail(
-      layout.bind(HostView({100, 200, 500}, {131072, 512, 1})));
+  BoundLayout bound =
+      llvm::cantFail(layout.bind(HostView({100, 200, 500}, {131072, 512, 1})));
   EXPECT_FALSE(bound.isPadding({199, 7, 99, 51})); // host (99, 199, 499)
   EXPECT_TRUE(bound.isPadding({200, 0, 0, 0}));    // host dim 1 = 200
   EXPECT_TRUE(bound.isPadding({0, 7, 0, 52}));     // host dim 2 = 500
   EXPECT_TRUE(bound.isPadding({0, 0, 100, 0}));    // host dim 0 = 100
-  EXPECT_EQ(bound.hostOffset({199, 7, 99, 51}),
-            99 * 131072 + 199 * 512 + 499);
+  EXPECT_EQ(bound.hostOffset({199, 7, 99, 51}), 99 * 131072 + 199 * 512 + 499);
 }
 
 TEST(Padding, StickTail) {
@@ -498,35 +495,54 @@ TEST_P(InvalidLayouts, Rejected) {
     message = llvm::toString(layout.takeError());
   else
     message = errorOf(layout->bind(HostView::contiguous(ex.hostSize)));
-  EXPECT_NE(message.find(ex.message), std::string::npos)
-      << "got: " << message;
+  EXPECT_NE(message.find(ex.message), std::string::npos) << "got: " << message;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Direct, InvalidLayouts,
     ::testing::Values(
-        InvalidExample{{4, 1024}, {64, 256, 1}, {1024, 256},
+        InvalidExample{{4, 1024},
+                       {64, 256, 1},
+                       {1024, 256},
                        "device_size has 2 entries but stride_map has 3"},
-        InvalidExample{{4, 1024, 32}, {64, 256, 1}, {1024, 256},
+        InvalidExample{{4, 1024, 32},
+                       {64, 256, 1},
+                       {1024, 256},
                        "stick dim device_size[2] = 32 must be 64"},
-        InvalidExample{{0, 1024, 64}, {64, 256, 1}, {1024, 256},
+        InvalidExample{{0, 1024, 64},
+                       {64, 256, 1},
+                       {1024, 256},
                        "device_size[0] = 0 must be positive"},
-        InvalidExample{{4, 1024, 64}, {64, -2, 1}, {1024, 256},
+        InvalidExample{{4, 1024, 64},
+                       {64, -2, 1},
+                       {1024, 256},
                        "stride_map[1] = -2 is invalid"},
-        InvalidExample{{4, 1024, 64}, {64, 257, 1}, {1024, 256},
+        InvalidExample{{4, 1024, 64},
+                       {64, 257, 1},
+                       {1024, 256},
                        "stride_map[1] = 257 does not step along any host dim"},
-        InvalidExample{{3, 1024, 64}, {64, 256, 1}, {1024, 256},
+        InvalidExample{{3, 1024, 64},
+                       {64, 256, 1},
+                       {1024, 256},
                        "layout too small: its device dims cover 192 of the "
                        "256 elements of host dim 1"},
-        InvalidExample{{4, 512, 64}, {64, 256, 1}, {1024, 256},
-                       "layout too small"},
-        InvalidExample{{4, 1024, 64}, {32, 256, 1}, {1024, 256},
+        InvalidExample{
+            {4, 512, 64}, {64, 256, 1}, {1024, 256}, "layout too small"},
+        InvalidExample{{4, 1024, 64},
+                       {32, 256, 1},
+                       {1024, 256},
                        "two device slots would hold one host element"},
-        InvalidExample{{2, 1024, 64}, {128, 256, 1}, {1024, 256},
+        InvalidExample{{2, 1024, 64},
+                       {128, 256, 1},
+                       {1024, 256},
                        "leaving host elements without a device slot"},
-        InvalidExample{{4, 1024, 64}, {64, 256, 2}, {1024, 256},
+        InvalidExample{{4, 1024, 64},
+                       {64, 256, 2},
+                       {1024, 256},
                        "has no device dim stepping by its host stride 1"},
-        InvalidExample{{4, 64}, {64, 1}, {1024, 256},
+        InvalidExample{{4, 64},
+                       {64, 1},
+                       {1024, 256},
                        "host dim 0 (size 1024) is not mapped by any device "
                        "dim"},
         InvalidExample{{1, 1, 1, 1, 1, 1, 1, 1, 64},
@@ -536,8 +552,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Validation, BroadcastDimsMayAlias) {
   // A declared broadcast (stride 0) dim may repeat host elements.
-  SpyreTensorLayout layout = llvm::cantFail(SpyreTensorLayout::get(
-      {3, 2, 64}, {0, 64, 1}, DataFormat::SEN169_FP16));
+  SpyreTensorLayout layout = llvm::cantFail(
+      SpyreTensorLayout::get({3, 2, 64}, {0, 64, 1}, DataFormat::SEN169_FP16));
   BoundLayout bound = bindContiguous(layout, {128});
   EXPECT_EQ(bound.hostOffset({2, 1, 5}), bound.hostOffset({0, 1, 5}));
   EXPECT_EQ(bound.dmaPlan(DmaDirection::HostToDevice).numElements(), 3 * 128);
@@ -546,12 +562,11 @@ TEST(Validation, BroadcastDimsMayAlias) {
 }
 
 TEST(Validation, OverflowIsRejected) {
-  EXPECT_NE(errorOf(SpyreTensorLayout::get({int64_t(1) << 40,
-                                            int64_t(1) << 40, 64},
-                                           {-1, -1, 1},
-                                           DataFormat::SEN169_FP16))
-                .find("too large"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(SpyreTensorLayout::get({int64_t(1) << 40, int64_t(1) << 40, 64},
+                                     {-1, -1, 1}, DataFormat::SEN169_FP16))
+          .find("too large"),
+      std::string::npos);
 }
 
 //===----------------------------------------------------------------------===//
@@ -567,8 +582,8 @@ TEST(Restickify, MovesTheStick) {
   EXPECT_EQ(target, orderedLayout({1024, 256}, {1, 0}));
   EXPECT_EQ(restickifyCost(source.layout()), 4 * 1024 * 64);
   // And back.
-  SpyreTensorLayout back = llvm::cantFail(
-      restickifyTarget(bindContiguous(target, {1024, 256}), 1));
+  SpyreTensorLayout back =
+      llvm::cantFail(restickifyTarget(bindContiguous(target, {1024, 256}), 1));
   EXPECT_EQ(back, source.layout());
 }
 
@@ -585,12 +600,11 @@ TEST(Restickify, KeepsOtherDimsInPlace) {
   EXPECT_EQ(llvm::cantFail(restickifyTarget(source, 2)), source.layout());
   EXPECT_NE(errorOf(restickifyTarget(source, 3)).find("rank 3"),
             std::string::npos);
-  EXPECT_NE(errorOf(restickifyTarget(
-                        bindContiguous(orderedLayout({8, 4}, {1, 0, -1}),
-                                       {8, 4}),
-                        0))
-                .find("sparse"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(restickifyTarget(
+                  bindContiguous(orderedLayout({8, 4}, {1, 0, -1}), {8, 4}), 0))
+          .find("sparse"),
+      std::string::npos);
 }
 
 } // namespace

@@ -129,13 +129,13 @@ template <typename Fn> void forEachCoord(ArrayRef<int64_t> sizes, Fn fn) {
 }
 
 Case randomCase(std::mt19937_64 &rng) {
-  static const int64_t sizeChoices[] = {1,  2,  3,  5,  7,  31, 33,
+  static const int64_t sizeChoices[] = {1,  2,  3,  5,   7,   31, 33,
                                         63, 64, 65, 100, 130, 200};
-  static const HostType types[] = {
-      HostType::Float16, HostType::BFloat16,     HostType::Float32,
-      HostType::Bool,    HostType::Int8,         HostType::Int32,
-      HostType::Int64,   HostType::Float8E4M3FN, HostType::Float8E5M2,
-      HostType::Int4};
+  static const HostType types[] = {HostType::Float16,    HostType::BFloat16,
+                                   HostType::Float32,    HostType::Bool,
+                                   HostType::Int8,       HostType::Int32,
+                                   HostType::Int64,      HostType::Float8E4M3FN,
+                                   HostType::Float8E5M2, HostType::Int4};
   Case c;
   while (true) {
     int rank = std::uniform_int_distribution<int>(0, 6)(rng);
@@ -279,9 +279,9 @@ TEST(LayoutProperties, RandomDefaultLayoutsAgreeWithDimMapSemantics) {
         << llvm::toString(layoutOr.takeError());
     const SpyreTensorLayout &layout = *layoutOr;
     Reference ref = referenceLayout(c, eps);
-    ASSERT_EQ(Ints(layout.getDeviceSize().begin(),
-                   layout.getDeviceSize().end()),
-              ref.deviceSize);
+    ASSERT_EQ(
+        Ints(layout.getDeviceSize().begin(), layout.getDeviceSize().end()),
+        ref.deviceSize);
     if (layout.numDeviceElements() > 400000)
       continue; // keep the enumeration cheap
     BoundLayout bound =

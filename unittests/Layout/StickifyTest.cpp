@@ -1,4 +1,5 @@
-//===- StickifyTest.cpp - Host <-> device buffers --------------------------===//
+//===- StickifyTest.cpp - Host <-> device buffers
+//--------------------------===//
 
 #include "Spyre/Layout/Stickify.h"
 
@@ -32,9 +33,9 @@ TEST(Stickify, RfcLoopNest) {
   std::vector<uint16_t> host(1024 * 256);
   std::iota(host.begin(), host.end(), 0);
   std::vector<uint16_t> device(bound.layout().numDeviceElements(), 0xFFFF);
-  ASSERT_EQ(errorText(stickify(bound, HostType::Float16, host.data(),
-                               device.data())),
-            "<no error>");
+  ASSERT_EQ(
+      errorText(stickify(bound, HostType::Float16, host.data(), device.data())),
+      "<no error>");
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 1024; ++j)
       for (int k = 0; k < 64; ++k)
@@ -73,31 +74,31 @@ TEST(Stickify, SizeOneDimLayoutsAreEquivalent) {
 TEST(Stickify, EncodesDeviceValues) {
   EXPECT_EQ(llvm::cantFail(encodeDeviceValue(DataFormat::SEN169_FP16, 1.0)),
             0x3C00u);
-  EXPECT_EQ(llvm::cantFail(encodeDeviceValue(DataFormat::SEN169_FP16,
-                                             -INFINITY)),
-            0xFC00u);
+  EXPECT_EQ(
+      llvm::cantFail(encodeDeviceValue(DataFormat::SEN169_FP16, -INFINITY)),
+      0xFC00u);
   EXPECT_EQ(llvm::cantFail(encodeDeviceValue(DataFormat::IEEE_FP32, 0.5)),
             0x3F000000u);
   EXPECT_EQ(llvm::cantFail(encodeDeviceValue(DataFormat::SENINT4, -8)), 0x8u);
   EXPECT_EQ(llvm::cantFail(encodeDeviceValue(DataFormat::SENINT8, -1)), 0xFFu);
   EXPECT_EQ(llvm::cantFail(encodeDeviceValue(DataFormat::SEN143_FP8, 1.0)),
             0x38u);
-  EXPECT_NE(errorText(encodeDeviceValue(DataFormat::SEN143_FP8, -INFINITY)
-                          .takeError())
-                .find("not representable in SEN143_FP8"),
-            std::string::npos);
-  EXPECT_NE(errorText(encodeDeviceValue(DataFormat::SEN169_FP16, 1e6)
-                          .takeError())
-                .find("not representable"),
-            std::string::npos);
+  EXPECT_NE(
+      errorText(
+          encodeDeviceValue(DataFormat::SEN143_FP8, -INFINITY).takeError())
+          .find("not representable in SEN143_FP8"),
+      std::string::npos);
+  EXPECT_NE(
+      errorText(encodeDeviceValue(DataFormat::SEN169_FP16, 1e6).takeError())
+          .find("not representable"),
+      std::string::npos);
   EXPECT_NE(
       errorText(encodeDeviceValue(DataFormat::IEEE_INT32, 0.5).takeError())
           .find("integers in"),
       std::string::npos);
-  EXPECT_NE(
-      errorText(encodeDeviceValue(DataFormat::SENINT4, 8).takeError())
-          .find("[-8, 7]"),
-      std::string::npos);
+  EXPECT_NE(errorText(encodeDeviceValue(DataFormat::SENINT4, 8).takeError())
+                .find("[-8, 7]"),
+            std::string::npos);
   EXPECT_EQ(decodeDeviceValue(DataFormat::SEN169_FP16, 0x3C00), 1.0);
   EXPECT_EQ(decodeDeviceValue(DataFormat::SENINT4, 0xF), -1.0);
 }
@@ -158,20 +159,19 @@ TEST(Stickify, ConversionsDoneByTheDma) {
 TEST(Stickify, Errors) {
   BoundLayout f16 = defaultBound({4, 4}, HostType::Float16);
   std::vector<uint8_t> buffer(4096);
-  EXPECT_NE(errorText(stickify(f16, HostType::Float32, buffer.data(),
-                               buffer.data()))
-                .find("host elements of type float32 are stored as "
-                      "IEEE_FP32, but the layout's device format is "
-                      "SEN169_FP16"),
-            std::string::npos);
+  EXPECT_NE(
+      errorText(stickify(f16, HostType::Float32, buffer.data(), buffer.data()))
+          .find("host elements of type float32 are stored as "
+                "IEEE_FP32, but the layout's device format is "
+                "SEN169_FP16"),
+      std::string::npos);
   EXPECT_NE(errorText(stickify(f16, HostType::Float16, buffer.data(),
                                buffer.data(), 1e9))
                 .find("pad value: value 1e+09 is not representable"),
             std::string::npos);
   BoundLayout int4 = defaultBound({2}, HostType::Int4);
   std::vector<int8_t> bad = {3, 9};
-  EXPECT_NE(errorText(stickify(int4, HostType::Int4, bad.data(),
-                               buffer.data()))
+  EXPECT_NE(errorText(stickify(int4, HostType::Int4, bad.data(), buffer.data()))
                 .find("outside [-8, 7]"),
             std::string::npos);
 }

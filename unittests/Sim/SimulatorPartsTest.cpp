@@ -118,8 +118,8 @@ TEST(SimMachine, CheckRealSticksNamesTheFirstStaleStick) {
   TargetModel target;
   Machine machine(target);
   Compiled compiled(kAdd, 1);
-  auto type = cast<RankedTensorType>(
-      compiled.kernels.front().getInputs()[0].getType());
+  auto type =
+      cast<RankedTensorType>(compiled.kernels.front().getInputs()[0].getType());
   llvm::Expected<BoundLayout> bound = bindLayout(type);
   ASSERT_TRUE(!!bound);
   Memory memory;
@@ -236,9 +236,8 @@ TEST_F(SimStaging, GatherRefusesSticksNeverWritten) {
   SmallVector<int64_t, 6> origin(shape.tile.size(), 0);
   std::vector<float> dense;
   SmallVector<int64_t, 8> box = stager.boxStart(a, origin);
-  llvm::Error error = stager.gather(a, 0, origin,
-                                    a.access.getLxOffsets().front(), box,
-                                    dense, 0.0f);
+  llvm::Error error = stager.gather(
+      a, 0, origin, a.access.getLxOffsets().front(), box, dense, 0.0f);
   ASSERT_TRUE(!!error);
   std::string message = llvm::toString(std::move(error));
   EXPECT_NE(message.find("was never written"), std::string::npos) << message;
@@ -268,8 +267,8 @@ TEST_F(SimStaging, LxPastTheUsableBytesIsAFault) {
   int64_t bytes = 0;
   Reach reach{0, -1};
   llvm::Error error =
-      stager.dma(a, 0, a.access.getBase(), target.usableLxBytes(), origin,
-                 true, bytes, reach);
+      stager.dma(a, 0, a.access.getBase(), target.usableLxBytes(), origin, true,
+                 bytes, reach);
   ASSERT_TRUE(!!error);
   std::string message = llvm::toString(std::move(error));
   EXPECT_NE(message.find("past the"), std::string::npos) << message;
@@ -283,7 +282,8 @@ TEST_F(SimStaging, LxPastTheUsableBytesIsAFault) {
 TEST(SimCompute, SemanticsComeFromTheOpsInterfaces) {
   Compiled add(kAdd, 1);
   std::string reason;
-  FailureOr<Semantics> s = semanticsOf(add.kernels.front().getPayload(), reason);
+  FailureOr<Semantics> s =
+      semanticsOf(add.kernels.front().getPayload(), reason);
   ASSERT_TRUE(succeeded(s)) << reason;
   EXPECT_EQ(s->kind, Kind::Elementwise);
   float x[2] = {1.5f, 2.25f};

@@ -1,4 +1,5 @@
-//===- KernelModel.h - Work division, tiling and timing of kernels -*- C++ -*-===//
+//===- KernelModel.h - Work division, tiling and timing of kernels -*- C++
+//-*-===//
 //
 // A kernel is one compute op run SPMD on a number of cores. Its iteration
 // space (the op dims) is split evenly across cores; each core walks its slice
@@ -145,18 +146,18 @@ struct Tiling {
 
 /// What one core does in one launch, and what it costs.
 struct Estimate {
-  double seconds = 0;         ///< modelled time of the whole op
+  double seconds = 0; ///< modelled time of the whole op
   /// Per launch: DDR traffic at the shared bandwidth or, for tiles other
   /// cores forward, the ring, whichever takes longer.
   double dmaSeconds = 0;
-  double computeSeconds = 0;  ///< per launch, per core
-  double combineSeconds = 0;  ///< ring combine of a split reduction
-  int64_t ddrBytes = 0;       ///< DDR traffic of all cores and launches
-  int64_t ringBytes = 0;      ///< per core and launch, tiles forwarded to it
-  int64_t lxBytes = 0;        ///< per-core LX working set
-  int64_t steps = 0;          ///< tile iterations per core per launch
-  int64_t maxLoopCount = 0;   ///< largest trip count of any loop or DMA dim
-  double flops = 0;           ///< useful work (2 per MAC; 1 per SFP element)
+  double computeSeconds = 0; ///< per launch, per core
+  double combineSeconds = 0; ///< ring combine of a split reduction
+  int64_t ddrBytes = 0;      ///< DDR traffic of all cores and launches
+  int64_t ringBytes = 0;     ///< per core and launch, tiles forwarded to it
+  int64_t lxBytes = 0;       ///< per-core LX working set
+  int64_t steps = 0;         ///< tile iterations per core per launch
+  int64_t maxLoopCount = 0;  ///< largest trip count of any loop or DMA dim
+  double flops = 0;          ///< useful work (2 per MAC; 1 per SFP element)
   const char *bottleneck = "DDR";
 };
 
@@ -184,8 +185,7 @@ int64_t lxWorkingSet(const Problem &problem, llvm::ArrayRef<int64_t> slice,
 /// Fails when even one granule per dim does not fit.
 llvm::Expected<Tiling> chooseTiles(const Problem &problem,
                                    const TargetModel &target,
-                                   const Division &division,
-                                   int64_t lxBudget);
+                                   const Division &division, int64_t lxBudget);
 
 /// The modelled cost of running `problem` with a division and tiling.
 Estimate estimate(const Problem &problem, const Division &division,
@@ -228,8 +228,7 @@ constexpr double kPreferenceSlack = 0.02;
 /// Checks a user's splits (one per op dim) the way the reference stack
 /// checks its work-division hints, then tiles and estimates them.
 llvm::Expected<Plan> planWithSplits(const Problem &problem,
-                                    const TargetModel &target,
-                                    int64_t maxCores,
+                                    const TargetModel &target, int64_t maxCores,
                                     llvm::ArrayRef<int64_t> splits,
                                     int64_t lxBudget);
 

@@ -25,8 +25,8 @@
 
 #include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/InitSpyre.h"
-#include "Spyre/Support/OutputFiles.h"
 #include "Spyre/Sim/HostTensor.h"
+#include "Spyre/Support/OutputFiles.h"
 #include "Spyre/Target/Emitters.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -156,7 +156,6 @@ struct ManifestFiles {
 /// not JSON with the manifest's schema.
 llvm::Expected<std::optional<ManifestFiles>> readManifest(llvm::StringRef path);
 
-
 //===----------------------------------------------------------------------===//
 // Inputs and checking
 //===----------------------------------------------------------------------===//
@@ -169,8 +168,7 @@ std::optional<std::string> argumentProblem(Type type, bool generated);
 /// keep MLP, attention and norm blocks finite in f16: an operand a
 /// contraction reduces over K elements is drawn from [-1, 1) / sqrt(K),
 /// everything else from [-1, 1); integers from small ranges.
-std::vector<sim::HostTensor> randomInputs(func::FuncOp function,
-                                          unsigned seed);
+std::vector<sim::HostTensor> randomInputs(func::FuncOp function, unsigned seed);
 
 /// Tolerances of a comparison: |got - want| <= atol + rtol * |want| per
 /// element (see `defaultTolerance`).
@@ -193,9 +191,9 @@ struct ResultCheck {
   int64_t elements = 0;
   int64_t mismatches = 0;
   int64_t firstMismatch = -1;
-  double got = 0, want = 0;  ///< at the first mismatch
-  double maxError = 0;       ///< over finite pairs
-  int64_t nonfinite = 0;     ///< NaN or inf in either, counted as mismatches
+  double got = 0, want = 0; ///< at the first mismatch
+  double maxError = 0;      ///< over finite pairs
+  int64_t nonfinite = 0;    ///< NaN or inf in either, counted as mismatches
   Tolerance tolerance;
   bool ok() const { return !shapeMismatch && mismatches == 0; }
 };

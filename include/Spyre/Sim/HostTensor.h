@@ -1,4 +1,5 @@
-//===- HostTensor.h - A host array for the simulator and its checks -*- C++ -*-===//
+//===- HostTensor.h - A host array for the simulator and its checks -*- C++
+//-*-===//
 //
 // A dense row-major array in host memory: what spyre-run reads from and
 // writes to .npy files, what the simulator uploads and downloads, and what

@@ -1,4 +1,5 @@
-//===- Simulator.h - Run the kernel form on a modelled stick machine -*- C++ -*-===//
+//===- Simulator.h - Run the kernel form on a modelled stick machine -*- C++
+//-*-===//
 //
 // Executes a function in kernel form (`--spyre-pipeline` output) on a model
 // of the machine `#spyre.target` describes: N cores, each with an LX
@@ -38,7 +39,6 @@
 #include <vector>
 
 namespace mlir::spyre::sim {
-
 
 /// What one kernel did, summed over its launches.
 struct KernelStats {

@@ -92,8 +92,8 @@ struct TargetModel {
   /// Fraction of the PT peak a tile with `rows` rows of A reaches:
   /// min(1, sqrt(max(1, rows / ptRows) / ptFillPasses)).
   double ptEfficiency(int64_t rows) const {
-    double passes = std::max(1.0, static_cast<double>(rows) /
-                                      static_cast<double>(ptRows));
+    double passes =
+        std::max(1.0, static_cast<double>(rows) / static_cast<double>(ptRows));
     return std::min(1.0, std::sqrt(passes / static_cast<double>(ptFillPasses)));
   }
   /// SFP sticks per second of one core.

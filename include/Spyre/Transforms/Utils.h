@@ -17,9 +17,9 @@ namespace mlir::spyre {
 /// the default; the type itself when it already has a layout or is not a
 /// ranked tensor. Emits a diagnostic through `emitError` and fails when no
 /// layout can be given.
-FailureOr<Type> layOutBoundaryType(Type type, DictionaryAttr attrs,
-                                   int64_t stickBytes,
-                                   function_ref<InFlightDiagnostic()> emitError);
+FailureOr<Type>
+layOutBoundaryType(Type type, DictionaryAttr attrs, int64_t stickBytes,
+                   function_ref<InFlightDiagnostic()> emitError);
 
 /// Removes the `spyre.layout` / `spyre.dim_order` argument and result
 /// attributes of `function` (they are in the types now).
@@ -35,8 +35,7 @@ void updateCallSites(ModuleOp module,
 /// host dim `stickDim` (-1: sparse): the default layout with the stick moved
 /// there, other dims in place.
 llvm::Expected<LayoutAttr> getLayoutWithStick(RankedTensorType type,
-                                              int stickDim,
-                                              int64_t stickBytes);
+                                              int stickDim, int64_t stickBytes);
 
 /// Pass option checks, shared by the passes and `--spyre-pipeline` so that
 /// a bad value is rejected before any work, in one line (no IR location, no
@@ -48,8 +47,7 @@ LogicalResult checkLayoutSearchOptions(MLIRContext *context, StringRef flag,
                                        int64_t beamWidth, int64_t exactLimit);
 /// cores is 0 (the target's) or 1..the cores of the #spyre.target in effect
 /// at `scope`.
-LogicalResult checkCoresOption(Operation *scope, StringRef flag,
-                               int64_t cores);
+LogicalResult checkCoresOption(Operation *scope, StringRef flag, int64_t cores);
 
 /// Runs `fn` on `root` if it is a function, else on every function nested
 /// in it (in nested modules too, but not in other functions): the passes
@@ -57,16 +55,15 @@ LogicalResult checkCoresOption(Operation *scope, StringRef flag,
 /// module from the command line and on each function, in parallel, when a
 /// pipeline nests them (`any(...)`, `func.func(...)`). Stops at the first
 /// failure.
-LogicalResult forEachFunction(Operation *root,
-                              function_ref<LogicalResult(FunctionOpInterface)>
-                                  fn);
+LogicalResult
+forEachFunction(Operation *root,
+                function_ref<LogicalResult(FunctionOpInterface)> fn);
 
 /// Identifies payload ops that plan the same way: the op name, operand and
 /// result types, inherent attributes and the spyre attributes given (passes
 /// cache per-op work under it).
 using OpSignature = std::vector<intptr_t>;
-OpSignature getOpSignature(Operation *op,
-                           ArrayRef<StringRef> spyreAttrs = {});
+OpSignature getOpSignature(Operation *op, ArrayRef<StringRef> spyreAttrs = {});
 
 } // namespace mlir::spyre
 

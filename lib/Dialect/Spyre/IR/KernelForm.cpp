@@ -4,7 +4,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 
-
 using namespace mlir;
 using namespace mlir::spyre;
 
@@ -33,8 +32,8 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
   tensors.push_back(op->getResult(0));
   for (auto [i, value] : llvm::enumerate(tensors)) {
     bool isResult = i + 1 == tensors.size();
-    std::string name = isResult ? "the result"
-                                : "operand #" + std::to_string(i);
+    std::string name =
+        isResult ? "the result" : "operand #" + std::to_string(i);
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type || !isDeviceTensor(type)) {
       reason = name + " is not a laid-out device tensor (run "
@@ -83,7 +82,7 @@ SmallVector<std::string> mlir::spyre::getDimLabels(Operation *payload) {
   size_t n = info.getNumLoops();
   SmallVector<std::string> labels;
   if (info.getExecutionUnit() == ExecutionUnit::PT) {
-    static const char *const kMatmul[] = {"ki", "kj", "y",  "x",
+    static const char *const kMatmul[] = {"ki", "kj",  "y", "x",
                                           "mb", "out", "in"};
     size_t total = std::size(kMatmul);
     for (size_t i = total - std::min(n, total); i < total; ++i)

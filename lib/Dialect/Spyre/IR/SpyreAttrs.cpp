@@ -1,4 +1,5 @@
-//===- SpyreAttrs.cpp - #spyre.layout and #spyre.target --------------------===//
+//===- SpyreAttrs.cpp - #spyre.layout and #spyre.target
+//--------------------===//
 //
 // The layout attribute is a thin holder of data: all layout math, including
 // its verification against a tensor type, is done by the layout algebra
@@ -29,14 +30,14 @@ using namespace mlir::spyre;
 
 FailureOr<SmallVector<int64_t>> mlir::spyre::parseIntList(AsmParser &parser) {
   SmallVector<int64_t> values;
-  if (parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            int64_t value;
-            if (parser.parseInteger(value))
-              return failure();
-            values.push_back(value);
-            return success();
-          }))
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       int64_t value;
+                                       if (parser.parseInteger(value))
+                                         return failure();
+                                       values.push_back(value);
+                                       return success();
+                                     }))
     return failure();
   return values;
 }
@@ -105,8 +106,7 @@ FailureOr<ElementArrangement> mlir::spyre::parseArrangement(AsmParser &parser) {
 
 void mlir::spyre::printArrangement(AsmPrinter &printer,
                                    ElementArrangement arrangement) {
-  printer << StringRef(stringifyElementArrangement(arrangement))
-                 .lower();
+  printer << StringRef(stringifyElementArrangement(arrangement)).lower();
 }
 
 //===----------------------------------------------------------------------===//
@@ -191,8 +191,8 @@ mlir::spyre::getDefaultLayout(RankedTensorType type,
 
 TargetAttr mlir::spyre::getTarget(Operation *op) {
   for (Operation *current = op; current; current = current->getParentOp())
-    if (auto target = current->getAttrOfType<TargetAttr>(
-            SpyreDialect::kTargetAttrName))
+    if (auto target =
+            current->getAttrOfType<TargetAttr>(SpyreDialect::kTargetAttrName))
       return target;
   // The default target is built in the spyre dialect, which a module that
   // never mentions it (e.g. plain linalg given to spyre-translate) has not
@@ -208,11 +208,12 @@ TargetAttr mlir::spyre::getTarget(Operation *op) {
 // LayoutAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   ArrayRef<int64_t> deviceSize, ArrayRef<int64_t> strideMap,
-                   std::optional<DataFormat> format,
-                   ElementArrangement arrangement, int64_t stickBytes) {
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> deviceSize,
+                                 ArrayRef<int64_t> strideMap,
+                                 std::optional<DataFormat> format,
+                                 ElementArrangement arrangement,
+                                 int64_t stickBytes) {
   if (stickBytes <= 0 || stickBytes % 4 != 0)
     return emitError() << "stick_bytes = " << stickBytes
                        << " must be a positive multiple of 4";
@@ -222,23 +223,22 @@ LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // written.
   std::optional<DataFormat> checkFormat = format;
   if (!checkFormat && !deviceSize.empty()) {
-    for (DataFormat candidate :
-         {DataFormat::SEN169_FP16, DataFormat::IEEE_FP32, DataFormat::SENINT8,
-          DataFormat::SENINT4})
+    for (DataFormat candidate : {DataFormat::SEN169_FP16, DataFormat::IEEE_FP32,
+                                 DataFormat::SENINT8, DataFormat::SENINT4})
       if (elemsPerStick(candidate, stickBytes) == deviceSize.back())
         checkFormat = candidate;
     if (!checkFormat)
-      return emitError()
-             << "stick dim device_size[" << deviceSize.size() - 1
-             << "] = " << deviceSize.back() << " holds no whole "
-             << stickBytes << "-byte stick of any device format (it holds "
-             << stickBytes / 2 << " 16-bit, " << stickBytes / 4
-             << " 32-bit, " << stickBytes << " 8-bit or " << stickBytes * 2
-             << " 4-bit elements)";
+      return emitError() << "stick dim device_size[" << deviceSize.size() - 1
+                         << "] = " << deviceSize.back() << " holds no whole "
+                         << stickBytes
+                         << "-byte stick of any device format (it holds "
+                         << stickBytes / 2 << " 16-bit, " << stickBytes / 4
+                         << " 32-bit, " << stickBytes << " 8-bit or "
+                         << stickBytes * 2 << " 4-bit elements)";
   }
   llvm::Expected<SpyreTensorLayout> layout = SpyreTensorLayout::get(
-      deviceSize, strideMap,
-      checkFormat.value_or(DataFormat::SEN169_FP16), arrangement, stickBytes);
+      deviceSize, strideMap, checkFormat.value_or(DataFormat::SEN169_FP16),
+      arrangement, stickBytes);
   if (!layout)
     return emitError() << llvm::toString(layout.takeError());
   return success();
@@ -270,8 +270,7 @@ LayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
   llvm::Expected<SpyreTensorLayout> layout = getLayout(elementType);
   if (!layout)
     return fail() << llvm::toString(layout.takeError());
-  llvm::Expected<BoundLayout> bound =
-      layout->bind(HostView::contiguous(shape));
+  llvm::Expected<BoundLayout> bound = layout->bind(HostView::contiguous(shape));
   if (!bound)
     return fail() << llvm::toString(bound.takeError());
   return success();
@@ -300,15 +299,12 @@ LayoutAttr::getLayout(Type elementType) const {
     return name;
   };
   if (failed(hostType))
-    return fail("element type '" + typeName() +
-                "' has no Spyre device format");
+    return fail("element type '" + typeName() + "' has no Spyre device format");
   DataFormat natural = deviceFormatFor(*hostType);
   if (getFormat() && *getFormat() != natural)
-    return fail("device format " +
-                stringifyDataFormat(*getFormat()) +
+    return fail("device format " + stringifyDataFormat(*getFormat()) +
                 " does not match element type '" + typeName() +
-                "', which is stored as " +
-                stringifyDataFormat(natural));
+                "', which is stored as " + stringifyDataFormat(natural));
   return SpyreTensorLayout::get(getDeviceSize(), getStrideMap(), natural,
                                 getArrangement(), getStickBytes());
 }
@@ -324,8 +320,7 @@ LayoutAttr LayoutAttr::get(MLIRContext *context,
                            const SpyreTensorLayout &layout, Type elementType) {
   std::optional<DataFormat> format = layout.getFormat();
   FailureOr<HostType> hostType = getHostType(elementType);
-  if (succeeded(hostType) &&
-      deviceFormatFor(*hostType) == layout.getFormat())
+  if (succeeded(hostType) && deviceFormatFor(*hostType) == layout.getFormat())
     format = std::nullopt;
   return get(context, layout.getDeviceSize(), layout.getStrideMap(), format,
              layout.getArrangement(), layout.stickBytes());
@@ -340,11 +335,11 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
                    int64_t corelets, int64_t stickBytes, int64_t lxBytes,
                    llvm::APFloat lxReservedValue, llvm::APFloat ddrGBpsValue,
                    int64_t ddrBytes, int64_t segmentBytes, int64_t spanBytes,
-                   llvm::APFloat clockGHzValue,
-                   int64_t ptMacsPerCycle, int64_t ptRows,
-                   int64_t ptFillPasses, int64_t sfpSticksPerCycle,
-                   int64_t dmaBytesPerCycle, int64_t ringBytesPerCycle,
-                   int64_t tileOverheadCycles, int64_t maxLoopCount) {
+                   llvm::APFloat clockGHzValue, int64_t ptMacsPerCycle,
+                   int64_t ptRows, int64_t ptFillPasses,
+                   int64_t sfpSticksPerCycle, int64_t dmaBytesPerCycle,
+                   int64_t ringBytesPerCycle, int64_t tileOverheadCycles,
+                   int64_t maxLoopCount) {
   auto positive = [&](StringRef name, int64_t value) -> LogicalResult {
     if (value > 0)
       return success();
@@ -415,30 +410,27 @@ TargetModel TargetAttr::getModel() const {
   return model;
 }
 
-TargetAttr TargetAttr::get(MLIRContext *context,
-                           const TargetModel &model) {
-  return get(context, model.cores, model.corelets, model.stickBytes,
-             model.lxBytes, llvm::APFloat(model.lxReservedFraction),
-             llvm::APFloat(model.ddrGBps), model.ddrBytes, model.segmentBytes,
-             model.spanBytes, llvm::APFloat(model.clockGHz),
-             model.ptMacsPerCycle, model.ptRows, model.ptFillPasses,
-             model.sfpSticksPerCycle, model.dmaBytesPerCycle,
-             model.ringBytesPerCycle, model.tileOverheadCycles,
-             model.maxLoopCount);
+TargetAttr TargetAttr::get(MLIRContext *context, const TargetModel &model) {
+  return get(
+      context, model.cores, model.corelets, model.stickBytes, model.lxBytes,
+      llvm::APFloat(model.lxReservedFraction), llvm::APFloat(model.ddrGBps),
+      model.ddrBytes, model.segmentBytes, model.spanBytes,
+      llvm::APFloat(model.clockGHz), model.ptMacsPerCycle, model.ptRows,
+      model.ptFillPasses, model.sfpSticksPerCycle, model.dmaBytesPerCycle,
+      model.ringBytesPerCycle, model.tileOverheadCycles, model.maxLoopCount);
 }
 
 //===----------------------------------------------------------------------===//
 // DivisionAttr, MemAttr, KernelDimAttr, AccessAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-DivisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     ArrayRef<int64_t> splits, ArrayRef<int64_t> order,
-                     ArrayRef<int64_t> chunks) {
+LogicalResult DivisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<int64_t> splits,
+                                   ArrayRef<int64_t> order,
+                                   ArrayRef<int64_t> chunks) {
   if (order.size() != splits.size())
     return emitError() << "#spyre.division has " << splits.size()
-                       << " splits but an order of " << order.size()
-                       << " dims";
+                       << " splits but an order of " << order.size() << " dims";
   if (!chunks.empty() && chunks.size() != splits.size())
     return emitError() << "#spyre.division has " << splits.size()
                        << " splits but " << chunks.size() << " chunks";
@@ -448,15 +440,14 @@ DivisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " must be positive";
   for (auto [d, c] : llvm::enumerate(chunks))
     if (c < 1)
-      return emitError() << "#spyre.division chunk count " << c
-                         << " of dim " << d << " must be positive";
+      return emitError() << "#spyre.division chunk count " << c << " of dim "
+                         << d << " must be positive";
   SmallVector<bool> seen(splits.size(), false);
   for (int64_t d : order) {
     if (d < 0 || d >= static_cast<int64_t>(splits.size()) || seen[d])
-      return emitError() << "#spyre.division order "
-                         << formatList(order)
-                         << " must be a permutation of the "
-                         << splits.size() << " op dims";
+      return emitError() << "#spyre.division order " << formatList(order)
+                         << " must be a permutation of the " << splits.size()
+                         << " op dims";
     seen[d] = true;
   }
   return success();
@@ -484,8 +475,7 @@ LogicalResult MemAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               MemorySpace space, int64_t value) {
   if (value < 0)
     return emitError() << "#spyre.mem " << stringifyMemorySpace(space) << " "
-                       << (space == MemorySpace::IO ? "buffer index"
-                                                    : "offset")
+                       << (space == MemorySpace::IO ? "buffer index" : "offset")
                        << " must not be negative, got " << value;
   return success();
 }

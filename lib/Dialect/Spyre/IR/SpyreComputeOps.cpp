@@ -1,4 +1,5 @@
-//===- SpyreComputeOps.cpp - spyre compute, view and constant ops ----------===//
+//===- SpyreComputeOps.cpp - spyre compute, view and constant ops
+//----------===//
 //
 // Indexing maps, iterator types and verification shared by every compute op
 // class, plus the view ops (transpose, reshape), pad and constant.
@@ -178,8 +179,8 @@ LogicalResult mlir::spyre::detail::verifyPointwiseOp(Operation *op,
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   auto mapsAttr = op->getAttrOfType<ArrayAttr>("indexing_maps");
   if (mapsAttr) {
-    AffineMap resultMap = cast<AffineMapAttr>(mapsAttr.getValue().back())
-                              .getValue();
+    AffineMap resultMap =
+        cast<AffineMapAttr>(mapsAttr.getValue().back()).getValue();
     if (!resultMap.isIdentity())
       return op->emitOpError("the result's indexing map must be the identity "
                              "(the op dims are the result's dims), got ")
@@ -200,8 +201,8 @@ LogicalResult mlir::spyre::detail::verifyPointwiseOp(Operation *op,
   Type resultElement = result.getElementType();
   auto mismatch = [&](unsigned i, Type expected) {
     return op->emitOpError("input #")
-           << i << " has element type " << elements[i] << " but "
-           << expected << " is expected";
+           << i << " has element type " << elements[i] << " but " << expected
+           << " is expected";
   };
   switch (rule) {
   case ElementRule::Same:
@@ -211,8 +212,7 @@ LogicalResult mlir::spyre::detail::verifyPointwiseOp(Operation *op,
     break;
   case ElementRule::Compare:
     if (!resultElement.isInteger(1))
-      return op->emitOpError("a comparison produces i1, not ")
-             << resultElement;
+      return op->emitOpError("a comparison produces i1, not ") << resultElement;
     if (elements[1] != elements[0])
       return mismatch(1, elements[0]);
     break;
@@ -232,9 +232,8 @@ LogicalResult ClipOp::verify() {
       getInput().getType().getElementType() != getType().getElementType())
     return emitOpError("result must have the input's shape and element type");
   if (getMin().convertToDouble() > getMax().convertToDouble())
-    return emitOpError("min ")
-           << getMin().convertToDouble() << " exceeds max "
-           << getMax().convertToDouble();
+    return emitOpError("min ") << getMin().convertToDouble() << " exceeds max "
+                               << getMax().convertToDouble();
   return detail::verifyComputeOp(*this);
 }
 
@@ -296,9 +295,8 @@ LogicalResult mlir::spyre::detail::verifyReductionOp(Operation *op,
   auto input = cast<RankedTensorType>(op->getOperand(0).getType());
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   if (dim < 0 || dim >= input.getRank())
-    return op->emitOpError("dim ")
-           << dim << " is not a dim of the rank-" << input.getRank()
-           << " input";
+    return op->emitOpError("dim ") << dim << " is not a dim of the rank-"
+                                   << input.getRank() << " input";
   SmallVector<int64_t> expected(input.getShape());
   expected.erase(expected.begin() + dim);
   if (result.getShape() != ArrayRef<int64_t>(expected))
@@ -334,8 +332,8 @@ mlir::spyre::detail::getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
 }
 
 LogicalResult mlir::spyre::detail::verifyMatmul(Operation *op,
-                                               unsigned numLoops,
-                                               ArrayAttr explicitMaps) {
+                                                unsigned numLoops,
+                                                ArrayAttr explicitMaps) {
   // Without indexing_maps the operands are plain matrices (or batches of
   // them): say so in terms of ranks, not of the implicit maps.
   if (!explicitMaps) {
@@ -348,13 +346,12 @@ LogicalResult mlir::spyre::detail::verifyMatmul(Operation *op,
       int64_t actual = cast<RankedTensorType>(type).getRank();
       if (actual == rank)
         continue;
-      std::string name = i + 1 == types.size()
-                             ? std::string("the result")
-                             : "input #" + std::to_string(i);
+      std::string name = i + 1 == types.size() ? std::string("the result")
+                                               : "input #" + std::to_string(i);
       return op->emitOpError("needs rank-")
              << rank << " operands and result (" << dims
-             << ") unless indexing_maps say otherwise; " << name
-             << " has rank " << actual;
+             << ") unless indexing_maps say otherwise; " << name << " has rank "
+             << actual;
     }
   }
   auto compute = cast<ComputeOpInterface>(op);
@@ -476,8 +473,8 @@ LogicalResult LayerNormNormOp::verify() {
                              {"bias", getBias()}}) {
     auto type = cast<RankedTensorType>(value.getType());
     if (type.getShape() != ArrayRef<int64_t>{n})
-      return emitOpError() << name << " must have shape [" << n
-                           << "], not [" << type.getShape() << "]";
+      return emitOpError() << name << " must have shape [" << n << "], not ["
+                           << type.getShape() << "]";
     if (type.getElementType() != element)
       return emitOpError() << name << " must have element type " << element;
   }
@@ -539,7 +536,8 @@ bool TransposeOp::isView() {
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
-  if (llvm::equal(getPermutation(), llvm::seq<int64_t>(0, getType().getRank())) &&
+  if (llvm::equal(getPermutation(),
+                  llvm::seq<int64_t>(0, getType().getRank())) &&
       getInput().getType() == getType())
     return getInput();
   // transpose(transpose(x, p), q) = transpose(x, p o q).
@@ -604,8 +602,8 @@ LogicalResult PadOp::verify() {
   FailureOr<DataFormat> format =
       getLayoutAttr(getType()).getFormatFor(getType().getElementType());
   if (succeeded(format)) {
-    llvm::Expected<uint32_t> bits = encodeDeviceValue(
-        *format, getValue().convertToDouble());
+    llvm::Expected<uint32_t> bits =
+        encodeDeviceValue(*format, getValue().convertToDouble());
     if (!bits)
       return emitOpError("padding value: ") << llvm::toString(bits.takeError());
   }

@@ -1,4 +1,5 @@
-//===- SpyreDialect.cpp - The spyre dialect --------------------------------===//
+//===- SpyreDialect.cpp - The spyre dialect
+//--------------------------------===//
 //
 // Dialect registration and the verification of the dialect's discardable
 // attributes: `spyre.target` on modules, `spyre.layout` / `spyre.dim_order`
@@ -82,16 +83,15 @@ static LogicalResult verifyDivisionAttribute(Operation *op, StringRef name,
     for (int64_t split : values)
       overflow |= static_cast<bool>(llvm::MulOverflow(used, split, used));
     if (overflow)
-      return op->emitError() << "'" << name << "' splits "
-                             << formatList(values)
+      return op->emitError() << "'" << name << "' splits " << formatList(values)
                              << " use more cores than the target's " << cores;
     if (used > cores)
       return op->emitError() << "'" << name << "' uses " << used
                              << " cores, the target has " << cores;
   } else if (auto array = dyn_cast<DenseI64ArrayAttr>(value)) {
     if (name == SpyreDialect::kDivisionAttrName)
-      return op->emitError() << "'" << name
-                             << "' must be a #spyre.division attribute";
+      return op->emitError()
+             << "'" << name << "' must be a #spyre.division attribute";
     values = array.asArrayRef();
     for (auto [d, v] : llvm::enumerate(values))
       if (v < 1)
@@ -106,8 +106,7 @@ static LogicalResult verifyDivisionAttribute(Operation *op, StringRef name,
   }
   if (values.size() != numDims)
     return op->emitError() << "'" << name << "' has " << values.size()
-                           << " entries but the op has " << numDims
-                           << " dims";
+                           << " entries but the op has " << numDims << " dims";
   return success();
 }
 
@@ -117,11 +116,11 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
   if (name == kTargetAttrName) {
     auto target = dyn_cast<TargetAttr>(attr.getValue());
     if (!target)
-      return op->emitError() << "'" << kTargetAttrName
-                             << "' must be a #spyre.target attribute";
+      return op->emitError()
+             << "'" << kTargetAttrName << "' must be a #spyre.target attribute";
     if (!isa<ModuleOp>(op))
-      return op->emitError() << "'" << kTargetAttrName
-                             << "' may only be attached to a module";
+      return op->emitError()
+             << "'" << kTargetAttrName << "' may only be attached to a module";
     return verifyStickSize(op, target);
   }
   if (name == kLayoutAttrName || name == kDimOrderAttrName)
@@ -134,8 +133,8 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
   if (name == kMemAttrName) {
     auto mem = dyn_cast<MemAttr>(attr.getValue());
     if (!mem)
-      return op->emitError() << "'" << name
-                             << "' must be a #spyre.mem attribute";
+      return op->emitError()
+             << "'" << name << "' must be a #spyre.mem attribute";
     if (op->getNumResults() != 1 || !isDeviceTensor(op->getResult(0).getType()))
       return op->emitError() << "'" << name
                              << "' annotates the device tensor an op defines; "
@@ -146,9 +145,8 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
         for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
           if (function.getArgAttrOfType<MemAttr>(i, kMemAttrName) == mem)
             return op->emitError()
-                   << "'" << name << "': " << mem
-                   << " already holds argument #" << i << " of @"
-                   << function.getName();
+                   << "'" << name << "': " << mem << " already holds argument #"
+                   << i << " of @" << function.getName();
     return success();
   }
   if (name == kPoolBytesAttrName) {
@@ -248,16 +246,14 @@ static LogicalResult verifyValueAttribute(const AnnotatedValue &value,
       if (auto arg = dyn_cast<BlockArgument>(returned)) {
         if (arg.getOwner()->isEntryBlock() &&
             arg.getOwner()->getParentOp() == value.op)
-          lives = function.getArgAttrOfType<MemAttr>(arg.getArgNumber(),
-                                                     name);
+          lives = function.getArgAttrOfType<MemAttr>(arg.getArgNumber(), name);
       } else if (Operation *def = returned.getDefiningOp()) {
         lives = def->getAttrOfType<MemAttr>(name);
       }
       if (lives && lives != mem)
-        return value.emitError(name)
-               << "@" << function.getName()
-               << " returns a tensor that lives in " << lives << ", not in "
-               << mem;
+        return value.emitError(name) << "@" << function.getName()
+                                     << " returns a tensor that lives in "
+                                     << lives << ", not in " << mem;
     }
     return success();
   }

@@ -47,16 +47,14 @@ MemAttr mlir::spyre::getRecordedMem(Value value) {
     return def->getAttrOfType<MemAttr>(name);
   auto arg = cast<BlockArgument>(root);
   Block *block = arg.getOwner();
-  auto function =
-      dyn_cast_or_null<FunctionOpInterface>(block->getParentOp());
+  auto function = dyn_cast_or_null<FunctionOpInterface>(block->getParentOp());
   if (!function || !block->isEntryBlock())
     return {};
   return function.getArgAttrOfType<MemAttr>(arg.getArgNumber(), name);
 }
 
 bool mlir::spyre::containsKernels(Operation *root) {
-  return root
-      ->walk([](KernelOp) { return WalkResult::interrupt(); })
+  return root->walk([](KernelOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -70,8 +68,7 @@ boxBytes(int64_t offset, ArrayRef<int64_t> box, ArrayRef<int64_t> strides,
     int64_t span;
     if (llvm::MulOverflow(count - 1, stride, span))
       return std::nullopt;
-    if (llvm::AddOverflow(span < 0 ? begin : end, span,
-                          span < 0 ? begin : end))
+    if (llvm::AddOverflow(span < 0 ? begin : end, span, span < 0 ? begin : end))
       return std::nullopt;
   }
   if (llvm::AddOverflow(end, stickBytes, end))
@@ -134,8 +131,7 @@ LogicalResult KernelOp::verifyRegions() {
                             "order";
   if (payload->getResult(0).getType() != getResult().getType())
     return emitOpError() << "body yields " << payload->getResult(0).getType()
-                         << " but the kernel returns "
-                         << getResult().getType();
+                         << " but the kernel returns " << getResult().getType();
 
   auto info = cast<KernelPayloadOpInterface>(payload);
   SmallVector<int64_t> ranges = info.getStaticLoopRanges();
@@ -192,8 +188,7 @@ LogicalResult KernelOp::verifyRegions() {
   // The I64Attr getter reads the value as unsigned.
   int64_t lxBytes = getLxBytesAttr().getInt();
   if (lxBytes < 0)
-    return emitOpError() << "lx_bytes = " << lxBytes
-                         << " must not be negative";
+    return emitOpError() << "lx_bytes = " << lxBytes << " must not be negative";
   if (lxBytes > target.usableLxBytes())
     return emitOpError() << "needs " << lxBytes
                          << " bytes of LX per core, the target has "
@@ -203,9 +198,8 @@ LogicalResult KernelOp::verifyRegions() {
       return emitOpError() << "segments hold DDR buffers, not " << segment;
 
   if (getAccesses().size() != getNumInputs() + 1)
-    return emitOpError() << "has " << getAccesses().size()
-                         << " accesses for " << getNumInputs()
-                         << " inputs and a result";
+    return emitOpError() << "has " << getAccesses().size() << " accesses for "
+                         << getNumInputs() << " inputs and a result";
   for (unsigned i = 0, e = getNumInputs() + 1; i < e; ++i) {
     AccessAttr access = getAccess(i);
     ::mlir::Value value = i < getNumInputs() ? getInputs()[i] : getResult();
@@ -236,14 +230,13 @@ LogicalResult KernelOp::verifyRegions() {
     // Where the tensor lives, as --spyre-plan-memory recorded it.
     auto checkPlacement = [&]() -> LogicalResult {
       // The kernel's result lives where the kernel's own spyre.mem says.
-      MemAttr lives = value == getResult()
-                          ? (*this)->getAttrOfType<MemAttr>(
-                                SpyreDialect::kMemAttrName)
-                          : getRecordedMem(value);
+      MemAttr lives =
+          value == getResult()
+              ? (*this)->getAttrOfType<MemAttr>(SpyreDialect::kMemAttrName)
+              : getRecordedMem(value);
       if (lives && lives != access.getMem())
-        return emitOpError() << describe() << ": its tensor lives in "
-                             << lives << " but the access names "
-                             << access.getMem();
+        return emitOpError() << describe() << ": its tensor lives in " << lives
+                             << " but the access names " << access.getMem();
       return success();
     };
     llvm::Expected<BoundLayout> boundLayout =
@@ -285,18 +278,17 @@ LogicalResult KernelOp::verifyRegions() {
                            << " chunks needs chunk_steps, one per dim";
     // Each staging buffer holds one tile's box within the usable LX.
     for (int64_t offset : access.getLxOffsets()) {
-      std::optional<std::pair<int64_t, int64_t>> range = boxBytes(
-          offset, access.getBox(), access.getLxStrides(), stickBytes);
+      std::optional<std::pair<int64_t, int64_t>> range =
+          boxBytes(offset, access.getBox(), access.getLxStrides(), stickBytes);
       if (!range || range->first < 0 ||
           range->second > target.usableLxBytes()) {
         InFlightDiagnostic diag = emitOpError();
         diag << describe() << ": its LX staging buffer at byte " << offset;
         if (range)
-          diag << " spans LX bytes [" << range->first << ", "
-               << range->second << ")";
+          diag << " spans LX bytes [" << range->first << ", " << range->second
+               << ")";
         else
-          diag << " (box " << formatList(access.getBox())
-               << ", lx_strides "
+          diag << " (box " << formatList(access.getBox()) << ", lx_strides "
                << formatList(access.getLxStrides())
                << ") spans more than 64-bit addresses";
         return diag << ", outside the target's " << target.usableLxBytes()
@@ -307,8 +299,7 @@ LogicalResult KernelOp::verifyRegions() {
     if (segment >= static_cast<int64_t>(getSegments().size()))
       return emitOpError() << describe() << ": base " << access.getBase()
                            << " lies in segment " << segment
-                           << ", the kernel binds "
-                           << getSegments().size();
+                           << ", the kernel binds " << getSegments().size();
     auto segmentMem = cast<MemAttr>(getSegments()[segment]);
     bool matches = access.getMem().getSpace() == segmentMem.getSpace() &&
                    (segmentMem.getSpace() == MemorySpace::Pool ||

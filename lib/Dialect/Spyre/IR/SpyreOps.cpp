@@ -1,4 +1,5 @@
-//===- SpyreOps.cpp - spyre dialect operations -----------------------------===//
+//===- SpyreOps.cpp - spyre dialect operations
+//-----------------------------===//
 //
 // Verifiers, folders and canonicalization patterns of the data movement ops.
 // All three ops preserve the logical tensor: shape and element type never

@@ -1,4 +1,5 @@
-//===- StickRules.cpp - Stick constraints of compute ops -------------------===//
+//===- StickRules.cpp - Stick constraints of compute ops
+//-------------------===//
 
 #include "Spyre/Dialect/Spyre/IR/StickRules.h"
 
@@ -88,9 +89,9 @@ SmallVector<StickConfig> mlir::spyre::getStickConfigs(ComputeOpInterface op) {
     // Every operand is sticked on its innermost dim: the normalized dim of
     // the data, the statistic dim of the statistics.
     auto innermost = [](AffineMap map) {
-      return map.getNumResults() == 0
-                 ? kAnyStick
-                 : static_cast<int>(map.getDimPosition(map.getNumResults() - 1));
+      return map.getNumResults() == 0 ? kAnyStick
+                                      : static_cast<int>(map.getDimPosition(
+                                            map.getNumResults() - 1));
     };
     StickConfig config;
     for (AffineMap map : inputMaps)
@@ -134,11 +135,10 @@ LogicalResult mlir::spyre::verifyStickRule(ComputeOpInterface op) {
       continue;
     }
     if (isDeviceTensor(type) != resultLaidOut)
-      return op.emitOpError()
-             << "mixes host and device tensors: input #" << i
-             << (resultLaidOut ? " has no" : " has a")
-             << " #spyre.layout but the result "
-             << (resultLaidOut ? "has one" : "does not");
+      return op.emitOpError() << "mixes host and device tensors: input #" << i
+                              << (resultLaidOut ? " has no" : " has a")
+                              << " #spyre.layout but the result "
+                              << (resultLaidOut ? "has one" : "does not");
     if (!resultLaidOut)
       continue;
     FailureOr<int> stick = getStickOpDim(maps[i], type);

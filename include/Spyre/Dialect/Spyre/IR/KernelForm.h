@@ -21,8 +21,7 @@ namespace mlir::spyre {
 /// The kernel model of a payload whose operands and result are device
 /// tensors, for sticks of the target's size. Fails with a reason when an
 /// operand has no layout or a layout the kernels cannot walk.
-FailureOr<kernel::Problem> getKernelProblem(Operation *op,
-                                                     std::string &reason);
+FailureOr<kernel::Problem> getKernelProblem(Operation *op, std::string &reason);
 
 /// The SuperDSC label of every op dim: matmul (..., y, x,) mb, out, in;
 /// other ops mb, x, y, i, j, ki, kj with the last dim called out.
@@ -35,11 +34,9 @@ std::string getSuperDscOpFunc(Operation *payload);
 /// Whether two divided ops give every core the same slice of a tensor they
 /// share: the one `mapA` indexes in `a` (op dims -> tensor dims) and `mapB`
 /// in `b`.
-bool sameCoreSlices(const kernel::Problem &a,
-                    const kernel::Division &divisionA, AffineMap mapA,
-                    const kernel::Problem &b,
-                    const kernel::Division &divisionB,
-                    AffineMap mapB);
+bool sameCoreSlices(const kernel::Problem &a, const kernel::Division &divisionA,
+                    AffineMap mapA, const kernel::Problem &b,
+                    const kernel::Division &divisionB, AffineMap mapB);
 
 /// The division a kernel's dims and order describe.
 kernel::Division getKernelDivision(KernelOp kernel);

@@ -39,8 +39,7 @@ void printReal(AsmPrinter &printer, const llvm::APFloat &value);
 FailureOr<std::optional<DataFormat>> parseDataFormat(AsmParser &parser);
 void printDataFormat(AsmPrinter &printer, DataFormat format);
 FailureOr<ElementArrangement> parseArrangement(AsmParser &parser);
-void printArrangement(AsmPrinter &printer,
-                      ElementArrangement arrangement);
+void printArrangement(AsmPrinter &printer, ElementArrangement arrangement);
 
 } // namespace mlir::spyre
 
@@ -127,8 +126,7 @@ unsigned getNumLoops(Operation *op);
 SmallVector<utils::IteratorType> getIteratorTypes(Operation *op);
 SmallVector<int64_t> getStaticLoopRanges(Operation *op);
 LogicalResult verifyComputeOp(Operation *op);
-SmallVector<AffineMap> getPointwiseIndexingMaps(Operation *op,
-                                                ArrayAttr maps);
+SmallVector<AffineMap> getPointwiseIndexingMaps(Operation *op, ArrayAttr maps);
 SmallVector<AffineMap> getReductionIndexingMaps(Operation *op, int64_t dim);
 SmallVector<AffineMap> getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
                                              bool batched);
@@ -153,13 +151,15 @@ inline float geluTanh(float x) {
 inline float relu(float x) { return std::isnan(x) ? x : x > 0 ? x : 0.0f; }
 /// IEEE 754-2019 maximum (arith.maximumf): NaN if either is NaN.
 inline float maximum(float x, float y) {
-  return std::isnan(x) || std::isnan(y) ? std::numeric_limits<float>::quiet_NaN()
-                                        : std::max(x, y);
+  return std::isnan(x) || std::isnan(y)
+             ? std::numeric_limits<float>::quiet_NaN()
+             : std::max(x, y);
 }
 /// IEEE 754-2019 minimum (arith.minimumf).
 inline float minimum(float x, float y) {
-  return std::isnan(x) || std::isnan(y) ? std::numeric_limits<float>::quiet_NaN()
-                                        : std::min(x, y);
+  return std::isnan(x) || std::isnan(y)
+             ? std::numeric_limits<float>::quiet_NaN()
+             : std::min(x, y);
 }
 } // namespace detail
 
