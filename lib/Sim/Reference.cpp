@@ -774,22 +774,40 @@ void initializeNativeTarget() {
 
 /// Checks that `inputs` fit the arguments of `func` and that its arguments and
 /// results are all tensors the reference can pass.
-llvm::Error checkSignature(func::FuncOp func, ArrayRef<HostTensor> inputs) {
+/// Checks the types of `func`'s arguments and results are ones the
+/// reference passes (ranked tensors of host element types).
+llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
   StringRef name = func.getSymName();
   FunctionType type = func.getFunctionType();
+  for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
+    auto tensorType = dyn_cast<RankedTensorType>(argType);
+    if (!tensorType || !hostTypeOf(tensorType.getElementType()))
+      return makeError(llvm::formatv(
+          "argument #{0} of @{1} has type {2}; the reference passes ranked "
+          "tensors of f16, bf16, f32, i1, i4, i8, i32 or i64 only",
+          i, name, printed(argType)));
+  }
+  for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
+    auto tensorType = dyn_cast<RankedTensorType>(resultType);
+    if (!tensorType || !hostTypeOf(tensorType.getElementType()))
+      return makeError(llvm::formatv(
+          "result #{0} of @{1} has type {2}; the reference returns ranked "
+          "tensors of f16, bf16, f32, i1, i4, i8, i32 or i64 only",
+          i, name, printed(resultType)));
+  }
+  return llvm::Error::success();
+}
+
+/// Checks `inputs` match the arguments of `name` (of type `type`).
+llvm::Error checkInputs(StringRef name, FunctionType type,
+                        ArrayRef<HostTensor> inputs) {
   if (type.getNumInputs() != inputs.size())
     return makeError(llvm::formatv("@{0} takes {1} argument(s), the reference "
                                    "was given {2} input(s)",
                                    name, type.getNumInputs(), inputs.size()));
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
-    auto tensorType = dyn_cast<RankedTensorType>(argType);
-    std::optional<HostType> hostType =
-        tensorType ? hostTypeOf(tensorType.getElementType()) : std::nullopt;
-    if (!hostType)
-      return makeError(llvm::formatv(
-          "argument #{0} of @{1} has type {2}; the reference passes ranked "
-          "tensors of f16, bf16, f32, i1, i4, i8, i32 or i64 only",
-          i, name, printed(argType)));
+    auto tensorType = cast<RankedTensorType>(argType);
+    std::optional<HostType> hostType = hostTypeOf(tensorType.getElementType());
     const HostTensor &input = inputs[i];
     if (input.type != *hostType)
       return makeError(llvm::formatv(
@@ -812,14 +830,6 @@ llvm::Error checkSignature(func::FuncOp func, ArrayRef<HostTensor> inputs) {
           "input #{0} holds {1} bytes, its shape {2} of {3} needs {4}", i,
           input.data.size(), formatShape(input.shape),
           mlir::spyre::stringifyHostType(input.type), bytes));
-  }
-  for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
-    auto tensorType = dyn_cast<RankedTensorType>(resultType);
-    if (!tensorType || !hostTypeOf(tensorType.getElementType()))
-      return makeError(llvm::formatv(
-          "result #{0} of @{1} has type {2}; the reference returns ranked "
-          "tensors of f16, bf16, f32, i1, i4, i8, i32 or i64 only",
-          i, name, printed(resultType)));
   }
   return llvm::Error::success();
 }
@@ -874,9 +884,20 @@ void mlir::spyre::sim::registerReferenceDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
 }
 
-llvm::Expected<std::vector<HostTensor>>
-mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
-                               ArrayRef<HostTensor> inputs) {
+struct ReferenceProgram::Impl {
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string function;
+  FunctionType signature;
+};
+
+ReferenceProgram::ReferenceProgram(std::unique_ptr<Impl> impl)
+    : impl(std::move(impl)) {}
+ReferenceProgram::ReferenceProgram(ReferenceProgram &&) = default;
+ReferenceProgram &ReferenceProgram::operator=(ReferenceProgram &&) = default;
+ReferenceProgram::~ReferenceProgram() = default;
+
+llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
+                                                           StringRef function) {
   MLIRContext *context = module.getContext();
   {
     // Harmless if the caller registered these already (then it is a no-op).
@@ -891,7 +912,7 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
                      " in the module");
   if (original.isExternal())
     return makeError("the reference: @" + function + " has no body");
-  if (llvm::Error error = checkSignature(original, inputs))
+  if (llvm::Error error = checkSignature(original, std::nullopt))
     return error;
   FunctionType signature = original.getFunctionType();
 
@@ -968,6 +989,20 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
     symbols[interner("memrefCopy")] = symbolFor(&memrefCopy);
     return symbols;
   });
+  auto impl = std::make_unique<Impl>();
+  impl->engine = std::move(*engine);
+  impl->function = function.str();
+  impl->signature = signature;
+  return ReferenceProgram(std::move(impl));
+}
+
+llvm::Expected<std::vector<HostTensor>>
+ReferenceProgram::run(ArrayRef<HostTensor> inputs) const {
+  ExecutionEngine &engine = *impl->engine;
+  StringRef function = impl->function;
+  FunctionType signature = impl->signature;
+  if (llvm::Error error = checkInputs(function, signature, inputs))
+    return std::move(error);
 
   // Argument descriptors. Inputs are passed in place (the arguments are not
   // writable), except i1 and i4, normalized to what LLVM stores for them (a
@@ -1016,7 +1051,7 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
   {
     BlockScope blocks;
     if (llvm::Error error =
-            (*engine)->invokePacked(("_mlir_ciface_" + function).str(), packed))
+            engine.invokePacked(("_mlir_ciface_" + function).str(), packed))
       return makeError("the reference cannot call @" + function + ": " +
                        llvm::toString(std::move(error)));
 
@@ -1053,4 +1088,14 @@ mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
     }
   }
   return outputs;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+mlir::spyre::sim::runReference(ModuleOp module, StringRef function,
+                               ArrayRef<HostTensor> inputs) {
+  llvm::Expected<ReferenceProgram> program =
+      ReferenceProgram::compile(module, function);
+  if (!program)
+    return program.takeError();
+  return program->run(inputs);
 }

@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <vector>
 
 namespace mlir {
@@ -50,6 +51,29 @@ void registerReferenceDialects(DialectRegistry &registry);
 llvm::Expected<std::vector<sim::HostTensor>>
 runReference(ModuleOp module, llvm::StringRef function,
              llvm::ArrayRef<sim::HostTensor> inputs);
+
+/// A function of a module lowered and JIT-compiled once, to be run on any
+/// number of inputs (runReference is compile + run). The simulator runs the
+/// host segments of a program this way.
+class ReferenceProgram {
+public:
+  /// Lowers a clone of `module` reduced to `function` and what it calls
+  /// (`module` stays as it is) and JIT-compiles it.
+  static llvm::Expected<ReferenceProgram> compile(ModuleOp module,
+                                                  llvm::StringRef function);
+  /// Runs it on `inputs` (one per argument); the results in order.
+  llvm::Expected<std::vector<sim::HostTensor>>
+  run(llvm::ArrayRef<sim::HostTensor> inputs) const;
+
+  ReferenceProgram(ReferenceProgram &&);
+  ReferenceProgram &operator=(ReferenceProgram &&);
+  ~ReferenceProgram();
+
+private:
+  struct Impl;
+  explicit ReferenceProgram(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
 
 } // namespace mlir::spyre::sim
 
