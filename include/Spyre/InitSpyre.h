@@ -43,6 +43,12 @@ struct SpyrePipelineOptions : public PassPipelineOptions<SpyrePipelineOptions> {
       llvm::cl::desc("Keep intermediates in LX between kernels whose "
                      "slices match"),
       llvm::cl::init(true)};
+  Option<bool> hostFallback{
+      *this, "host-fallback",
+      llvm::cl::desc("Run what the device cannot on the host, in host "
+                     "segments between the kernels (false: every op left on "
+                     "the host is an error)"),
+      llvm::cl::init(true)};
   Option<bool> kernels{
       *this, "kernels",
       llvm::cl::desc("Divide work, plan memory and lower to spyre.kernel "

@@ -52,6 +52,7 @@ void CompileOptions::applyTo(SpyrePipelineOptions &options) const {
   options.cores = static_cast<int>(cores);
   options.policy = policy;
   options.lxResidency = lxResidency;
+  options.hostFallback = hostFallback;
   options.beamWidth = static_cast<int>(beamWidth);
   options.exactLimit = static_cast<int>(exactLimit);
 }

@@ -498,4 +498,23 @@ llvm::Error KernelRunner::run(KernelOp kernel) {
   return llvm::Error::success();
 }
 
+void KernelRunner::recordTransfer(StringRef what, int64_t bytes) {
+  TransferStats transfer;
+  transfer.what = what.str();
+  transfer.bytes = bytes;
+  transfer.seconds =
+      static_cast<double>(bytes) / target.hostLinkBytesPerSecond();
+  trace.span(target.cores + 1, what, "host link", clock, transfer.seconds,
+             llvm::json::Object{{"bytes", bytes}});
+  clock += transfer.seconds;
+  stats.seconds += transfer.seconds;
+  stats.transfers.push_back(std::move(transfer));
+}
+
+void KernelRunner::recordHostSegment(const HostSegmentStats &segment) {
+  trace.span(target.cores + 1, segment.name, "host (wall time)", clock,
+             segment.runSeconds);
+  stats.hostSegments.push_back(segment);
+}
+
 llvm::json::Value KernelRunner::takeTrace() { return trace.take(target.cores); }

@@ -28,6 +28,12 @@ public:
       : machine(machine), target(target), trace(trace) {}
 
   llvm::Error run(KernelOp kernel);
+  /// A transfer of `bytes` between the host and the card at the target's
+  /// host link bandwidth: it takes modelled time.
+  void recordTransfer(llvm::StringRef what, int64_t bytes);
+  /// A host segment that ran for `wallSeconds` on this machine (traced on
+  /// the host track; it does not advance the modelled clock).
+  void recordHostSegment(const HostSegmentStats &segment);
 
   SimStats takeStats() { return std::move(stats); }
   llvm::json::Value takeTrace();

@@ -13,12 +13,24 @@
 #include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 #include "Spyre/Layout/Stickify.h"
 
+#include "Spyre/Sim/Reference.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
 
 using namespace mlir;
 using namespace mlir::spyre;
 using namespace mlir::spyre::sim;
+
+/// `loc` as text ("file:line:col").
+static std::string describeLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
+}
 
 FailureOr<HostType> mlir::spyre::sim::getHostTypeOf(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -103,6 +115,8 @@ private:
                      StringRef what);
   llvm::Expected<HostTensor> download(Value value, StringRef what);
   llvm::Expected<MemAttr> memOf(Value value, StringRef what);
+  /// Runs the host segment `call` calls on its host inputs.
+  llvm::Error runHostSegment(func::CallOp call, KernelRunner &runner);
   Memory &ddrBuffer(MemAttr mem, int64_t bytes);
 
   FunctionOpInterface function;
@@ -227,6 +241,65 @@ llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
   return host;
 }
 
+/// The bytes a transfer of a device tensor of `type` moves over the host
+/// link: its elements in the device format.
+static int64_t transferBytes(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  LayoutAttr layout = getLayoutAttr(tensor);
+  FailureOr<DataFormat> format =
+      layout ? layout.getFormatFor(tensor.getElementType())
+             : FailureOr<DataFormat>(failure());
+  int64_t bits = succeeded(format) ? deviceElementBits(*format) : 16;
+  return (tensor.getNumElements() * bits + 7) / 8;
+}
+
+llvm::Error FunctionSimulator::runHostSegment(func::CallOp call,
+                                              KernelRunner &runner) {
+  auto module = function->getParentOfType<ModuleOp>();
+  auto callee =
+      module ? module.lookupSymbol<func::FuncOp>(call.getCallee()) : nullptr;
+  if (!callee || !callee->hasAttr(SpyreDialect::kHostSegmentAttrName))
+    return llvm::createStringError(llvm::formatv(
+        "the call of @{0} at {1} is not a host segment; inline calls before "
+        "compiling (--spyre-pipeline does)",
+        call.getCallee(), describeLocation(call.getLoc())));
+  std::vector<HostTensor> arguments;
+  for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
+    auto host = hostValues.find(operand);
+    if (host == hostValues.end())
+      return llvm::createStringError(
+          llvm::formatv("host segment @{0}: argument {1} is not a host tensor",
+                        call.getCallee(), i));
+    arguments.push_back(host->second);
+  }
+  HostSegmentStats stats;
+  stats.name = call.getCallee().str();
+  auto started = std::chrono::steady_clock::now();
+  auto seconds = [](auto from) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         from)
+        .count();
+  };
+  llvm::Expected<ReferenceProgram> program =
+      ReferenceProgram::compile(module, call.getCallee());
+  if (!program)
+    return llvm::createStringError(
+        llvm::formatv("host segment @{0}: {1}", call.getCallee(),
+                      llvm::toString(program.takeError())));
+  stats.compileSeconds = seconds(started);
+  started = std::chrono::steady_clock::now();
+  llvm::Expected<std::vector<HostTensor>> results = program->run(arguments);
+  if (!results)
+    return llvm::createStringError(
+        llvm::formatv("host segment @{0}: {1}", call.getCallee(),
+                      llvm::toString(results.takeError())));
+  stats.runSeconds = seconds(started);
+  for (auto [value, result] : llvm::zip(call.getResults(), *results))
+    hostValues[value] = std::move(result);
+  runner.recordHostSegment(stats);
+  return llvm::Error::success();
+}
+
 llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
   if (function.isExternal())
     return llvm::createStringError(
@@ -300,14 +373,16 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
       auto host = hostValues.find(toDevice.getInput());
       if (host == hostValues.end())
         return llvm::createStringError(
-            "spyre.to_device of a value computed on the host; the simulator "
-            "runs device kernels only");
+            llvm::formatv("spyre.to_device at {0} reads a value no host "
+                          "segment or argument produced",
+                          describeLocation(op.getLoc())));
       llvm::Expected<MemAttr> mem = memOf(toDevice.getResult(), "to_device");
       if (!mem)
         return mem.takeError();
       if (llvm::Error error =
               upload(toDevice.getResult(), host->second, *mem, "to_device"))
         return std::move(error);
+      runner.recordTransfer("to_device", transferBytes(toDevice.getType()));
       continue;
     }
     if (auto fromDevice = dyn_cast<FromDeviceOp>(op)) {
@@ -316,6 +391,13 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
       if (!host)
         return host.takeError();
       hostValues[fromDevice.getResult()] = std::move(*host);
+      runner.recordTransfer("from_device",
+                            transferBytes(fromDevice.getInput().getType()));
+      continue;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      if (llvm::Error error = runHostSegment(call, runner))
+        return std::move(error);
       continue;
     }
     if (op.hasTrait<OpTrait::IsTerminator>()) {
@@ -341,19 +423,10 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
       }
       continue;
     }
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << op.getName();
     return llvm::createStringError(llvm::formatv(
-        "'{0}' at {1} runs on the host; the simulator runs device kernels "
-        "only (an op --spyre-convert-linalg left on the host, see its "
-        "remarks)",
-        text, [&] {
-          std::string loc;
-          llvm::raw_string_ostream los(loc);
-          los << op.getLoc();
-          return loc;
-        }()));
+        "'{0}' at {1} is on the host outside a host segment; compile with "
+        "--spyre-pipeline (which outlines what the device does not run)",
+        op.getName().getStringRef(), describeLocation(op.getLoc())));
   }
   result.stats = runner.takeStats();
   result.stats.cores = target.cores;
@@ -389,11 +462,18 @@ std::string mlir::spyre::sim::formatStats(const SimStats &stats) {
         "{7,-6}\n",
         k.name, k.cores, k.seconds * 1e6, k.ddrBytes / 1e6, k.flops / 1e9,
         k.roofline * 1e6, k.utilisation() * 100, k.bottleneck);
+  for (const TransferStats &t : stats.transfers)
+    os << llvm::formatv("{0,-22} {1,5} {2,11:f2} {3,11:f3}   (host link)\n",
+                        t.what, "", t.seconds * 1e6, t.bytes / 1e6);
   os << std::string(header.size(), '-') << "\n";
   os << llvm::formatv(
       "{0,-22} {1,5} {2,11:f2} {3,11:f3} {4,11:f4} {5,12:f2} {6,6:f1}%\n",
       "total", stats.cores, stats.seconds * 1e6, stats.ddrBytes / 1e6,
       stats.flops / 1e9, stats.roofline * 1e6, stats.utilisation() * 100);
+  for (const HostSegmentStats &h : stats.hostSegments)
+    os << llvm::formatv("host segment @{0}: {1:f3} ms wall time on this "
+                        "machine ({2:f1} ms to compile)\n",
+                        h.name, h.runSeconds * 1e3, h.compileSeconds * 1e3);
   return text;
 }
 
@@ -415,7 +495,18 @@ llvm::json::Value mlir::spyre::sim::statsToJson(const SimStats &stats) {
                                          {"roofline_seconds", k.roofline},
                                          {"utilisation", k.utilisation()},
                                          {"bottleneck", k.bottleneck}});
+  llvm::json::Array segments, transfers;
+  for (const HostSegmentStats &h : stats.hostSegments)
+    segments.push_back(
+        llvm::json::Object{{"name", h.name},
+                           {"wall_seconds", h.runSeconds},
+                           {"compile_seconds", h.compileSeconds}});
+  for (const TransferStats &t : stats.transfers)
+    transfers.push_back(llvm::json::Object{
+        {"what", t.what}, {"bytes", t.bytes}, {"seconds", t.seconds}});
   return llvm::json::Object{{"seconds", stats.seconds},
+                            {"host_segments", std::move(segments)},
+                            {"transfers", std::move(transfers)},
                             {"ddr_bytes", stats.ddrBytes},
                             {"flops", stats.flops},
                             {"roofline_seconds", stats.roofline},

@@ -57,6 +57,7 @@ llvm::json::Value Trace::take(int64_t cores) {
   for (int64_t core = 0; core < cores; ++core)
     name("thread_name", core, "core " + std::to_string(core));
   name("thread_name", cores, "kernels");
+  name("thread_name", cores + 1, "host (segments: wall time; link: modelled)");
   name("process_name", -1, "spyre (modelled)");
   for (llvm::json::Value &e : events)
     all.push_back(std::move(e));

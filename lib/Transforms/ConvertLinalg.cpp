@@ -62,10 +62,11 @@ struct ConvertLinalgPass
                      const UnsupportedOps &unsupported) {
     auto isTensor = [](Type type) { return isa<TensorType>(type); };
     function.walk([&](Operation *op) {
+      // Ops nested in a host op run with it: the outer op gets the remark.
       if (op == function.getOperation() ||
+          op->getParentOp() != function.getOperation() ||
           isa<SpyreDialect>(op->getDialect()) || isa<tensor::EmptyOp>(op) ||
-          op->hasTrait<OpTrait::IsTerminator>() ||
-          op->getParentOfType<linalg::LinalgOp>())
+          op->hasTrait<OpTrait::IsTerminator>())
         return;
       if (llvm::none_of(op->getOperandTypes(), isTensor) &&
           llvm::none_of(op->getResultTypes(), isTensor))
@@ -104,7 +105,8 @@ struct ConvertLinalgPass
       remark << message;
       return;
     }
-    op->emitRemark() << message;
+    // At the op's location, without the op printed after it.
+    emitRemark(op->getLoc()) << message;
   }
 };
 } // namespace

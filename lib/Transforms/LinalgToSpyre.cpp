@@ -784,9 +784,16 @@ struct ConversionState {
   }
 };
 
+/// Whether `op` is directly in a function's body: ops nested in other ops'
+/// regions (an scf.for, say) stay on the host with their parent, which runs
+/// there as a whole.
+bool isTopLevel(Operation *op) {
+  return isa_and_nonnull<FunctionOpInterface>(op->getParentOp());
+}
+
 /// The root of a linalg pattern: structured ops on tensors.
 bool isConvertibleLinalg(linalg::LinalgOp op) {
-  return op.hasPureTensorSemantics();
+  return op.hasPureTensorSemantics() && isTopLevel(op);
 }
 
 struct ContractionPattern : OpInterfaceRewritePattern<linalg::LinalgOp> {
@@ -831,6 +838,8 @@ struct SoftmaxPattern : OpRewritePattern<linalg::SoftmaxOp> {
       : OpRewritePattern(context), state(state) {}
   LogicalResult matchAndRewrite(linalg::SoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op))
+      return failure();
     Converter converter(rewriter, state->table);
     return state->finish(op, rewriter, converter.run(op, [&] {
       return converter.convertSoftmax(op);
@@ -843,7 +852,7 @@ struct TransposePattern : OpRewritePattern<linalg::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
+    if (!op.hasPureTensorSemantics() || !isTopLevel(op))
       return failure();
     rewriter.replaceOpWithNewOp<TransposeOp>(
         op, op->getResult(0).getType(), op.getInput(), op.getPermutation());
@@ -857,6 +866,8 @@ struct ReshapePattern : OpRewritePattern<ReshapeTy> {
       : OpRewritePattern<ReshapeTy>(context), state(state) {}
   LogicalResult matchAndRewrite(ReshapeTy op,
                                 PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op))
+      return failure();
     if (!op.getResultType().hasStaticShape() ||
         !op.getSrcType().hasStaticShape())
       return state->finish(op, rewriter, Unsupported{"it has a dynamic shape"});
@@ -876,7 +887,7 @@ struct ConstantPattern : RewritePattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!isa<linalg::FillOp, linalg::BroadcastOp, arith::ConstantOp>(op) ||
-        op->getNumResults() != 1)
+        op->getNumResults() != 1 || !isTopLevel(op))
       return failure();
     Value value = op->getResult(0);
     SmallVector<OpOperand *> uses;

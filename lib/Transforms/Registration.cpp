@@ -64,6 +64,20 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
   check.exactLimit = options.exactLimit;
   check.cores = options.cores;
   pm.addPass(createSpyrePipelineCheck(check));
+  // Calls of functions with bodies are inlined; what cannot be stays on
+  // the host.
+  // (No simplification pipeline between inlining steps: conversion sees
+  // the program as written. Set as an option, so that a dumped pipeline
+  // says so too.)
+  std::unique_ptr<Pass> inliner = createInlinerPass();
+  if (failed(inliner->initializeOptions("default-pipeline=",
+                                        [](const Twine &message) {
+                                          llvm::report_fatal_error(message);
+                                          return failure();
+                                        })))
+    return;
+  pm.addPass(std::move(inliner));
+  pm.addPass(createSymbolDCEPass());
   // Passes within one function run on every function, in parallel.
   {
     OpPassManager &functions = pm.nestAny();
@@ -90,8 +104,12 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
       functions.addPass(createSpyrePlanMemory(plan));
     }
   }
-  if (options.kernels)
-    pm.addPass(createSpyreLowerToKernels());
+  if (!options.kernels)
+    return;
+  pm.addPass(createSpyreLowerToKernels());
+  SpyreOutlineHostSegmentsOptions outline;
+  outline.allow = options.hostFallback;
+  pm.addPass(createSpyreOutlineHostSegments(outline));
 }
 
 void mlir::spyre::registerSpyrePassesAndPipelines() {

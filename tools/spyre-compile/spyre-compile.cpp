@@ -49,6 +49,17 @@ static cl::opt<kernel::Policy>
                       clEnumValN(kernel::Policy::Greedy, "greedy",
                                  "the reference stack's policy")),
            cl::init(kernel::Policy::Model), cl::cat(category));
+enum class Switch { Off, On };
+static cl::opt<Switch> hostFallback(
+    "host-fallback",
+    cl::desc("Run what the device cannot (f32 matmuls, gathers, "
+             "convolutions, loops, ...) on the host, in host segments between "
+             "the kernels"),
+    cl::values(clEnumValN(Switch::On, "on", "run it on the host (default)"),
+               clEnumValN(Switch::Off, "off",
+                          "every op left on the host is an error at its "
+                          "location")),
+    cl::init(Switch::On), cl::cat(category));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print the wall time of every pass"),
                             cl::init(false), cl::cat(category));
@@ -103,6 +114,7 @@ int main(int argc, char **argv) {
   driver::CompileOptions options;
   options.cores = cores;
   options.policy = policy;
+  options.hostFallback = hostFallback == Switch::On;
   bool compiled = false;
   FailureOr<OwningOpRef<ModuleOp>> lowered = [&] {
     TimingScope compileTiming = rootTiming.nest("compile");

@@ -103,6 +103,17 @@ static cl::opt<std::string> saveInputs(
     cl::desc("Write the inputs (e.g. generated ones) as input_N.npy into "
              "this directory"),
     cl::cat(category));
+enum class Switch { Off, On };
+static cl::opt<Switch> hostFallback(
+    "host-fallback",
+    cl::desc("Run what the device cannot (f32 matmuls, gathers, "
+             "convolutions, loops, ...) on the host, in host segments between "
+             "the kernels"),
+    cl::values(clEnumValN(Switch::On, "on", "run it on the host (default)"),
+               clEnumValN(Switch::Off, "off",
+                          "every op left on the host is an error at its "
+                          "location")),
+    cl::init(Switch::On), cl::cat(category));
 static cl::opt<bool> timing(
     "timing",
     cl::desc("Print the wall time of compilation (per pass), simulation and "
@@ -263,6 +274,7 @@ int main(int argc, char **argv) {
   driver::CompileOptions options;
   options.cores = cores;
   options.policy = policy;
+  options.hostFallback = hostFallback == Switch::On;
   bool compiled = false;
   OwningOpRef<ModuleOp> lowered;
   {

@@ -365,15 +365,15 @@ TEST(SimTiming, TraceNamesEveryTrackAndSkipsEmptySpans) {
   Trace off(false);
   off.span(0, "load", "dma", 0, 1e-6);
   llvm::json::Value empty = off.take(2);
-  EXPECT_EQ(empty.getAsObject()->getArray("traceEvents")->size(), 4u)
-      << "two cores, the kernels' track and the process name";
+  EXPECT_EQ(empty.getAsObject()->getArray("traceEvents")->size(), 5u)
+      << "two cores, the kernels' and the host's tracks and the process name";
   Trace on(true);
   on.span(1, "load", "dma", 1e-6, 2e-6);
   on.span(1, "nothing", "dma", 1e-6, 0);
   llvm::json::Value trace = on.take(2);
   const llvm::json::Array *events =
       trace.getAsObject()->getArray("traceEvents");
-  ASSERT_EQ(events->size(), 5u);
+  ASSERT_EQ(events->size(), 6u);
   const llvm::json::Object *load = events->back().getAsObject();
   EXPECT_EQ(*load->getString("name"), "load");
   EXPECT_EQ(*load->getInteger("tid"), 1);

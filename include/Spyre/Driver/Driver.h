@@ -64,6 +64,7 @@ struct CompileOptions {
   int64_t cores = 0; ///< 0: the target's
   kernel::Policy policy = kernel::Policy::Model;
   bool lxResidency = true;
+  bool hostFallback = true;
   int64_t beamWidth = 64;
   int64_t exactLimit = 32;
   /// Sets `options` (the --spyre-pipeline options) to these.

@@ -59,8 +59,29 @@ struct KernelStats {
   double utilisation() const { return seconds > 0 ? roofline / seconds : 0; }
 };
 
+/// One run of a host segment (a function --spyre-outline-host-segments
+/// made of what the device does not run): host wall time on this machine,
+/// not modelled time.
+struct HostSegmentStats {
+  std::string name;
+  double compileSeconds = 0; ///< lowering and JIT compilation
+  double runSeconds = 0;
+};
+
+/// One transfer between a host segment and device memory, at the target's
+/// host link bandwidth (modelled).
+struct TransferStats {
+  std::string what; ///< "to_device" or "from_device"
+  int64_t bytes = 0;
+  double seconds = 0;
+};
+
 struct SimStats {
   std::vector<KernelStats> kernels;
+  std::vector<HostSegmentStats> hostSegments;
+  std::vector<TransferStats> transfers;
+  /// Modelled time: kernels and transfers (host segments' wall time is
+  /// reported apart).
   double seconds = 0;
   int64_t ddrBytes = 0;
   double flops = 0;

@@ -63,6 +63,10 @@ struct TargetModel {
   int64_t tileOverheadCycles = 100;
   /// Largest trip count of one hardware loop.
   int64_t maxLoopCount = 65535;
+  /// Host <-> card bandwidth in GB/s, for transfers between host segments
+  /// and device kernels (a model default: PCIe Gen5 x8). Function arguments
+  /// and results are taken to be resident in device memory.
+  double hostLinkGBps = 32.0;
 
   /// LX bytes per core the compiler may allocate.
   int64_t usableLxBytes() const {
@@ -77,6 +81,8 @@ struct TargetModel {
     return std::min(static_cast<double>(dmaBytesPerCycle) * clockHz(),
                     ddrBytesPerSecond() / static_cast<double>(active));
   }
+  /// Host <-> card bytes per second.
+  double hostLinkBytesPerSecond() const { return hostLinkGBps * 1e9; }
   /// Ring bytes per second per direction.
   double ringBytesPerSecond() const {
     return static_cast<double>(ringBytesPerCycle) * clockHz();

@@ -251,4 +251,35 @@ def SpyreLowerToKernels : Pass<"spyre-lower-to-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
 
+def SpyreOutlineHostSegments
+    : Pass<"spyre-outline-host-segments", "::mlir::ModuleOp"> {
+  let summary = "Make every run of host ops a function the host calls";
+  let description = [{
+    What the device cannot run stays on the host (`--spyre-convert-linalg`
+    says why in a remark). This pass makes the partition of a program into
+    device kernels and host segments explicit: every maximal run of host ops
+    in a function's body becomes a private function marked
+    `spyre.host_segment` (constants it reads are copied in), called where the
+    run was. Host segments exchange tensors with the device through the
+    `spyre.to_device` / `spyre.from_device` transfers around them, which the
+    DCI descriptors describe. `spyre-run` runs the segments on the host
+    (upstream MLIR's lowering, JIT-compiled) in the same run as the kernels;
+    the emitters list them beside the kernels.
+
+    ```mlir
+    %h = spyre.from_device %d : ... -> tensor<8x64xf32>
+    %r = call @f__host0(%h) : (tensor<8x64xf32>) -> tensor<8x64xf32>
+    ...
+    func.func private @f__host0(%arg0: tensor<8x64xf32>) -> tensor<8x64xf32>
+        attributes {spyre.host_segment} { ... }
+    ```
+
+    With `allow=false` every host op is an error at its location.
+  }];
+  let options = [
+    Option<"allow", "allow", "bool", /*default=*/"true",
+           "Run what the device cannot on the host (false: an error)">,
+  ];
+}
+
 #endif // SPYRE_TRANSFORMS_PASSES_TD

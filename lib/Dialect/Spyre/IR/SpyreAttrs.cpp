@@ -9,6 +9,8 @@
 
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 
+#include <cmath>
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -339,7 +341,7 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
                    int64_t ptRows, int64_t ptFillPasses,
                    int64_t sfpSticksPerCycle, int64_t dmaBytesPerCycle,
                    int64_t ringBytesPerCycle, int64_t tileOverheadCycles,
-                   int64_t maxLoopCount) {
+                   int64_t maxLoopCount, llvm::APFloat hostLinkGBpsValue) {
   auto positive = [&](StringRef name, int64_t value) -> LogicalResult {
     if (value > 0)
       return success();
@@ -380,6 +382,10 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
   if (!(clockGHz > 0.0))
     return emitError() << "#spyre.target clock_ghz = " << formatReal(clockGHz)
                        << " must be positive";
+  double hostLinkGBps = hostLinkGBpsValue.convertToDouble();
+  if (!(hostLinkGBps > 0.0) || !std::isfinite(hostLinkGBps))
+    return emitError() << "#spyre.target host_link_gbps = "
+                       << formatReal(hostLinkGBps) << " must be positive";
   if (lxBytes % stickBytes != 0)
     return emitError() << "#spyre.target lx_bytes = " << lxBytes
                        << " must be a whole number of " << stickBytes
@@ -407,17 +413,19 @@ TargetModel TargetAttr::getModel() const {
   model.ringBytesPerCycle = getRingBytesPerCycle();
   model.tileOverheadCycles = getTileOverheadCycles();
   model.maxLoopCount = getMaxLoopCount();
+  model.hostLinkGBps = getHostLinkGbps().convertToDouble();
   return model;
 }
 
 TargetAttr TargetAttr::get(MLIRContext *context, const TargetModel &model) {
-  return get(
-      context, model.cores, model.corelets, model.stickBytes, model.lxBytes,
-      llvm::APFloat(model.lxReservedFraction), llvm::APFloat(model.ddrGBps),
-      model.ddrBytes, model.segmentBytes, model.spanBytes,
-      llvm::APFloat(model.clockGHz), model.ptMacsPerCycle, model.ptRows,
-      model.ptFillPasses, model.sfpSticksPerCycle, model.dmaBytesPerCycle,
-      model.ringBytesPerCycle, model.tileOverheadCycles, model.maxLoopCount);
+  return get(context, model.cores, model.corelets, model.stickBytes,
+             model.lxBytes, llvm::APFloat(model.lxReservedFraction),
+             llvm::APFloat(model.ddrGBps), model.ddrBytes, model.segmentBytes,
+             model.spanBytes, llvm::APFloat(model.clockGHz),
+             model.ptMacsPerCycle, model.ptRows, model.ptFillPasses,
+             model.sfpSticksPerCycle, model.dmaBytesPerCycle,
+             model.ringBytesPerCycle, model.tileOverheadCycles,
+             model.maxLoopCount, llvm::APFloat(model.hostLinkGBps));
 }
 
 //===----------------------------------------------------------------------===//

@@ -168,6 +168,12 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
                              << target.getDdrBytes() << " bytes)";
     return success();
   }
+  if (name == kHostSegmentAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
+      return op->emitError()
+             << "'" << name << "' is a unit attribute of a function";
+    return success();
+  }
   return op->emitError() << "unknown spyre dialect attribute '" << name << "'";
 }
 

@@ -140,6 +140,7 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     | `ring_bytes_per_cycle` | 128 | ring bandwidth per direction |
     | `tile_overhead_cycles` | 100 | per tile step: issuing DMAs, syncing (model default) |
     | `max_loop_count` | 65535 | largest hardware loop trip count |
+    | `host_link_gbps` | 32.0 | host <-> card bandwidth for transfers at host segments (model default) |
 
     ```mlir
     module attributes {spyre.target = #spyre.target<cores = 8>} { ... }
@@ -163,7 +164,8 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     Spyre_CountParameter<"::mlir::spyre::TargetModel{}.dmaBytesPerCycle", "DMA bytes per cycle">:$dma_bytes_per_cycle,
     Spyre_CountParameter<"::mlir::spyre::TargetModel{}.ringBytesPerCycle", "ring bytes per cycle">:$ring_bytes_per_cycle,
     Spyre_CountParameter<"::mlir::spyre::TargetModel{}.tileOverheadCycles", "cycles per tile step">:$tile_overhead_cycles,
-    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.maxLoopCount", "max loop count">:$max_loop_count
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.maxLoopCount", "max loop count">:$max_loop_count,
+    Spyre_RealParameter<"::mlir::spyre::TargetModel{}.hostLinkGBps", "host link GB/s">:$host_link_gbps
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

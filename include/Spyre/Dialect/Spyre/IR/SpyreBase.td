@@ -74,6 +74,10 @@ def Spyre_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kTilesAttrName = "spyre.tiles";
     /// Op / function argument / result attribute: a #spyre.mem.
     static constexpr ::llvm::StringLiteral kMemAttrName = "spyre.mem";
+    /// Function attribute: the function is a host segment of another
+    /// (--spyre-outline-host-segments): it runs on the CPU.
+    static constexpr ::llvm::StringLiteral kHostSegmentAttrName =
+        "spyre.host_segment";
     /// Function attribute: bytes of the DDR intermediate pool.
     static constexpr ::llvm::StringLiteral kPoolBytesAttrName =
         "spyre.pool_bytes";

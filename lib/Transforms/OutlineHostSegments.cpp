@@ -1,0 +1,197 @@
+//===- OutlineHostSegments.cpp - --spyre-outline-host-segments ------------===//
+//
+// What the device cannot run stays on the host, and a program is then a
+// sequence of device kernels and host segments with transfers between them,
+// as a runtime with a CPU fallback runs it. This pass makes the partition
+// explicit: every maximal run of host ops in a function's body (ops outside
+// the spyre dialect; constants they read are copied in, not cut at) becomes
+// a private function marked `spyre.host_segment`, called where the run was.
+// The simulator runs those functions on the host (upstream lowering, JIT),
+// the emitters list them beside the kernels, and the spyre.to_device /
+// spyre.from_device ops around them are the transfers.
+//
+// With `allow=false` (`--spyre-pipeline=host-fallback=false`) every host op
+// is an error at its location instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::spyre {
+#define GEN_PASS_DEF_SPYREOUTLINEHOSTSEGMENTS
+#include "Spyre/Transforms/Passes.h.inc"
+} // namespace mlir::spyre
+
+using namespace mlir;
+using namespace mlir::spyre;
+
+namespace {
+
+/// Whether a host op is better copied into every segment that reads it
+/// than cut at: constants and other ops that make a value from nothing
+/// (tensor.empty).
+bool isRematerializable(Operation &op) {
+  return op.hasTrait<OpTrait::ConstantLike>() ||
+         (op.getNumOperands() == 0 && op.getNumRegions() == 0 &&
+          isMemoryEffectFree(&op));
+}
+
+/// Whether `op`, directly in a function body, runs on the host (calls of
+/// host segments are the host's already).
+bool isHostOp(Operation &op) {
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    return !callee || !callee->hasAttr(SpyreDialect::kHostSegmentAttrName);
+  }
+  return !isa<SpyreDialect>(op.getDialect()) &&
+         !op.hasTrait<OpTrait::IsTerminator>() && !isRematerializable(op);
+}
+
+struct OutlineHostSegmentsPass
+    : mlir::spyre::impl::SpyreOutlineHostSegmentsBase<
+          OutlineHostSegmentsPass> {
+  using SpyreOutlineHostSegmentsBase::SpyreOutlineHostSegmentsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> functions;
+    for (auto function : module.getOps<func::FuncOp>())
+      if (!function.isExternal() &&
+          !function->hasAttr(SpyreDialect::kHostSegmentAttrName))
+        functions.push_back(function);
+    bool failed = false;
+    for (func::FuncOp function : functions)
+      failed |= mlir::failed(outlineFunction(module, function));
+    if (failed)
+      signalPassFailure();
+  }
+
+  LogicalResult outlineFunction(ModuleOp module, func::FuncOp function) {
+    Region &body = function.getBody();
+    if (!body.hasOneBlock())
+      return success(); // not a straight-line function: left as it is
+    // Maximal runs of host ops; constants do not cut a run.
+    SmallVector<SmallVector<Operation *>> runs(1);
+    for (Operation &op : body.front()) {
+      if (isHostOp(op))
+        runs.back().push_back(&op);
+      else if (!isRematerializable(op) && !runs.back().empty())
+        runs.emplace_back();
+    }
+    if (runs.back().empty())
+      runs.pop_back();
+    if (!allow) {
+      for (const SmallVector<Operation *> &run : runs)
+        for (Operation *op : run)
+          op->emitError() << "'" << op->getName()
+                          << "' runs on the host, and host fallback is off "
+                             "(--spyre-pipeline=host-fallback=false); its "
+                             "remark says why the device does not run it";
+      return failure(!runs.empty());
+    }
+    SymbolTable symbols(module);
+    for (auto [index, run] : llvm::enumerate(runs))
+      if (failed(outline(function, run, index, symbols)))
+        return failure();
+    // Constants only the segments read now are dead.
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::reverse(body.front().getOperations())))
+      if (isRematerializable(op) && !isa<SpyreDialect>(op.getDialect()) &&
+          op.use_empty())
+        op.erase();
+    return success();
+  }
+
+  LogicalResult outline(func::FuncOp function, ArrayRef<Operation *> run,
+                        size_t index, SymbolTable &symbols) {
+    llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
+    // Values the run reads from outside (constants are copied in instead),
+    // and values the rest of the function reads from the run.
+    llvm::SetVector<Value> inputs;
+    llvm::SetVector<Operation *> constants;
+    auto read = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      if (def && inRun.contains(def))
+        return;
+      if (def && isRematerializable(*def))
+        constants.insert(def);
+      else
+        inputs.insert(value);
+    };
+    for (Operation *op : run) {
+      for (Value operand : op->getOperands())
+        read(operand);
+      llvm::SetVector<Value> above;
+      getUsedValuesDefinedAbove(op->getRegions(), above);
+      for (Value value : above)
+        read(value);
+    }
+    SmallVector<Value> outputs;
+    Block &block = function.getBody().front();
+    for (Operation *op : run)
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              Operation *top = block.findAncestorOpInBlock(*user);
+              return !top || !inRun.contains(top);
+            }))
+          outputs.push_back(result);
+    for (Value input : inputs)
+      if (!isa<RankedTensorType>(input.getType()))
+        return run.front()->emitError()
+               << "'" << run.front()->getName()
+               << "' runs on the host but reads a " << input.getType()
+               << " computed elsewhere; host segments exchange tensors only";
+
+    // The segment function.
+    OpBuilder builder(function);
+    builder.setInsertionPointAfter(function);
+    SmallVector<Type> inputTypes, outputTypes;
+    for (Value input : inputs)
+      inputTypes.push_back(input.getType());
+    for (Value output : outputs)
+      outputTypes.push_back(output.getType());
+    std::string name =
+        (function.getName() + "__host" + std::to_string(index)).str();
+    auto segment = func::FuncOp::create(
+        builder, run.front()->getLoc(), name,
+        builder.getFunctionType(inputTypes, outputTypes));
+    segment.setPrivate();
+    segment->setAttr(SpyreDialect::kHostSegmentAttrName,
+                     builder.getUnitAttr());
+    symbols.insert(segment);
+    Block *entry = segment.addEntryBlock();
+    IRMapping mapping;
+    for (auto [input, arg] : llvm::zip(inputs, entry->getArguments()))
+      mapping.map(input, arg);
+    builder.setInsertionPointToStart(entry);
+    for (Operation *constant : constants)
+      builder.clone(*constant, mapping);
+    for (Operation *op : run)
+      builder.clone(*op, mapping);
+    SmallVector<Value> returned;
+    for (Value output : outputs)
+      returned.push_back(mapping.lookup(output));
+    func::ReturnOp::create(builder, run.back()->getLoc(), returned);
+
+    // The call where the run was.
+    builder.setInsertionPointAfter(run.back());
+    auto call = func::CallOp::create(builder, run.back()->getLoc(), segment,
+                                     inputs.getArrayRef());
+    for (auto [output, result] : llvm::zip(outputs, call.getResults()))
+      output.replaceAllUsesWith(result);
+    for (Operation *op : llvm::reverse(run))
+      op->erase();
+    return success();
+  }
+};
+
+} // namespace
