@@ -90,6 +90,8 @@ llvm::json::Value mlir::spyre::driver::buildManifest(func::FuncOp function,
       {"inputs", std::move(inputs)},  {"outputs", std::move(outputs)}};
   if (!sourceFile.empty())
     manifest["source"] = sourceFile.str();
+  if (auto module = function->getParentOfType<ModuleOp>())
+    manifest["host_segments"] = listHostSegments(module);
   return manifest;
 }
 

@@ -7,7 +7,9 @@
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Sim/Simulator.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -217,11 +219,42 @@ static SmallVector<int64_t> contractionFanIn(func::FuncOp function) {
   return fanIn;
 }
 
+/// For each integer argument read as an index (through arith.index_cast
+/// into a tensor.extract, as embedding lookups are written): the extent of
+/// the dim it indexes (the smallest, if several); 0 for the others.
+static SmallVector<int64_t> indexBounds(func::FuncOp function) {
+  SmallVector<int64_t> bounds(function.getNumArguments(), 0);
+  function.walk([&](tensor::ExtractOp extract) {
+    ArrayRef<int64_t> shape = extract.getTensor().getType().getShape();
+    for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
+      Value value = index;
+      if (auto cast = value.getDefiningOp<arith::IndexCastOp>())
+        value = cast.getIn();
+      // A block argument of a linalg body stands for its operand.
+      auto arg = dyn_cast<BlockArgument>(value);
+      if (!arg)
+        continue;
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(arg.getOwner()->getParentOp());
+      if (linalgOp && arg.getArgNumber() < linalgOp.getNumDpsInputs())
+        value = linalgOp.getDpsInputOperand(arg.getArgNumber())->get();
+      auto input = dyn_cast<BlockArgument>(value);
+      if (!input ||
+          input.getOwner()->getParentOp() != function.getOperation() ||
+          ShapedType::isDynamic(shape[dim]))
+        continue;
+      int64_t &bound = bounds[input.getArgNumber()];
+      bound = bound ? std::min(bound, shape[dim]) : shape[dim];
+    }
+  });
+  return bounds;
+}
+
 std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
                                                           unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   SmallVector<int64_t> fanIn = contractionFanIn(function);
+  SmallVector<int64_t> bounds = indexBounds(function);
   std::vector<HostTensor> inputs;
   for (auto [index, type] : llvm::enumerate(function.getArgumentTypes())) {
     auto tensor = cast<RankedTensorType>(type);
@@ -233,10 +266,16 @@ std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
                        ? 1000
                        : 1.0 / std::sqrt(static_cast<double>(fanIn[index]));
     bool boolean = host == HostType::Bool;
+    // Indices are drawn from the extent of the dim they index.
+    std::uniform_int_distribution<int64_t> indices(
+        0, std::max<int64_t>(bounds[index], 1) - 1);
     for (int64_t i = 0, n = values.numElements(); i < n; ++i) {
       float v = uniform(rng);
+      double drawn = boolean ? v > 0 : v * scale;
+      if (bounds[index])
+        drawn = static_cast<double>(indices(rng));
       storeHostElement(host, values.data.data() + i * values.elementBytes(),
-                       boolean ? v > 0 : v * scale);
+                       drawn);
     }
     inputs.push_back(std::move(values));
   }

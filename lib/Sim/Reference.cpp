@@ -28,7 +28,8 @@
 //       `contract` flag, so nothing folds a rounding away; each f16 and bf16
 //       op is computed in f32 and rounded once, exactly what its type says]
 //      one-shot-bufferize{bufferize-function-boundaries
-//        function-boundary-type-conversion=identity-layout-map}, canonicalize,
+//        function-boundary-type-conversion=identity-layout-map
+//        allow-return-allocs-from-loops}, canonicalize,
 //      convert-linalg-to-loops, lower-affine, convert-scf-to-cf,
 //      arith-expand{include-bf16}, convert-math-to-llvm,
 //      convert-math-to-funcs, convert-math-to-libm,
@@ -655,6 +656,9 @@ void buildLowering(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop whose iteration yields a new tensor (an scf.for carrying a
+  // linalg op's result) gets a fresh buffer per iteration.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
 

@@ -20,6 +20,7 @@
 #include "Spyre/Layout/Stickify.h"
 #include "Spyre/Target/Emitters.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -528,12 +529,43 @@ FailureOr<std::string> mlir::spyre::emitBundle(ModuleOp module) {
     if (kernels->empty())
       continue;
     text += "\tfunc.func @" + function.getName().str() + "() {\n";
-    for (KernelOp kernel : *kernels)
-      for (int64_t chunk = 0, e = kernel.getNumChunks(); chunk < e; ++chunk)
-        text += "\t\tsdscbundle.sdsc_execute () {sdsc_filename=\"sdsc_" +
-                std::to_string(index++) + ".json\"}\n";
+    // Kernels and host segments in program order; a host segment is not a
+    // SuperDSC, the runtime runs it on the CPU between them.
+    for (Operation &op : function.getFunctionBody().front()) {
+      if (auto kernel = dyn_cast<KernelOp>(op)) {
+        for (int64_t chunk = 0, e = kernel.getNumChunks(); chunk < e; ++chunk)
+          text += "\t\tsdscbundle.sdsc_execute () {sdsc_filename=\"sdsc_" +
+                  std::to_string(index++) + ".json\"}\n";
+      } else if (auto call = dyn_cast<func::CallOp>(op)) {
+        text += "\t\t// host segment @" + call.getCallee().str() +
+                " runs on the CPU here\n";
+      }
+    }
     text += "\t\treturn\n\t}\n";
   }
   text += "}\n";
   return text;
+}
+
+llvm::json::Value mlir::spyre::listHostSegments(ModuleOp module) {
+  llvm::json::Array segments;
+  int64_t index = 0;
+  for (auto function : module.getOps<FunctionOpInterface>()) {
+    if (function.isExternal())
+      continue;
+    for (Operation &op : function.getFunctionBody().front()) {
+      if (auto kernel = dyn_cast<KernelOp>(op)) {
+        index += kernel.getNumChunks();
+      } else if (auto call = dyn_cast<func::CallOp>(op)) {
+        auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+        if (!callee || !callee->hasAttr(SpyreDialect::kHostSegmentAttrName))
+          continue;
+        segments.push_back(
+            llvm::json::Object{{"name", call.getCallee().str()},
+                               {"function", function.getName().str()},
+                               {"before_sdsc", index}});
+      }
+    }
+  }
+  return segments;
 }

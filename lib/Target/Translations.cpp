@@ -117,7 +117,11 @@ static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
     return failure();
   if (!outputDir.empty())
     return writeFiles(op, *files, *bundle, os);
-  os << render(superDscDocument(*files));
+  llvm::json::Value document = superDscDocument(*files);
+  llvm::json::Value segments = listHostSegments(*module);
+  if (!segments.getAsArray()->empty())
+    document.getAsObject()->try_emplace("host_segments", std::move(segments));
+  os << render(document);
   return success();
 }
 

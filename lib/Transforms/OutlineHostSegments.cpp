@@ -57,8 +57,7 @@ bool isHostOp(Operation &op) {
 }
 
 struct OutlineHostSegmentsPass
-    : mlir::spyre::impl::SpyreOutlineHostSegmentsBase<
-          OutlineHostSegmentsPass> {
+    : mlir::spyre::impl::SpyreOutlineHostSegmentsBase<OutlineHostSegmentsPass> {
   using SpyreOutlineHostSegmentsBase::SpyreOutlineHostSegmentsBase;
 
   void runOnOperation() override {
@@ -99,8 +98,9 @@ struct OutlineHostSegmentsPass
       return failure(!runs.empty());
     }
     SymbolTable symbols(module);
+    Operation *previous = function; // segments follow in order
     for (auto [index, run] : llvm::enumerate(runs))
-      if (failed(outline(function, run, index, symbols)))
+      if (failed(outline(function, run, index, symbols, previous)))
         return failure();
     // Constants only the segments read now are dead.
     for (Operation &op : llvm::make_early_inc_range(
@@ -112,7 +112,8 @@ struct OutlineHostSegmentsPass
   }
 
   LogicalResult outline(func::FuncOp function, ArrayRef<Operation *> run,
-                        size_t index, SymbolTable &symbols) {
+                        size_t index, SymbolTable &symbols,
+                        Operation *&previous) {
     llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
     // Values the run reads from outside (constants are copied in instead),
     // and values the rest of the function reads from the run.
@@ -153,7 +154,7 @@ struct OutlineHostSegmentsPass
 
     // The segment function.
     OpBuilder builder(function);
-    builder.setInsertionPointAfter(function);
+    builder.setInsertionPointAfter(previous);
     SmallVector<Type> inputTypes, outputTypes;
     for (Value input : inputs)
       inputTypes.push_back(input.getType());
@@ -161,13 +162,13 @@ struct OutlineHostSegmentsPass
       outputTypes.push_back(output.getType());
     std::string name =
         (function.getName() + "__host" + std::to_string(index)).str();
-    auto segment = func::FuncOp::create(
-        builder, run.front()->getLoc(), name,
-        builder.getFunctionType(inputTypes, outputTypes));
+    auto segment =
+        func::FuncOp::create(builder, run.front()->getLoc(), name,
+                             builder.getFunctionType(inputTypes, outputTypes));
     segment.setPrivate();
-    segment->setAttr(SpyreDialect::kHostSegmentAttrName,
-                     builder.getUnitAttr());
-    symbols.insert(segment);
+    segment->setAttr(SpyreDialect::kHostSegmentAttrName, builder.getUnitAttr());
+    symbols.insert(segment, Block::iterator(segment));
+    previous = segment;
     Block *entry = segment.addEntryBlock();
     IRMapping mapping;
     for (auto [input, arg] : llvm::zip(inputs, entry->getArguments()))

@@ -168,7 +168,9 @@ std::optional<std::string> argumentProblem(Type type, bool generated);
 /// Random inputs for `function`'s arguments from `seed`, at scales that
 /// keep MLP, attention and norm blocks finite in f16: an operand a
 /// contraction reduces over K elements is drawn from [-1, 1) / sqrt(K),
-/// everything else from [-1, 1); integers from small ranges.
+/// everything else from [-1, 1); integers from small ranges, and integers
+/// used as indices (tensor.extract, as embeddings are written) from [0, the
+/// extent they index).
 std::vector<sim::HostTensor> randomInputs(func::FuncOp function, unsigned seed);
 
 /// Tolerances of a comparison: |got - want| <= atol + rtol * |want| per

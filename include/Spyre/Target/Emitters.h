@@ -56,6 +56,12 @@ FailureOr<std::vector<EmittedFile>> emitSuperDsc(ModuleOp module);
 /// stack writes `bundle.mlir`.
 FailureOr<std::string> emitBundle(ModuleOp module);
 
+/// The host segments of `module` (--spyre-outline-host-segments) in program
+/// order: [{"name", "function", "before_sdsc": the index of the first
+/// SuperDSC that runs after it}]. They are not SuperDSCs: the runtime runs
+/// them on the CPU between the kernels.
+llvm::json::Value listHostSegments(ModuleOp module);
+
 /// The DCI descriptors of every host-visible tensor of `module`.
 FailureOr<std::vector<EmittedFile>> emitDci(ModuleOp module);
 

@@ -1,0 +1,65 @@
+// Programs with parts the device does not run: those parts run on the host,
+// in host segments between the kernels, in the same spyre-run, and the whole
+// program is checked against upstream MLIR's lowering of it.
+
+// Exact GELU (erf) between two device ops.
+func.func @erf_between(%a: tensor<64x128xf16>, %b: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %e = tensor.empty() : tensor<64x128xf16>
+  %s = linalg.add ins(%a, %b : tensor<64x128xf16>, tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %t = math.erf %x : f16
+    linalg.yield %t : f16
+  } -> tensor<64x128xf16>
+  %r = linalg.mul ins(%g, %a : tensor<64x128xf16>, tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %r : tensor<64x128xf16>
+}
+
+// An f32 matmul (the PT unit multiplies DL16) feeding a device exp.
+func.func @f32_matmul(%a: tensor<32x64xf32>, %b: tensor<64x96xf32>) -> tensor<32x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x96xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<32x96xf32>) -> tensor<32x96xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<32x64xf32>, tensor<64x96xf32>) outs(%z : tensor<32x96xf32>) -> tensor<32x96xf32>
+  %x = linalg.exp ins(%m : tensor<32x96xf32>) outs(%e : tensor<32x96xf32>) -> tensor<32x96xf32>
+  return %x : tensor<32x96xf32>
+}
+
+// A slice, then device work on it.
+func.func @slice(%a: tensor<128x256xf16>) -> tensor<64x256xf16> {
+  %s = tensor.extract_slice %a[32, 0] [64, 256] [1, 1] : tensor<128x256xf16> to tensor<64x256xf16>
+  %e = tensor.empty() : tensor<64x256xf16>
+  %r = linalg.exp ins(%s : tensor<64x256xf16>) outs(%e : tensor<64x256xf16>) -> tensor<64x256xf16>
+  return %r : tensor<64x256xf16>
+}
+
+// A loop whose body holds a linalg op: the loop runs on the host as a whole.
+func.func @loop(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<4x64xf16>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %a) -> (tensor<4x64xf16>) {
+    %n = linalg.add ins(%acc, %b : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+    scf.yield %n : tensor<4x64xf16>
+  }
+  %x = linalg.negf ins(%r : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  return %x : tensor<4x64xf16>
+}
+
+// An embedding lookup (a gather through tensor.extract) followed by a
+// device layer norm's first step.
+func.func @gather(%table: tensor<16x64xf16>, %ids: tensor<8xi32>) -> tensor<8x64xf16> {
+  %e = tensor.empty() : tensor<8x64xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<8xi32>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%id: i32, %o: f16):
+    %row = arith.index_cast %id : i32 to index
+    %col = linalg.index 1 : index
+    %v = tensor.extract %table[%row, %col] : tensor<16x64xf16>
+    linalg.yield %v : f16
+  } -> tensor<8x64xf16>
+  %x = linalg.exp ins(%g : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %x : tensor<8x64xf16>
+}

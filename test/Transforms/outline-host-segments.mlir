@@ -1,0 +1,64 @@
+// RUN: spyre-opt %s -split-input-file --spyre-outline-host-segments | FileCheck %s
+// RUN: not spyre-opt %s -split-input-file --spyre-outline-host-segments=allow=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+
+// A run of host ops between device ops becomes one private function, called
+// where the run was; the tensor.empty and the constant it reads are copied
+// in, not cut at.
+// CHECK-LABEL: func.func @mixed
+// CHECK-SAME: (%[[A:.+]]: tensor<4x64xf16>)
+// CHECK: %[[C:.+]] = call @mixed__host0(%[[A]]) : (tensor<4x64xf16>) -> tensor<4x64xf16>
+// CHECK: %[[D:.+]] = spyre.exp %[[C]]
+// CHECK: return %[[D]]
+// CHECK: func.func private @mixed__host0(%[[ARG:.+]]: tensor<4x64xf16>) -> tensor<4x64xf16> attributes {spyre.host_segment}
+// CHECK-DAG: %[[E:.+]] = tensor.empty() : tensor<4x64xf16>
+// CHECK-DAG: %[[TWO:.+]] = arith.constant 2.000000e+00 : f16
+// CHECK: %[[G:.+]] = linalg.generic {{.*}} ins(%[[ARG]] : tensor<4x64xf16>) outs(%[[E]] : tensor<4x64xf16>)
+// CHECK: math.erf
+// CHECK: arith.mulf %{{.+}}, %[[TWO]]
+// CHECK: return %[[G]]
+func.func @mixed(%a: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %two = arith.constant 2.0 : f16
+  %e = tensor.empty() : tensor<4x64xf16>
+  // OFF: outline-host-segments.mlir:[[# @LINE + 1]]:8: error: 'linalg.generic' runs on the host, and host fallback is off
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %t = math.erf %x : f16
+    %m = arith.mulf %t, %two : f16
+    linalg.yield %m : f16
+  } -> tensor<4x64xf16>
+  %d = spyre.exp %g : (tensor<4x64xf16>) -> tensor<4x64xf16>
+  return %d : tensor<4x64xf16>
+}
+
+// -----
+
+// Two runs cut by a device op are two segments; a value of the first that
+// the second reads is passed through the function.
+// CHECK-LABEL: func.func @two
+// CHECK: %[[S:.+]]:2 = call @two__host0(%{{.+}}) : (tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>)
+// CHECK: %[[X:.+]] = spyre.exp %[[S]]#0
+// CHECK: %[[T:.+]] = call @two__host1(%[[X]], %[[S]]#1)
+// CHECK: return %[[T]]
+// CHECK: func.func private @two__host0
+// CHECK: func.func private @two__host1
+func.func @two(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %p = linalg.exp ins(%a : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %q = linalg.log ins(%a : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %x = spyre.exp %p : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %r = linalg.add ins(%x, %q : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
+
+// -----
+
+// A function with nothing on the host is left as it is.
+// CHECK-LABEL: func.func @device_only
+// CHECK-NOT: call
+// CHECK-NOT: host_segment
+func.func @device_only(%a: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %d = spyre.exp %a : (tensor<4x64xf16>) -> tensor<4x64xf16>
+  return %d : tensor<4x64xf16>
+}
