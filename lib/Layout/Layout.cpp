@@ -914,6 +914,159 @@ bool mlir::spyre::survivesReshape(const SpyreTensorLayout &layout,
   return true;
 }
 
+Expected<SpyreTensorLayout> mlir::spyre::reshapeView(const BoundLayout &source,
+                                                     ArrayRef<int64_t> sizes) {
+  const HostView &host = source.host();
+  const SpyreTensorLayout &layout = source.layout();
+  if (host.strides != rowMajorStrides(host.sizes))
+    return makeError("only a row-major tensor can be reshaped as a view");
+  HostView target = HostView::contiguous(sizes);
+  if (target.numElements() != host.numElements())
+    return makeError(llvm::formatv("cannot reshape {0} elements into {1}",
+                                   host.numElements(), formatList(sizes)));
+  if (survivesReshape(layout, sizes))
+    return layout;
+
+  // A host dim is padded when its outermost piece reaches past its size; its
+  // padding only stays padding if the new shape keeps the dim whole.
+  auto isPadded = [&](int h) {
+    ArrayRef<int> pieces = source.piecesOf(h);
+    if (pieces.empty())
+      return false;
+    int outer = pieces.back();
+    return source.roles()[outer].multiplier * layout.getDeviceSize()[outer] >
+           host.sizes[h];
+  };
+  // The new host dim a positive stride steps along.
+  auto stepsAlong = [&](int64_t stride) -> int {
+    for (int h = 0; h < target.rank(); ++h)
+      if (target.sizes[h] > 1 && stride % target.strides[h] == 0 &&
+          stride / target.strides[h] < target.sizes[h])
+        return h;
+    return -1;
+  };
+
+  struct Dim {
+    int64_t size, stride;
+    int hostDim; // new host dim of a piece, else -1
+  };
+  SmallVector<Dim, 8> dims;
+  int rank = layout.deviceRank();
+  for (int d = 0; d < rank; ++d) {
+    const BoundLayout::DimRole &role = source.roles()[d];
+    int64_t size = layout.getDeviceSize()[d];
+    int64_t stride = layout.getStrideMap()[d];
+    if (role.kind != BoundLayout::DimKind::Piece) {
+      // Size-1, synthetic and broadcast dims hold no host step. A size-1
+      // dim's stride only names the dim it continues, which may be gone.
+      bool gone = size == 1 && stride > 0 && stepsAlong(stride) < 0;
+      dims.push_back({size, gone ? -1 : stride, -1});
+      continue;
+    }
+    int h = role.hostDim;
+    if (isPadded(h)) {
+      int nh = stepsAlong(host.strides[h]);
+      if (nh < 0 || target.strides[nh] != host.strides[h] ||
+          target.sizes[nh] != host.sizes[h])
+        return makeError(llvm::formatv(
+            "host dim {0} (size {1}) is padded on the device; the reshape "
+            "to {2} does not keep it whole",
+            h, host.sizes[h], formatList(sizes)));
+      dims.push_back({size, stride, nh});
+      continue;
+    }
+    // Split the dim at the new boundaries, inner pieces first.
+    SmallVector<Dim, 4> split;
+    while (true) {
+      int nh = stepsAlong(stride);
+      if (nh < 0)
+        return makeError(llvm::formatv(
+            "device dim {0} (stride {1}) does not step along any dim of {2}", d,
+            stride, formatList(sizes)));
+      int64_t multiplier = stride / target.strides[nh];
+      int64_t extent = target.sizes[nh];
+      if (multiplier * size <= extent) {
+        split.push_back({size, stride, nh});
+        break;
+      }
+      if (extent % multiplier != 0 || size % (extent / multiplier) != 0)
+        return makeError(llvm::formatv(
+            "device dim {0} ({1} steps of {2}) does not divide at the "
+            "boundaries of {3}",
+            d, size, stride, formatList(sizes)));
+      int64_t inner = extent / multiplier;
+      split.push_back({inner, stride, nh});
+      size /= inner;
+      stride = extent * target.strides[nh];
+    }
+    if (d == rank - 1 && split.size() > 1)
+      return makeError(llvm::formatv(
+          "the stick ({0} elements of host dim {1}) would straddle dims of {2}",
+          layout.elemsPerStick(), h, formatList(sizes)));
+    dims.append(split.rbegin(), split.rend());
+  }
+
+  // Merge adjacent pieces of one new host dim (never into the stick).
+  SmallVector<Dim, 8> merged;
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    bool last = i + 1 == dims.size();
+    if (!last && !merged.empty()) {
+      Dim &outer = merged.back();
+      if (outer.hostDim >= 0 && outer.hostDim == dim.hostDim &&
+          outer.stride == dim.size * dim.stride) {
+        outer = {outer.size * dim.size, dim.stride, dim.hostDim};
+        continue;
+      }
+    }
+    merged.push_back(dim);
+  }
+  if (static_cast<int>(merged.size()) > kMaxDeviceRank)
+    return makeError(
+        llvm::formatv("the view of {0} needs {1} device dims (at most {2})",
+                      formatList(sizes), merged.size(), kMaxDeviceRank));
+  SmallVector<int64_t, 8> deviceSize, strideMap;
+  for (const Dim &dim : merged) {
+    deviceSize.push_back(dim.size);
+    strideMap.push_back(dim.stride);
+  }
+  Expected<SpyreTensorLayout> view =
+      SpyreTensorLayout::get(deviceSize, strideMap, layout.getFormat(),
+                             layout.getArrangement(), layout.stickBytes());
+  if (!view)
+    return view.takeError();
+  if (Expected<BoundLayout> bound = view->bind(target); !bound)
+    return bound.takeError();
+  return view;
+}
+
+/// (size, stride) pairs without size-1 dims, contiguous neighbours merged.
+static SmallVector<std::pair<int64_t, int64_t>, 8>
+normalizedDims(const SpyreTensorLayout &layout) {
+  SmallVector<std::pair<int64_t, int64_t>, 8> dims;
+  for (auto [size, stride] :
+       llvm::zip_equal(layout.getDeviceSize(), layout.getStrideMap())) {
+    if (size == 1)
+      continue;
+    if (!dims.empty() && stride > 0 && dims.back().second == size * stride) {
+      dims.back() = {dims.back().first * size, stride};
+      continue;
+    }
+    dims.push_back({size, stride});
+  }
+  return dims;
+}
+
+bool mlir::spyre::sameDeviceBytes(const SpyreTensorLayout &a,
+                                  const SpyreTensorLayout &b) {
+  if (a == b)
+    return true;
+  return a.getFormat() == b.getFormat() &&
+         a.getArrangement() == b.getArrangement() &&
+         a.stickBytes() == b.stickBytes() &&
+         a.elemsPerStick() == b.elemsPerStick() &&
+         normalizedDims(a) == normalizedDims(b);
+}
+
 //===----------------------------------------------------------------------===//
 // Restickify
 //===----------------------------------------------------------------------===//

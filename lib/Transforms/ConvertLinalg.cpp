@@ -39,6 +39,7 @@ struct ConvertLinalgPass
   }
 
   void convert(FunctionOpInterface function) {
+    prepareLinalgBodies(function);
     UnsupportedOps unsupported;
     RewritePatternSet patterns(&getContext());
     populateSpyreConvertLinalgPatterns(patterns, &unsupported);

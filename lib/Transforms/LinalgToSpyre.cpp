@@ -16,14 +16,17 @@
 
 #include "Spyre/Transforms/LinalgToSpyre.h"
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -50,6 +53,10 @@ std::string str(Type type) { return llvm::formatv("{0}", type).str(); }
 
 /// The splat value of a tensor if it is a constant or a fill with one.
 std::optional<double> getSplatValue(Value value) {
+  FloatAttr scalar;
+  if (isa<FloatType>(value.getType()) &&
+      matchPattern(value, m_Constant(&scalar)))
+    return scalar.getValueAsDouble();
   if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
     FloatAttr scalar;
     if (matchPattern(fill.getInputs()[0], m_Constant(&scalar)))
@@ -138,6 +145,16 @@ private:
   FailureOr<Value> convertScalarOp(Operation *scalar, Location opLoc,
                                    ArrayRef<Term> operands,
                                    ArrayRef<int64_t> ranges, std::string &why);
+  FailureOr<Term> groupedOperand(Location loc, const Term &term,
+                                 ArrayRef<SmallVector<unsigned, 2>> groups,
+                                 ArrayRef<int64_t> ranges, std::string &why);
+  FailureOr<Value> multiply(Location loc, ArrayRef<Term> operands,
+                            AffineMap cMap, ArrayRef<int64_t> ranges,
+                            std::string &why);
+  std::optional<Unsupported> finishContraction(linalg::LinalgOp op,
+                                               Value product,
+                                               RankedTensorType outputType,
+                                               AffineMap outputMap);
   FailureOr<Value> foldInit(linalg::LinalgOp op, Value value,
                             CombinerKind combiner, std::string &why);
   Value constantScalar(Location loc, double value, Type elementType);
@@ -260,7 +277,7 @@ FailureOr<Term> Converter::inputTerm(linalg::LinalgOp op, OpOperand *operand,
   // A splat (a fill, or a splat constant) read elementwise is a scalar.
   if (allowScalar) {
     if (std::optional<double> splat = getSplatValue(value)) {
-      Type element = cast<ShapedType>(value.getType()).getElementType();
+      Type element = getElementTypeOrSelf(value.getType());
       if (isSupportedFloat(element))
         return Term{
             constantScalar(op.getLoc(), *splat, element),
@@ -634,12 +651,74 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+/// `term` (an operand over the op's loops) with each group of loops that it
+/// reads made adjacent, in group order (a transpose view if needed), and
+/// collapsed into one dim (a reshape): its map is then over one loop per
+/// group (group i is loop i).
+FailureOr<Term>
+Converter::groupedOperand(Location loc, const Term &term,
+                          ArrayRef<SmallVector<unsigned, 2>> groups,
+                          ArrayRef<int64_t> ranges, std::string &why) {
+  auto type = cast<RankedTensorType>(term.tensor.getType());
+  auto groupOf = [&](unsigned loop) -> int {
+    for (auto [g, group] : llvm::enumerate(groups))
+      if (llvm::is_contained(group, loop))
+        return static_cast<int>(g);
+    return -1;
+  };
+  // The operand's dims, ordered by group (groups in order of first
+  // appearance in the operand), each group's loops in loop order.
+  SmallVector<int64_t> loops;
+  for (AffineExpr expr : term.map.getResults())
+    loops.push_back(cast<AffineDimExpr>(expr).getPosition());
+  SmallVector<int> order; // groups in order of appearance
+  for (int64_t loop : loops) {
+    int g = groupOf(loop);
+    if (g < 0) {
+      why = "loop " + std::to_string(loop) +
+            " of the contraction is not a "
+            "batch, M, N or K dim";
+      return failure();
+    }
+    if (!llvm::is_contained(order, g))
+      order.push_back(g);
+  }
+  SmallVector<int64_t> perm;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int64_t> collapsed;
+  for (int g : order) {
+    int64_t size = 1;
+    for (unsigned loop : groups[g]) {
+      auto it = llvm::find(loops, loop);
+      if (it == loops.end()) {
+        why = "an operand reads only some loops of a merged group";
+        return failure();
+      }
+      perm.push_back(it - loops.begin());
+      size *= ranges[loop];
+    }
+    collapsed.push_back(size);
+    exprs.push_back(rewriter.getAffineDimExpr(g));
+  }
+  Value value = term.tensor;
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()))) {
+    SmallVector<int64_t> shape;
+    for (int64_t p : perm)
+      shape.push_back(type.getDimSize(p));
+    value = TransposeOp::create(
+        rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+        value, perm);
+  }
+  if (collapsed.size() != perm.size())
+    value = ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get(collapsed, type.getElementType()),
+        value);
+  return Term{value,
+              AffineMap::get(groups.size(), 0, exprs, rewriter.getContext())};
+}
+
 std::optional<Unsupported> Converter::convertContraction(linalg::LinalgOp op) {
   unsigned numLoops = op.getNumLoops();
-  if (numLoops != 3 && numLoops != 4)
-    return Unsupported{"it is a contraction over " + std::to_string(numLoops) +
-                       " dims; the device multiplies matrices and batches of "
-                       "them"};
   std::string why;
   SmallVector<Term> operands;
   for (OpOperand *operand : op.getDpsInputOperands()) {
@@ -656,59 +735,168 @@ std::optional<Unsupported> Converter::convertContraction(linalg::LinalgOp op) {
   AffineMap outputMap = op.getMatchingIndexingMap(init);
   if (!outputMap.isProjectedPermutation())
     return Unsupported{"its output map is not a projected permutation"};
-  Type inputElement =
-      cast<RankedTensorType>(operands[0].tensor.getType()).getElementType();
-  if (inputElement !=
-      cast<RankedTensorType>(operands[1].tensor.getType()).getElementType())
-    return Unsupported{"its operands have different element types"};
-  if (!(inputElement.isBF16() ||
-        computesOn(MatmulOp::getOperationName(), rewriter.getContext(),
-                   inputElement)))
-    return Unsupported{"the PT unit multiplies DL16 or fp8, not " +
-                       str(inputElement)};
-  Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  Location loc = op.getLoc();
+
+  // Several batch, M, N or K loops (attention's B and H, a linear layer's
+  // B and S): merge each group into one loop, so the device sees a matmul or
+  // a batched matmul; the result is split back afterwards.
+  SmallVector<SmallVector<unsigned, 2>> groups;
+  if (numLoops > 4) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(ArrayRef<AffineMap>{
+            operands[0].map, operands[1].map,
+            outputMap.getMinorSubMap(outputMap.getNumResults())});
+    if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+      return Unsupported{"it is a contraction over " +
+                         std::to_string(numLoops) +
+                         " dims that is not a (batched) matrix product"};
+    for (auto *group : {&dims->batch, &dims->m, &dims->n, &dims->k})
+      if (!group->empty()) {
+        groups.push_back(*group);
+        llvm::sort(groups.back());
+      }
+    unsigned grouped = 0;
+    for (const auto &group : groups)
+      grouped += group.size();
+    if (grouped != numLoops)
+      return Unsupported{"it is a contraction with loops that are not batch, "
+                         "M, N or K dims"};
+  }
+  if (!groups.empty()) {
+    SmallVector<int64_t> groupRanges;
+    for (const auto &group : groups) {
+      int64_t size = 1;
+      for (unsigned loop : group)
+        size *= ranges[loop];
+      groupRanges.push_back(size);
+    }
+    for (Term &term : operands) {
+      FailureOr<Term> grouped = groupedOperand(loc, term, groups, ranges, why);
+      if (failed(grouped))
+        return Unsupported{why};
+      term = *grouped;
+    }
+    // The merged problem's product, [batch, M, N]: split its dims back into
+    // their loops and order them as the op's loops.
+    SmallVector<int64_t> parallelLoops, split;
+    for (const auto &group : ArrayRef(groups).drop_back())
+      for (unsigned loop : group) {
+        parallelLoops.push_back(loop);
+        split.push_back(ranges[loop]);
+      }
+    SmallVector<AffineExpr> cExprs;
+    for (unsigned g = 0; g + 1 < groups.size(); ++g)
+      cExprs.push_back(rewriter.getAffineDimExpr(g));
+    FailureOr<Value> product = multiply(
+        loc, operands,
+        AffineMap::get(groups.size(), 0, cExprs, rewriter.getContext()),
+        groupRanges, why);
+    if (failed(product))
+      return Unsupported{why};
+    auto productType = cast<RankedTensorType>(product->getType());
+    Value value = ReshapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(split, productType.getElementType()), *product);
+    SmallVector<int64_t> sorted(parallelLoops);
+    llvm::sort(sorted);
+    SmallVector<int64_t> perm, shape;
+    for (int64_t loop : sorted) {
+      perm.push_back(llvm::find(parallelLoops, loop) - parallelLoops.begin());
+      shape.push_back(ranges[loop]);
+    }
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+      value = TransposeOp::create(
+          rewriter, loc,
+          RankedTensorType::get(shape, productType.getElementType()), value,
+          perm);
+    return finishContraction(op, value, outputType, outputMap);
+  }
+  if (numLoops != 3 && numLoops != 4)
+    return Unsupported{"it is a contraction over " + std::to_string(numLoops) +
+                       " dims; the device multiplies matrices and batches of "
+                       "them"};
   // The spyre op computes C in op-dim order of its parallel dims.
-  SmallVector<int64_t> cShape;
   SmallVector<AffineExpr> cExprs;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (unsigned d = 0; d < numLoops; ++d)
-    if (iterators[d] == utils::IteratorType::parallel) {
-      cShape.push_back(ranges[d]);
+    if (iterators[d] == utils::IteratorType::parallel)
       cExprs.push_back(rewriter.getAffineDimExpr(d));
-    }
+  FailureOr<Value> product = multiply(
+      loc, operands, AffineMap::get(numLoops, 0, cExprs, rewriter.getContext()),
+      ranges, why);
+  if (failed(product))
+    return Unsupported{why};
+  return finishContraction(op, *product, outputType, outputMap);
+}
+
+/// The device matmul (3 loops) or batched matmul (4) of two terms, computing
+/// C over `cMap`'s loops in loop order, in the PT unit's product type.
+FailureOr<Value> Converter::multiply(Location loc, ArrayRef<Term> operands,
+                                     AffineMap cMap, ArrayRef<int64_t> ranges,
+                                     std::string &why) {
+  Type inputElement =
+      cast<RankedTensorType>(operands[0].tensor.getType()).getElementType();
+  if (inputElement !=
+      cast<RankedTensorType>(operands[1].tensor.getType()).getElementType()) {
+    why = "its operands have different element types";
+    return failure();
+  }
+  if (!(inputElement.isBF16() ||
+        computesOn(MatmulOp::getOperationName(), rewriter.getContext(),
+                   inputElement))) {
+    why = "the PT unit multiplies DL16 or fp8, not " + str(inputElement);
+    return failure();
+  }
+  SmallVector<int64_t> cShape;
+  for (AffineExpr expr : cMap.getResults())
+    cShape.push_back(ranges[cast<AffineDimExpr>(expr).getPosition()]);
   bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(inputElement);
   Type productElement = fp8 ? Type(rewriter.getF16Type()) : inputElement;
   auto cType = RankedTensorType::get(cShape, productElement);
-  AffineMap cMap = AffineMap::get(numLoops, 0, cExprs, rewriter.getContext());
   SmallVector<AffineMap> maps = {operands[0].map, operands[1].map, cMap};
-  bool batched = numLoops == 4;
+  bool batched = cMap.getNumDims() == 4;
   // Leave the default maps implicit, for readability.
   ArrayAttr mapsAttr;
-  SmallVector<AffineMap> defaults =
-      spyre::detail::getMatmulIndexingMaps(op, nullptr, batched);
+  SmallVector<AffineMap> defaults = spyre::detail::getMatmulIndexingMaps(
+      operands[0].tensor.getContext(), batched);
   if (maps != defaults)
     mapsAttr = rewriter.getAffineMapArrayAttr(maps);
-  Value product =
-      batched ? BatchMatmulOp::create(rewriter, loc, cType, operands[0].tensor,
-                                      operands[1].tensor, mapsAttr)
-                    .getResult()
-              : MatmulOp::create(rewriter, loc, cType, operands[0].tensor,
+  if (batched)
+    return BatchMatmulOp::create(rewriter, loc, cType, operands[0].tensor,
                                  operands[1].tensor, mapsAttr)
-                    .getResult();
-  if (productElement != outputType.getElementType())
-    product = ConvertOp::create(
-        rewriter, loc,
-        RankedTensorType::get(cShape, outputType.getElementType()), product);
+        .getResult();
+  return MatmulOp::create(rewriter, loc, cType, operands[0].tensor,
+                          operands[1].tensor, mapsAttr)
+      .getResult();
+}
+
+/// `product` (C over the op's parallel loops, in loop order) converted to
+/// the output's element type, plus the op's init unless it is zero, in the
+/// op's output: the op is replaced.
+std::optional<Unsupported>
+Converter::finishContraction(linalg::LinalgOp op, Value product,
+                             RankedTensorType outputType, AffineMap outputMap) {
+  Location loc = op.getLoc();
+  auto productType = cast<RankedTensorType>(product.getType());
+  if (productType.getElementType() != outputType.getElementType())
+    product =
+        ConvertOp::create(rewriter, loc,
+                          RankedTensorType::get(productType.getShape(),
+                                                outputType.getElementType()),
+                          product);
+  OpOperand *init = op.getDpsInitOperand(0);
   std::optional<double> initValue = getSplatValue(init->get());
   if (!(initValue && *initValue == 0.0) &&
       !init->get().getDefiningOp<tensor::EmptyOp>()) {
+    std::string why;
     FailureOr<Term> initTerm = inputTerm(op, init, why, /*allowScalar=*/true);
     if (failed(initTerm))
       return Unsupported{why};
     SmallVector<AffineExpr> exprs;
     SmallVector<int64_t> parallel;
-    for (unsigned d = 0; d < numLoops; ++d)
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (unsigned d = 0; d < op.getNumLoops(); ++d)
       if (iterators[d] == utils::IteratorType::parallel)
         parallel.push_back(d);
     for (AffineExpr expr : initTerm->map.getResults())
@@ -871,6 +1059,12 @@ struct ReshapePattern : OpRewritePattern<ReshapeTy> {
     if (!op.getResultType().hasStaticShape() ||
         !op.getSrcType().hasStaticShape())
       return state->finish(op, rewriter, Unsupported{"it has a dynamic shape"});
+    if (!reshapeHasDeviceView(op.getSrcType(), op.getResultType().getShape(),
+                              getTarget(op).getStickBytes()))
+      return state->finish(
+          op, rewriter,
+          Unsupported{"no device layout makes it a view: it would move "
+                      "elements across sticks"});
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getResultType(), op.getSrc());
     return success();
   }
@@ -930,7 +1124,203 @@ struct ConstantPattern : RewritePattern {
   std::shared_ptr<ConversionState> state;
 };
 
+//===----------------------------------------------------------------------===//
+// Body preparation: idioms front ends write, in forms the conversion knows
+//===----------------------------------------------------------------------===//
+
+/// `select(cmpf(u{gt,ge,lt,le}, x, c), x, c)` with `c` a constant that is
+/// not NaN: maximumf / minimumf (torch-mlir's relu and clamp). Both return
+/// x when x is NaN, which is why only unordered predicates qualify; ordered
+/// ones have device compare and select ops.
+struct SelectOfUnorderedCompare : OpRewritePattern<arith::SelectOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::SelectOp select,
+                                PatternRewriter &rewriter) const override {
+    auto compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
+    if (!compare || !compare->hasOneUse() || !isa<FloatType>(select.getType()))
+      return failure();
+    Value x = select.getTrueValue(), c = select.getFalseValue();
+    arith::CmpFPredicate predicate = compare.getPredicate();
+    if (compare.getLhs() == c && compare.getRhs() == x)
+      predicate = swapped(predicate);
+    else if (compare.getLhs() != x || compare.getRhs() != c)
+      return failure();
+    FloatAttr constant;
+    if (!matchPattern(c, m_Constant(&constant)) || constant.getValue().isNaN())
+      return failure();
+    switch (predicate) {
+    case arith::CmpFPredicate::UGT:
+    case arith::CmpFPredicate::UGE:
+      rewriter.replaceOpWithNewOp<arith::MaximumFOp>(select, x, c);
+      return success();
+    case arith::CmpFPredicate::ULT:
+    case arith::CmpFPredicate::ULE:
+      rewriter.replaceOpWithNewOp<arith::MinimumFOp>(select, x, c);
+      return success();
+    default:
+      return failure();
+    }
+  }
+  static arith::CmpFPredicate swapped(arith::CmpFPredicate p) {
+    using P = arith::CmpFPredicate;
+    switch (p) {
+    case P::UGT:
+      return P::ULT;
+    case P::UGE:
+      return P::ULE;
+    case P::ULT:
+      return P::UGT;
+    case P::ULE:
+      return P::UGE;
+    default:
+      return P::AlwaysFalse;
+    }
+  }
+};
+
+/// `truncf` of a float constant (an f64 literal narrowed to the element
+/// type, as torch-mlir writes scalars): the constant, rounded as truncf
+/// rounds (to nearest even, or the op's rounding mode). Upstream folds only
+/// exact narrowings.
+struct TruncFOfConstant : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    FloatAttr constant;
+    auto type = dyn_cast<FloatType>(op.getType());
+    if (!type || !matchPattern(op.getIn(), m_Constant(&constant)))
+      return failure();
+    llvm::RoundingMode mode = llvm::RoundingMode::NearestTiesToEven;
+    if (std::optional<arith::RoundingMode> rounding = op.getRoundingmode()) {
+      switch (*rounding) {
+      case arith::RoundingMode::to_nearest_even:
+        break;
+      case arith::RoundingMode::downward:
+        mode = llvm::RoundingMode::TowardNegative;
+        break;
+      case arith::RoundingMode::upward:
+        mode = llvm::RoundingMode::TowardPositive;
+        break;
+      case arith::RoundingMode::toward_zero:
+        mode = llvm::RoundingMode::TowardZero;
+        break;
+      case arith::RoundingMode::to_nearest_away:
+        mode = llvm::RoundingMode::NearestTiesToAway;
+        break;
+      }
+    }
+    APFloat value = constant.getValue();
+    bool losesInfo = false;
+    value.convert(type.getFloatSemantics(), mode, &losesInfo);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, type, rewriter.getFloatAttr(type, value));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Activation idioms on converted ops
+//===----------------------------------------------------------------------===//
+
+/// `v` computed by an op of type OpTy over tensors of `v`'s own shape (no
+/// broadcast operands), used only once.
+template <typename OpTy> OpTy definedElementwise(Value v) {
+  auto op = v.getDefiningOp<OpTy>();
+  if (!op || !v.hasOneUse() || op.getIndexingMaps())
+    return nullptr;
+  for (Value input : op->getOperands())
+    if (input.getType() != v.getType())
+      return nullptr;
+  return op;
+}
+
+/// `1 + exp(-x)` (either operand order of the add): returns x.
+Value onePlusExpNeg(Value v) {
+  auto add = v.getDefiningOp<AddOp>();
+  if (!add || !v.hasOneUse() || add.getIndexingMaps() ||
+      add->getNumOperands() != 2)
+    return nullptr;
+  for (unsigned i = 0; i < 2; ++i) {
+    std::optional<double> one = getSplatValue(add->getOperand(1 - i));
+    if (!one || *one != 1.0)
+      continue;
+    auto exp = definedElementwise<ExpOp>(add->getOperand(i));
+    if (!exp || exp->getOperand(0).getType() != v.getType())
+      continue;
+    if (auto neg = definedElementwise<NegOp>(exp->getOperand(0)))
+      return neg->getOperand(0);
+  }
+  return nullptr;
+}
+
+/// reciprocal(1 + exp(-x)) -> sigmoid(x); x / (1 + exp(-x)) and
+/// x * sigmoid(x) -> silu(x), where the device computes them in the type.
+struct ActivationIdioms : RewritePattern {
+  ActivationIdioms(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumResults() != 1 || op->getAttr("indexing_maps"))
+      return failure();
+    Type type = op->getResult(0).getType();
+    Type element = getElementTypeOrSelf(type);
+    auto supported = [&](StringRef name) {
+      return computesOn(name, op->getContext(), element);
+    };
+    if (isa<ReciprocalOp>(op)) {
+      Value x = onePlusExpNeg(op->getOperand(0));
+      if (!x || !supported(SigmoidOp::getOperationName()))
+        return failure();
+      rewriter.replaceOpWithNewOp<SigmoidOp>(op, type, ValueRange{x});
+      return success();
+    }
+    if (isa<DivOp>(op)) {
+      Value x = onePlusExpNeg(op->getOperand(1));
+      if (!x || x != op->getOperand(0) ||
+          !supported(SiluOp::getOperationName()))
+        return failure();
+      rewriter.replaceOpWithNewOp<SiluOp>(op, type, ValueRange{x});
+      return success();
+    }
+    if (isa<MulOp>(op)) {
+      for (unsigned i = 0; i < 2; ++i) {
+        auto sigmoid = definedElementwise<SigmoidOp>(op->getOperand(i));
+        if (!sigmoid || sigmoid->getOperand(0) != op->getOperand(1 - i) ||
+            op->getOperand(1 - i).getType() != type ||
+            !supported(SiluOp::getOperationName()))
+          continue;
+        rewriter.replaceOpWithNewOp<SiluOp>(op, type,
+                                            ValueRange{op->getOperand(1 - i)});
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+
 } // namespace
+
+void mlir::spyre::populateSpyreLinalgBodyPreparationPatterns(
+    RewritePatternSet &patterns) {
+  mlir::populateMathAlgebraicSimplificationPatterns(patterns);
+  patterns.add<SelectOfUnorderedCompare, TruncFOfConstant>(
+      patterns.getContext());
+}
+
+void mlir::spyre::prepareLinalgBodies(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  populateSpyreLinalgBodyPreparationPatterns(patterns);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  root->walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics())
+      return;
+    GreedyRewriteConfig config;
+    config.setScope(&op->getRegion(0));
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(op->getRegion(0), frozen, config);
+  });
+}
 
 void mlir::spyre::populateSpyreConvertLinalgPatterns(
     RewritePatternSet &patterns, UnsupportedOps *unsupported) {
@@ -940,5 +1330,5 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
                SoftmaxPattern, ReshapePattern<tensor::ExpandShapeOp>,
                ReshapePattern<tensor::CollapseShapeOp>, ConstantPattern>(
       context, state);
-  patterns.add<TransposePattern>(context);
+  patterns.add<TransposePattern, ActivationIdioms>(context);
 }

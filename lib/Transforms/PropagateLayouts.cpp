@@ -326,29 +326,14 @@ LogicalResult FunctionPropagation::addNode(Operation *op) {
           candidateLayout(withoutLayout(inputType), key);
       if (!layout)
         continue;
-      std::optional<Key> viewKey;
-      if (auto stl = layout->getLayout(inputType.getElementType());
-          stl && survivesReshape(*stl, resultType.getShape())) {
-        auto bound = stl->bind(HostView::contiguous(resultType.getShape()));
-        int h = bound->stickHostDim();
-        viewKey = h < 0 ? stick::kSparse : static_cast<Key>(h);
-      } else if (!stl) {
-        llvm::consumeError(stl.takeError());
-      }
-      if (viewKey) {
-        stick::Config config;
-        config.inputs.push_back(key);
-        config.results.push_back(*viewKey);
-        node.configs.push_back(config);
+      std::optional<Key> viewKey =
+          reshapeViewKey(inputType, *layout, resultType.getShape());
+      if (!viewKey)
         continue;
-      }
-      for (Key out = rank > 0 ? 0 : stick::kSparse; out < rank; ++out) {
-        stick::Config config;
-        config.inputs.push_back(key);
-        config.results.push_back(out);
-        config.cost = problem.values[node.inputs[0]].elementsFor(key);
-        node.configs.push_back(config);
-      }
+      stick::Config config;
+      config.inputs.push_back(key);
+      config.results.push_back(*viewKey);
+      node.configs.push_back(config);
     }
   } else {
     // Constants: uploaded in whatever layout suits the readers.
@@ -505,13 +490,10 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
         return op->emitOpError(llvm::toString(view.takeError()));
       layout = LayoutAttr::get(op->getContext(), *view, type.getElementType());
     } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-      LayoutAttr input = getLayoutAttr(reshape.getInput().getType());
-      llvm::Expected<SpyreTensorLayout> stl =
-          input.getLayout(type.getElementType());
-      if (stl && survivesReshape(*stl, type.getShape()))
-        layout = input;
-      if (!stl)
-        llvm::consumeError(stl.takeError());
+      FailureOr<LayoutAttr> view =
+          reshapeViewLayout(reshape.getInput().getType(), type.getShape());
+      if (succeeded(view))
+        layout = *view;
     } else if (LayoutAttr existing = getLayoutAttr(type)) {
       layout = existing;
     }

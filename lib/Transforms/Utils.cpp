@@ -148,6 +148,58 @@ mlir::spyre::getLayoutWithStick(RankedTensorType type, int stickDim,
   return LayoutAttr::get(type.getContext(), *layout, type.getElementType());
 }
 
+FailureOr<LayoutAttr> mlir::spyre::reshapeViewLayout(RankedTensorType input,
+                                                     ArrayRef<int64_t> shape) {
+  llvm::Expected<BoundLayout> bound = bindLayout(input);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return failure();
+  }
+  llvm::Expected<SpyreTensorLayout> view = reshapeView(*bound, shape);
+  if (!view) {
+    llvm::consumeError(view.takeError());
+    return failure();
+  }
+  return LayoutAttr::get(input.getContext(), *view, input.getElementType());
+}
+
+std::optional<int> mlir::spyre::reshapeViewKey(RankedTensorType hostType,
+                                               LayoutAttr layout,
+                                               ArrayRef<int64_t> shape) {
+  FailureOr<LayoutAttr> view =
+      reshapeViewLayout(withLayout(hostType, layout), shape);
+  if (failed(view))
+    return std::nullopt;
+  llvm::Expected<SpyreTensorLayout> stl =
+      view->getLayout(hostType.getElementType());
+  if (!stl) {
+    llvm::consumeError(stl.takeError());
+    return std::nullopt;
+  }
+  llvm::Expected<BoundLayout> bound = stl->bind(HostView::contiguous(shape));
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return std::nullopt;
+  }
+  return bound->stickHostDim();
+}
+
+bool mlir::spyre::reshapeHasDeviceView(RankedTensorType hostType,
+                                       ArrayRef<int64_t> shape,
+                                       int64_t stickBytes) {
+  for (int key = -1; key < hostType.getRank(); ++key) {
+    llvm::Expected<LayoutAttr> layout =
+        getLayoutWithStick(hostType, key, stickBytes);
+    if (!layout) {
+      llvm::consumeError(layout.takeError());
+      continue;
+    }
+    if (reshapeViewKey(hostType, *layout, shape))
+      return true;
+  }
+  return false;
+}
+
 OpSignature mlir::spyre::getOpSignature(Operation *op,
                                         ArrayRef<StringRef> spyreAttrs) {
   OpSignature key;

@@ -94,10 +94,10 @@ func.func @linalg_elementwise(%a: tensor<8x64xf16>, %b: tensor<8x64xf16>) -> ten
 // bias broadcast is an indexing map, constants are scalars.
 // CHECK-LABEL: func.func @gelu_tanh
 // CHECK-SAME: (%[[X:.+]]: tensor<4x64xf16>, %[[B:.+]]: tensor<64xf16>)
-// CHECK-DAG: %[[HALF:.+]] = spyre.constant dense<5.000000e-01> : tensor<f16> -> tensor<f16>
 // CHECK: %[[V:.+]] = spyre.add %[[X]], %[[B]] {indexing_maps = [#[[ID:.+]], #[[COL:.+]], #[[ID]]]}
 // CHECK: spyre.tanh
-// CHECK: %[[H:.+]] = spyre.mul %[[HALF]], %[[V]] : (tensor<f16>, tensor<4x64xf16>) -> tensor<4x64xf16>
+// CHECK: %[[HALF:.+]] = spyre.constant dense<5.000000e-01> : tensor<f16> -> tensor<f16>
+// CHECK: %[[H:.+]] = spyre.mul %[[V]], %[[HALF]] : (tensor<4x64xf16>, tensor<f16>) -> tensor<4x64xf16>
 // CHECK-NOT: linalg.
 func.func @gelu_tanh(%x: tensor<4x64xf16>, %b: tensor<64xf16>) -> tensor<4x64xf16> {
   %e = tensor.empty() : tensor<4x64xf16>
@@ -503,4 +503,138 @@ func.func @f32_tanh(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
     linalg.yield %t : f32
   } -> tensor<4x32xf32>
   return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// Attention's score contraction as front ends write it: five loops, two
+// batch dims (B, H), K read transposed through its map. The batch dims are
+// merged into one (a reshape), the product split back.
+// CHECK-LABEL: func.func @attention_scores_two_batch_dims
+// CHECK: %[[Q:.+]] = spyre.reshape %{{.*}} : tensor<2x4x64x32xf16> -> tensor<8x64x32xf16>
+// CHECK: %[[K:.+]] = spyre.reshape %{{.*}} : tensor<2x4x64x32xf16> -> tensor<8x64x32xf16>
+// CHECK: %[[S:.+]] = spyre.batch_matmul %[[Q]], %[[K]] {indexing_maps = [{{.+}}]} : tensor<8x64x32xf16>, tensor<8x64x32xf16> -> tensor<8x64x64xf16>
+// CHECK: spyre.reshape %[[S]] : tensor<8x64x64xf16> -> tensor<2x4x64x64xf16>
+// CHECK-NOT: linalg.generic
+func.func @attention_scores_two_batch_dims(%q: tensor<2x4x64x32xf16>, %k: tensor<2x4x64x32xf16>) -> tensor<2x4x64x64xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2x4x64x64xf16>
+  %z = linalg.fill ins(%cst : f16) outs(%e : tensor<2x4x64x64xf16>) -> tensor<2x4x64x64xf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>) outs(%z : tensor<2x4x64x64xf16>) {
+  ^bb0(%a: f16, %b: f16, %c: f16):
+    %m = arith.mulf %a, %b : f16
+    %s1 = arith.addf %c, %m : f16
+    linalg.yield %s1 : f16
+  } -> tensor<2x4x64x64xf16>
+  return %s : tensor<2x4x64x64xf16>
+}
+
+// -----
+
+// Batch dims that are not adjacent in an operand ([B, S, H, D] read as
+// (b, h)): a transpose view brings them together first.
+// CHECK-LABEL: func.func @batch_dims_apart
+// CHECK: spyre.transpose %{{.*}} permutation = [0, 2, 1, 3] : tensor<2x64x4x32xf16> -> tensor<2x4x64x32xf16>
+// CHECK: spyre.batch_matmul
+// CHECK-NOT: linalg.generic
+func.func @batch_dims_apart(%q: tensor<2x64x4x32xf16>, %k: tensor<2x4x64x32xf16>) -> tensor<2x4x64x64xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2x4x64x64xf16>
+  %z = linalg.fill ins(%cst : f16) outs(%e : tensor<2x4x64x64xf16>) -> tensor<2x4x64x64xf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, i, h, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x64x4x32xf16>, tensor<2x4x64x32xf16>) outs(%z : tensor<2x4x64x64xf16>) {
+  ^bb0(%a: f16, %b: f16, %c: f16):
+    %m = arith.mulf %a, %b : f16
+    %s1 = arith.addf %c, %m : f16
+    linalg.yield %s1 : f16
+  } -> tensor<2x4x64x64xf16>
+  return %s : tensor<2x4x64x64xf16>
+}
+
+// -----
+
+// Idioms front ends write: powf with constant exponents (RMSNorm's x^2 and
+// (..)^-0.5, x^0.5), relu as cmpf ugt + select, an f64 literal truncated
+// to f16, sigmoid and silu written out.
+// CHECK-LABEL: func.func @idioms
+// CHECK: %[[SQ:.+]] = spyre.mul %[[X:.+]], %[[X]] : (tensor<8x64xf16>, tensor<8x64xf16>)
+// CHECK: spyre.rsqrt %[[SQ]]
+// CHECK: spyre.sqrt %[[SQ]]
+// CHECK: spyre.relu %[[X]]
+// CHECK: spyre.constant dense<1.414060e+00> : tensor<f16>
+// CHECK: spyre.sigmoid %[[X]]
+// CHECK: spyre.silu %[[X]]
+// CHECK-NOT: linalg.generic
+func.func @idioms(%x: tensor<8x64xf16>) -> (tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>) {
+  %two = arith.constant 2.0 : f16
+  %mhalf = arith.constant -0.5 : f16
+  %half = arith.constant 0.5 : f16
+  %zero = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  %c64 = arith.constant 1.4142135623730951 : f64
+  %e = tensor.empty() : tensor<8x64xf16>
+  %sq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %0 = math.powf %a, %two : f16
+    linalg.yield %0 : f16
+  } -> tensor<8x64xf16>
+  %rs = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%sq : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %0 = math.powf %a, %mhalf : f16
+    linalg.yield %0 : f16
+  } -> tensor<8x64xf16>
+  %sr = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%sq : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %0 = math.powf %a, %half : f16
+    linalg.yield %0 : f16
+  } -> tensor<8x64xf16>
+  %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %c = arith.cmpf ugt, %a, %zero : f16
+    %s = arith.select %c, %a, %zero : f16
+    linalg.yield %s : f16
+  } -> tensor<8x64xf16>
+  %scaled = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %t = arith.truncf %c64 : f64 to f16
+    %m = arith.mulf %a, %t : f16
+    linalg.yield %m : f16
+  } -> tensor<8x64xf16>
+  %sig = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %n = arith.negf %a : f16
+    %x1 = math.exp %n : f16
+    %d = arith.addf %x1, %one : f16
+    %r = arith.divf %one, %d : f16
+    linalg.yield %r : f16
+  } -> tensor<8x64xf16>
+  %silu = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %n = arith.negf %a : f16
+    %x1 = math.exp %n : f16
+    %d = arith.addf %one, %x1 : f16
+    %r = arith.divf %a, %d : f16
+    linalg.yield %r : f16
+  } -> tensor<8x64xf16>
+  return %sq, %rs, %sr, %relu, %scaled, %sig, %silu : tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>
+}
+
+// -----
+
+// The relu idiom needs the unordered compare against a constant: an
+// ordered one, or one against a variable, keeps its compare and select (both
+// device ops) so that NaN goes where the program says.
+// CHECK-LABEL: func.func @ordered_select_stays
+// CHECK: spyre.greater_than
+// CHECK: spyre.where
+// CHECK-NOT: spyre.relu
+func.func @ordered_select_stays(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x64xf16>
+  %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %c = arith.cmpf ogt, %a, %zero : f16
+    %s = arith.select %c, %a, %zero : f16
+    linalg.yield %s : f16
+  } -> tensor<8x64xf16>
+  return %relu : tensor<8x64xf16>
 }

@@ -249,3 +249,31 @@ func.func @existing_from_device(%a: !t) -> tensor<128x256xf16> {
   %1 = spyre.from_device %0 : !t -> tensor<128x256xf16>
   return %1 : tensor<128x256xf16>
 }
+
+// -----
+
+// A reshape that splits an outer dim is a view: the row dim of [4, 64]
+// (4 rows of 64 elements) is read as two device dims of 2, at host strides
+// 128 and 64, over the same bytes (regression: this was rejected as a
+// reshape that moves data).
+// CHECK-LABEL: func.func @split_outer_dim
+// CHECK-SAME: tensor<4x64xf16, #spyre.layout<device_size = [1, 4, 64], stride_map = [64, 64, 1]>>
+// CHECK: spyre.reshape %{{.*}} -> tensor<2x2x64xf16, #spyre.layout<device_size = [1, 2, 2, 64], stride_map = [64, 128, 64, 1]>>
+// CHECK-NOT: spyre.restickify
+func.func @split_outer_dim(%x: tensor<4x64xf16>) -> tensor<2x2x64xf16> {
+  %r = spyre.reshape %x : tensor<4x64xf16> -> tensor<2x2x64xf16>
+  return %r : tensor<2x2x64xf16>
+}
+
+// -----
+
+// The head split [B*S, D] -> [B, S, H, Dh] of attention: the row dim splits
+// into B and S, the stick-count dim becomes H. A view.
+// CHECK-LABEL: func.func @head_split
+// CHECK-SAME: tensor<256x768xf16, #spyre.layout<device_size = [12, 256, 64], stride_map = [64, 768, 1]>>
+// CHECK: spyre.reshape %{{.*}} -> tensor<2x128x12x64xf16, #spyre.layout<device_size = [12, 2, 128, 64], stride_map = [64, 98304, 768, 1]>>
+// CHECK-NOT: spyre.restickify
+func.func @head_split(%x: tensor<256x768xf16>) -> tensor<2x128x12x64xf16> {
+  %r = spyre.reshape %x : tensor<256x768xf16> -> tensor<2x128x12x64xf16>
+  return %r : tensor<2x128x12x64xf16>
+}

@@ -283,11 +283,25 @@ private:
 llvm::Expected<SpyreTensorLayout>
 transposeView(const BoundLayout &source, llvm::ArrayRef<int64_t> permutation);
 
-/// Whether `layout` also describes a row-major tensor of `sizes` (a reshape
-/// of the tensor it was bound to is then free): stride_map entries count
-/// host elements, which a row-major reshape keeps.
+/// Whether `layout` also describes a row-major tensor of `sizes` unchanged:
+/// stride_map entries count host elements, which a row-major reshape keeps.
 bool survivesReshape(const SpyreTensorLayout &layout,
                      llvm::ArrayRef<int64_t> sizes);
+
+/// The layout of a row-major reshape of `source` (bound to a row-major host
+/// tensor) to `sizes` that describes the same device bytes: device dims that
+/// straddle a boundary between the new host dims are split into one device
+/// dim per host dim (e.g. a row dim of 4 read as [2, 2]), adjacent pieces of
+/// one new host dim are merged. Fails when no such layout exists: the stick
+/// or a padded dim would straddle a boundary, or the device rank would exceed
+/// kMaxDeviceRank. The reshape then has to move data.
+llvm::Expected<SpyreTensorLayout> reshapeView(const BoundLayout &source,
+                                              llvm::ArrayRef<int64_t> sizes);
+
+/// Whether two layouts place the same host elements (by row-major host
+/// offset) at the same device bytes: equal after dropping size-1 device dims
+/// and merging adjacent dims that are contiguous in both spaces.
+bool sameDeviceBytes(const SpyreTensorLayout &a, const SpyreTensorLayout &b);
 
 //===----------------------------------------------------------------------===//
 // Restickify

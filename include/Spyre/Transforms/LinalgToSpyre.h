@@ -12,6 +12,8 @@
 //   transpose     linalg.transpose (a view)
 //   reshape       tensor.expand_shape / collapse_shape (views)
 //   constant      fills, broadcasts and constants read by converted ops
+//   activations   sigmoid and silu written out (1 / (1 + exp(-x)), ...) on
+//                 converted ops become the device's sigmoid and silu
 //
 // A pattern that cannot convert its op leaves the IR untouched and records
 // why in the `UnsupportedOps` it was given, so that the caller can report
@@ -38,6 +40,19 @@ struct UnsupportedOps {
 /// collects the reason of every op a pattern declined.
 void populateSpyreConvertLinalgPatterns(RewritePatternSet &patterns,
                                         UnsupportedOps *unsupported = nullptr);
+
+/// Rewrites, inside the bodies of structured ops, what front ends write in
+/// forms the conversion has ops for: `powf` with a constant exponent (upstream
+/// math's algebraic simplification: x*x, sqrt, rsqrt, 1/x) and
+/// `select(cmpf(ugt|uge|ult|ule, x, c), x, c)` with a constant c
+/// (maximumf/minimumf: torch-mlir's relu and clamp). Exact: the results are
+/// the same values, NaN included.
+void populateSpyreLinalgBodyPreparationPatterns(RewritePatternSet &patterns);
+
+/// Applies those patterns, with folding (an f64 constant truncated to the
+/// element type becomes a constant of it), to the body of every structured
+/// op on tensors in `root`. `--spyre-convert-linalg` runs this first.
+void prepareLinalgBodies(Operation *root);
 
 } // namespace mlir::spyre
 

@@ -37,6 +37,20 @@ void updateCallSites(ModuleOp module,
 llvm::Expected<LayoutAttr> getLayoutWithStick(RankedTensorType type,
                                               int stickDim, int64_t stickBytes);
 
+/// The layout of `spyre.reshape` to `shape` of a laid-out `input` when the
+/// reshape is a view of the same device bytes (see spyre::reshapeView).
+FailureOr<LayoutAttr> reshapeViewLayout(RankedTensorType input,
+                                        ArrayRef<int64_t> shape);
+/// The stick host dim (-1: sparse) of the view of `hostType` laid out as
+/// `layout` reshaped to `shape`, or nullopt when that reshape moves data.
+std::optional<int> reshapeViewKey(RankedTensorType hostType, LayoutAttr layout,
+                                  ArrayRef<int64_t> shape);
+/// Whether some layout `--spyre-propagate-layouts` may give `hostType` makes
+/// its reshape to `shape` a view; when none does, the reshape stays on the
+/// host (it would move data across sticks).
+bool reshapeHasDeviceView(RankedTensorType hostType, ArrayRef<int64_t> shape,
+                          int64_t stickBytes);
+
 /// Pass option checks, shared by the passes and `--spyre-pipeline` so that
 /// a bad value is rejected before any work, in one line (no IR location, no
 /// IR dump) naming the option as the user gave it: `flag` is the pass or

@@ -319,7 +319,11 @@ mlir::spyre::detail::getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
                                            bool batched) {
   if (maps)
     return llvm::to_vector(maps.getAsValueRange<AffineMapAttr>());
-  MLIRContext *context = op->getContext();
+  return getMatmulIndexingMaps(op->getContext(), batched);
+}
+
+SmallVector<AffineMap>
+mlir::spyre::detail::getMatmulIndexingMaps(MLIRContext *context, bool batched) {
   auto d = [&](unsigned i) { return getAffineDimExpr(i, context); };
   if (!batched) // (m, n, k)
     return {AffineMap::get(3, 0, {d(0), d(2)}, context),
@@ -568,7 +572,19 @@ LogicalResult ReshapeOp::verify() {
 
 bool ReshapeOp::isView() {
   LayoutAttr input = getLayoutAttr(getInput().getType());
-  return input && input == getLayoutAttr(getType());
+  LayoutAttr result = getLayoutAttr(getType());
+  if (!input || !result)
+    return false;
+  if (input == result)
+    return true;
+  llvm::Expected<BoundLayout> from = bindLayout(getInput().getType());
+  llvm::Expected<BoundLayout> to = bindLayout(getType());
+  bool same = from && to && sameDeviceBytes(from->layout(), to->layout());
+  if (!from)
+    llvm::consumeError(from.takeError());
+  if (!to)
+    llvm::consumeError(to.takeError());
+  return same;
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor) {

@@ -130,6 +130,9 @@ SmallVector<AffineMap> getPointwiseIndexingMaps(Operation *op, ArrayAttr maps);
 SmallVector<AffineMap> getReductionIndexingMaps(Operation *op, int64_t dim);
 SmallVector<AffineMap> getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
                                              bool batched);
+/// The default maps: (m, n, k) or (b, m, n, k), A[m, k] B[k, n] C[m, n].
+SmallVector<AffineMap> getMatmulIndexingMaps(MLIRContext *context,
+                                             bool batched);
 SmallVector<AffineMap> getNormIndexingMaps(Operation *op);
 LogicalResult verifyPointwiseOp(Operation *op, unsigned numInputs,
                                 ElementRule rule);

@@ -121,10 +121,14 @@ def Spyre_TransposeOp : Spyre_Op<"transpose", [Pure]> {
 def Spyre_ReshapeOp : Spyre_Op<"reshape", [Pure]> {
   let summary = "Row-major reshape (a view when layouts allow)";
   let description = [{
-    The same elements in row-major order under another shape. Because a
-    stride_map counts host elements, the input's layout describes the same
-    device bytes for the new shape whenever it binds to it (no padding in the
-    middle of a merged dim): then the op is a view. Otherwise it copies.
+    The same elements in row-major order under another shape. A stride_map
+    counts row-major host elements, which a reshape keeps, so the op is a
+    view whenever the result's layout places every element at the same
+    device bytes as the input's: the input's layout itself when it binds to
+    the new shape, else the same device dims split at the new dim
+    boundaries (a row dim of 4 read as `[2, 2]`) and merged where pieces of
+    one new dim meet. A reshape that would split the stick or a padded dim
+    moves data; `--spyre-convert-linalg` leaves those on the host.
   }];
   let arguments = (ins AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
@@ -132,7 +136,8 @@ def Spyre_ReshapeOp : Spyre_Op<"reshape", [Pure]> {
   let hasVerifier = 1;
   let hasFolder = 1;
   let extraClassDeclaration = [{
-    /// Whether the op moves no data (same layout on both sides).
+    /// Whether the op moves no data: both sides laid out, placing every
+    /// element at the same device bytes (spyre::sameDeviceBytes).
     bool isView();
   }];
 }
