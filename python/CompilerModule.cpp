@@ -71,29 +71,44 @@ struct Session : driver::Session {
   }
 };
 
-driver::CompileOptions compileOptions(int cores, const std::string &policy) {
-  driver::CompileOptions options;
-  if (cores < 0)
-    raise(llvm::formatv("cores={0} must not be negative", cores).str());
-  options.cores = cores;
-  if (policy == "greedy")
-    options.policy = kernel::Policy::Greedy;
-  else if (policy != "model")
-    raise("unknown policy '" + policy + "'; use 'model' or 'greedy'");
-  return options;
-}
+/// The keyword arguments spyre.compile and spyre.run share.
+struct CompileArgs {
+  int cores = 0;
+  std::string policy = "model";
+  bool hostFallback = true;
+  std::string f32Matmul = "host";
+  std::string function; ///< only this one, when set
 
-OwningOpRef<ModuleOp> lower(ModuleOp module, int cores,
-                            const std::string &policy, Session &session) {
+  driver::CompileOptions options() const {
+    driver::CompileOptions options;
+    if (cores < 0)
+      raise(llvm::formatv("cores={0} must not be negative", cores).str());
+    options.cores = cores;
+    if (policy == "greedy")
+      options.policy = kernel::Policy::Greedy;
+    else if (policy != "model")
+      raise("unknown policy '" + policy + "'; use 'model' or 'greedy'");
+    options.hostFallback = hostFallback;
+    if (f32Matmul == "f16")
+      options.f32Matmul = F32Matmul::F16;
+    else if (f32Matmul != "host")
+      raise("unknown f32_matmul '" + f32Matmul + "'; use 'host' or 'f16'");
+    options.function = function;
+    return options;
+  }
+};
+
+OwningOpRef<ModuleOp> lower(ModuleOp module, const CompileArgs &args,
+                            Session &session) {
   int64_t targetCores = getTarget(module).getCores();
-  if (cores > targetCores)
+  if (args.cores > targetCores)
     raise(llvm::formatv("cores={0} is out of range 1..{1} (the target's "
                         "cores)",
-                        cores, targetCores)
+                        args.cores, targetCores)
               .str());
   bool compiled = false;
   FailureOr<OwningOpRef<ModuleOp>> lowered =
-      session.compile(module, compileOptions(cores, policy), compiled);
+      session.compile(module, args.options(), compiled);
   if (failed(lowered))
     session.fail("compilation failed");
   return std::move(*lowered);
@@ -145,7 +160,8 @@ HostTensor toHost(py::array array, size_t index) {
   return tensor;
 }
 
-py::array toNumpy(const HostTensor &tensor) {
+py::array toNumpy(const HostTensor &result) {
+  HostTensor tensor = driver::toExchangeType(result);
   std::optional<llvm::StringRef> descr = npyDescr(tensor.type);
   if (!descr)
     raise("results of type " + stringifyHostType(tensor.type).str() +
@@ -160,11 +176,12 @@ py::array toNumpy(const HostTensor &tensor) {
 // The bindings
 //===----------------------------------------------------------------------===//
 
-py::dict compile(const std::string &text, int cores,
-                 const std::string &policy) {
+py::dict compile(const std::string &text, int cores, const std::string &policy,
+                 bool hostFallback, const std::string &f32Matmul) {
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
-  OwningOpRef<ModuleOp> lowered = lower(*module, cores, policy, session);
+  OwningOpRef<ModuleOp> lowered = lower(
+      *module, CompileArgs{cores, policy, hostFallback, f32Matmul}, session);
   FailureOr<driver::Artifacts> artifacts = driver::emitArtifacts(*lowered);
   if (failed(artifacts))
     session.fail("emission failed");
@@ -184,14 +201,21 @@ py::tuple run(const std::string &text, const py::list &arrays,
               const std::string &source, const std::string &function, int cores,
               const std::string &policy, bool check, bool trace,
               bool allowNonfinite, std::optional<double> atol,
-              std::optional<double> rtol) {
+              std::optional<double> rtol, bool hostFallback,
+              const std::string &f32Matmul) {
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
   std::vector<HostTensor> inputs;
   for (size_t i = 0; i < arrays.size(); ++i)
     inputs.push_back(toHost(py::array::ensure(arrays[i]), i));
-  OwningOpRef<ModuleOp> lowered = lower(*module, cores, policy, session);
-  func::FuncOp picked = pickFunction(*lowered, function);
+  std::string name = pickFunction(*module, function).getSymName().str();
+  OwningOpRef<ModuleOp> lowered =
+      lower(*module, CompileArgs{cores, policy, hostFallback, f32Matmul, name},
+            session);
+  func::FuncOp picked = pickFunction(*lowered, name);
+  // bf16 arguments take float32 arrays (numpy has no bfloat16).
+  for (auto [input, type] : llvm::zip(inputs, picked.getArgumentTypes()))
+    input = driver::fromExchangeType(std::move(input), type);
   SimOptions options;
   options.trace = trace;
   llvm::Expected<SimResult> result = simulate(picked, inputs, options);
@@ -221,11 +245,12 @@ py::tuple run(const std::string &text, const py::list &arrays,
     if (atol || rtol)
       given = driver::Tolerance{atol.value_or(0), rtol.value_or(0)};
     bool movement = driver::onlyMovesData(picked);
+    std::optional<HostType> precision = driver::leastPrecision(picked);
     py::list reference, rows;
     for (auto [i, got, want] : llvm::enumerate(result->outputs, *expected)) {
       reference.append(toNumpy(want));
-      driver::ResultCheck checked =
-          driver::compareResult(got, want, movement, given, allowNonfinite);
+      driver::ResultCheck checked = driver::compareResult(
+          got, want, movement, given, allowNonfinite, precision);
       py::dict row;
       row["ok"] = checked.ok();
       row["max_abs_error"] = checked.maxError;
@@ -249,11 +274,13 @@ PYBIND11_MODULE(_spyre_compiler, m) {
   m.doc() = "spyre-mlir's compiler and simulator (see spyre.compile and "
             "spyre.run)";
   m.def("compile", &compile, py::arg("text"), py::arg("cores") = 0,
-        py::arg("policy") = "model");
+        py::arg("policy") = "model", py::arg("host_fallback") = true,
+        py::arg("f32_matmul") = "host");
   m.def("run", &run, py::arg("text"), py::arg("inputs"), py::arg("source") = "",
         py::arg("function") = "", py::arg("cores") = 0,
         py::arg("policy") = "model", py::arg("check") = false,
         py::arg("trace") = false, py::arg("allow_nonfinite") = false,
-        py::arg("atol") = py::none(), py::arg("rtol") = py::none());
+        py::arg("atol") = py::none(), py::arg("rtol") = py::none(),
+        py::arg("host_fallback") = true, py::arg("f32_matmul") = "host");
   m.attr("version") = driver::getVersion().str();
 }

@@ -9,6 +9,7 @@
 #define SPYRE_INITSPYRE_H
 
 #include "Spyre/Analysis/KernelModel.h"
+#include "Spyre/Transforms/LinalgToSpyre.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -49,6 +50,13 @@ struct SpyrePipelineOptions : public PassPipelineOptions<SpyrePipelineOptions> {
                      "segments between the kernels (false: every op left on "
                      "the host is an error)"),
       llvm::cl::init(true)};
+  Option<F32Matmul> f32Matmul{
+      *this, "f32-matmul", llvm::cl::desc("Where matmuls on f32 tensors run"),
+      llvm::cl::init(F32Matmul::Host),
+      llvm::cl::values(
+          clEnumValN(F32Matmul::Host, "host", "on the host, exactly"),
+          clEnumValN(F32Matmul::F16, "f16",
+                     "on the device, operands converted to f16"))};
   Option<bool> kernels{
       *this, "kernels",
       llvm::cl::desc("Divide work, plan memory and lower to spyre.kernel "

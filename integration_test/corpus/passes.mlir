@@ -43,7 +43,7 @@ func.func @f64(%a: tensor<128x256xf64>, %b: tensor<128x256xf64>) -> tensor<128x2
 // -----
 
 // TOOL: spyre-opt --spyre-convert-linalg --spyre-assign-default-layouts
-// EXPECT: remark: 'linalg.matmul' stays on the host: the PT unit multiplies DL16 or fp8, not f32
+// EXPECT: remark: 'linalg.matmul' stays on the host: the PT unit does not multiply f32
 // EXPECT: result #0 of @matmul_f32_dynamic: cannot assign a layout to 'tensor<?x128xf32>'
 // EXPECT-LOC: @+1
 func.func @matmul_f32_dynamic(%a: tensor<128x256xf32>, %b: tensor<256x128xf32>, %e: tensor<?x128xf32>) -> tensor<?x128xf32> {

@@ -55,8 +55,81 @@ void CompileOptions::applyTo(SpyrePipelineOptions &options) const {
   options.policy = policy;
   options.lxResidency = lxResidency;
   options.hostFallback = hostFallback;
+  options.f32Matmul = f32Matmul;
   options.beamWidth = static_cast<int>(beamWidth);
   options.exactLimit = static_cast<int>(exactLimit);
+}
+
+//===----------------------------------------------------------------------===//
+// Command-line flags
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class Switch { Off, On };
+} // namespace
+
+struct CompileFlags::Impl {
+  llvm::cl::opt<int> cores;
+  llvm::cl::opt<kernel::Policy> policy;
+  llvm::cl::opt<Switch> hostFallback;
+  llvm::cl::opt<F32Matmul> f32Matmul;
+
+  explicit Impl(llvm::cl::OptionCategory &category)
+      : cores("cores",
+              llvm::cl::desc("Cores to compile for (default: the target's)"),
+              llvm::cl::init(0), llvm::cl::cat(category)),
+        policy(
+            "policy", llvm::cl::desc("Work division policy"),
+            llvm::cl::values(clEnumValN(kernel::Policy::Model, "model",
+                                        "minimise the modelled time (default)"),
+                             clEnumValN(kernel::Policy::Greedy, "greedy",
+                                        "the reference stack's policy")),
+            llvm::cl::init(kernel::Policy::Model), llvm::cl::cat(category)),
+        hostFallback(
+            "host-fallback",
+            llvm::cl::desc("Run what the device cannot (f32 matmuls, "
+                           "gathers, convolutions, loops, ...) on the host, "
+                           "in host segments between the kernels"),
+            llvm::cl::values(
+                clEnumValN(Switch::On, "on", "run it on the host (default)"),
+                clEnumValN(Switch::Off, "off",
+                           "every op left on the host is an error at its "
+                           "location")),
+            llvm::cl::init(Switch::On), llvm::cl::cat(category)),
+        f32Matmul(
+            "f32-matmul", llvm::cl::desc("Where matmuls on f32 tensors run"),
+            llvm::cl::values(
+                clEnumValN(F32Matmul::Host, "host",
+                           "on the host, exactly (default)"),
+                clEnumValN(F32Matmul::F16, "f16",
+                           "on the device, operands converted to f16, with a "
+                           "remark")),
+            llvm::cl::init(F32Matmul::Host), llvm::cl::cat(category)) {}
+};
+
+CompileFlags::CompileFlags(llvm::cl::OptionCategory &category)
+    : impl(std::make_unique<Impl>(category)) {}
+CompileFlags::~CompileFlags() = default;
+
+CompileOptions CompileFlags::options() const {
+  CompileOptions options;
+  options.cores = impl->cores;
+  options.policy = impl->policy;
+  options.hostFallback = impl->hostFallback == Switch::On;
+  options.f32Matmul = impl->f32Matmul;
+  return options;
+}
+
+int64_t CompileFlags::cores() const { return impl->cores; }
+
+std::optional<std::string> CompileFlags::problem(ModuleOp module) const {
+  int64_t targetCores = getTarget(module).getCores();
+  if (impl->cores < 0 || impl->cores > targetCores)
+    return llvm::formatv("--cores={0} is out of range 1..{1} (the target's "
+                         "cores)",
+                         impl->cores.getValue(), targetCores)
+        .str();
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -136,6 +209,16 @@ FailureOr<OwningOpRef<ModuleOp>> Session::compile(ModuleOp module,
   wasCompiled = !containsKernels(*lowered);
   if (!wasCompiled)
     return lowered;
+  if (!options.function.empty()) {
+    // The pipeline's symbol DCE drops what the function does not call.
+    SmallVector<Operation *> others;
+    for (auto function : lowered->getOps<FunctionOpInterface>())
+      if (function.getName() != options.function && function.isPublic() &&
+          !function.isExternal())
+        others.push_back(function);
+    for (Operation *other : others)
+      other->erase();
+  }
   PassManager pm(context.get());
   if (timing)
     pm.enableTiming(*timing);
@@ -176,10 +259,10 @@ mlir::spyre::driver::argumentProblem(Type type, bool generated) {
                sim::describeType(type))
         .str();
   FailureOr<HostType> host = getHostType(tensor.getElementType());
-  if (failed(host) || !npyDescr(*host))
+  if (failed(host) || (!npyDescr(*host) && *host != HostType::BFloat16))
     return llvm::formatv("has element type {0} ({1}), which --random-inputs "
-                         "cannot generate (supported: f16, f32, i1, i8, i32, "
-                         "i64)",
+                         "cannot generate (supported: f16, bf16, f32, i1, i8, "
+                         "i32, i64)",
                          tensor.getElementType(), sim::describeType(type))
         .str();
   return std::nullopt;
@@ -249,6 +332,31 @@ static SmallVector<int64_t> indexBounds(func::FuncOp function) {
   return bounds;
 }
 
+HostTensor mlir::spyre::driver::toExchangeType(const HostTensor &tensor) {
+  if (tensor.type != HostType::BFloat16)
+    return tensor;
+  HostTensor wide(HostType::Float32, tensor.shape);
+  for (int64_t i = 0, n = tensor.numElements(); i < n; ++i)
+    storeHostElement(
+        HostType::Float32, wide.data.data() + i * 4,
+        loadHostElement(HostType::BFloat16, tensor.data.data() + i * 2));
+  return wide;
+}
+
+HostTensor mlir::spyre::driver::fromExchangeType(HostTensor tensor,
+                                                 Type argType) {
+  auto ranked = dyn_cast<RankedTensorType>(argType);
+  if (!ranked || !ranked.getElementType().isBF16() ||
+      tensor.type != HostType::Float32)
+    return tensor;
+  HostTensor narrow(HostType::BFloat16, tensor.shape);
+  for (int64_t i = 0, n = tensor.numElements(); i < n; ++i)
+    storeHostElement(
+        HostType::BFloat16, narrow.data.data() + i * 2,
+        loadHostElement(HostType::Float32, tensor.data.data() + i * 4));
+  return narrow;
+}
+
 std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
                                                           unsigned seed) {
   std::mt19937 rng(seed);
@@ -303,11 +411,10 @@ Tolerance mlir::spyre::driver::defaultTolerance(HostType type, bool movement,
   }
 }
 
-ResultCheck mlir::spyre::driver::compareResult(const HostTensor &got,
-                                               const HostTensor &want,
-                                               bool movement,
-                                               std::optional<Tolerance> given,
-                                               bool allowNonfinite) {
+ResultCheck mlir::spyre::driver::compareResult(
+    const HostTensor &got, const HostTensor &want, bool movement,
+    std::optional<Tolerance> given, bool allowNonfinite,
+    std::optional<HostType> computedIn) {
   ResultCheck check;
   check.elements = got.numElements();
   if (got.shape != want.shape || got.type != want.type) {
@@ -330,6 +437,11 @@ ResultCheck mlir::spyre::driver::compareResult(const HostTensor &got,
   double magnitude = finite ? std::sqrt(squares / finite) : 0.0;
   check.tolerance =
       given ? *given : defaultTolerance(got.type, movement, magnitude);
+  if (!given && computedIn) {
+    Tolerance looser = defaultTolerance(*computedIn, movement, magnitude);
+    if (looser.rtol > check.tolerance.rtol)
+      check.tolerance = looser;
+  }
   for (int64_t e = 0; e < check.elements; ++e) {
     double a = value(got, e), b = value(want, e);
     bool bad;
@@ -379,6 +491,27 @@ std::string mlir::spyre::driver::formatResultCheck(unsigned index,
              check.tolerance.atol, check.tolerance.rtol, check.firstMismatch,
              check.got, check.want, check.maxError)
       .str();
+}
+
+std::optional<HostType>
+mlir::spyre::driver::leastPrecision(func::FuncOp function) {
+  std::optional<HostType> least;
+  auto rank = [](HostType t) {
+    return t == HostType::BFloat16 ? 0 : t == HostType::Float16 ? 1 : 2;
+  };
+  function.walk([&](KernelOp kernel) {
+    kernel.getPayload()->walk([&](Operation *op) {
+      for (Type type : op->getResultTypes()) {
+        Type element = getElementTypeOrSelf(type);
+        if (!element.isF16() && !element.isBF16() && !element.isF32())
+          continue;
+        FailureOr<HostType> host = getHostType(element);
+        if (succeeded(host) && (!least || rank(*host) < rank(*least)))
+          least = *host;
+      }
+    });
+  });
+  return least;
 }
 
 bool mlir::spyre::driver::onlyMovesData(func::FuncOp function) {

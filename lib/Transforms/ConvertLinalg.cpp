@@ -31,6 +31,7 @@ using namespace mlir::spyre;
 namespace {
 struct ConvertLinalgPass
     : mlir::spyre::impl::SpyreConvertLinalgBase<ConvertLinalgPass> {
+  using SpyreConvertLinalgBase::SpyreConvertLinalgBase;
   void runOnOperation() override {
     (void)forEachFunction(getOperation(), [&](FunctionOpInterface f) {
       convert(f);
@@ -42,7 +43,9 @@ struct ConvertLinalgPass
     prepareLinalgBodies(function);
     UnsupportedOps unsupported;
     RewritePatternSet patterns(&getContext());
-    populateSpyreConvertLinalgPatterns(patterns, &unsupported);
+    LinalgToSpyreOptions options;
+    options.f32Matmul = f32Matmul;
+    populateSpyreConvertLinalgPatterns(patterns, &unsupported, options);
     GreedyRewriteConfig config;
     // Conversion, not canonicalization: only the patterns, and no folding
     // of the ops that stay on the host.

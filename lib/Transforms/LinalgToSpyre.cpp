@@ -123,8 +123,9 @@ StringRef shortName(RegisteredOperationName name) {
 
 class Converter {
 public:
-  Converter(PatternRewriter &rewriter, const OpTable &table)
-      : rewriter(rewriter), table(table) {}
+  Converter(PatternRewriter &rewriter, const OpTable &table,
+            const LinalgToSpyreOptions &options)
+      : rewriter(rewriter), table(table), options(options) {}
 
   /// Converts `op` (the pattern's root); on failure erases whatever was
   /// built before it and returns why it stays on the host.
@@ -170,6 +171,7 @@ private:
 
   PatternRewriter &rewriter;
   const OpTable &table;
+  const LinalgToSpyreOptions &options;
 };
 
 } // namespace
@@ -832,15 +834,34 @@ std::optional<Unsupported> Converter::convertContraction(linalg::LinalgOp op) {
 
 /// The device matmul (3 loops) or batched matmul (4) of two terms, computing
 /// C over `cMap`'s loops in loop order, in the PT unit's product type.
-FailureOr<Value> Converter::multiply(Location loc, ArrayRef<Term> operands,
+FailureOr<Value> Converter::multiply(Location loc, ArrayRef<Term> terms,
                                      AffineMap cMap, ArrayRef<int64_t> ranges,
                                      std::string &why) {
+  SmallVector<Term, 2> operands(terms);
   Type inputElement =
       cast<RankedTensorType>(operands[0].tensor.getType()).getElementType();
   if (inputElement !=
       cast<RankedTensorType>(operands[1].tensor.getType()).getElementType()) {
     why = "its operands have different element types";
     return failure();
+  }
+  if (inputElement.isF32()) {
+    if (options.f32Matmul != F32Matmul::F16) {
+      why = "the PT unit does not multiply f32 (--spyre-convert-linalg="
+            "f32-matmul=f16 computes it in f16 on the device)";
+      return failure();
+    }
+    // Computed in the device format: the operands converted on the way in,
+    // the product converted back by the caller.
+    inputElement = rewriter.getF16Type();
+    for (Term &term : operands) {
+      auto type = cast<RankedTensorType>(term.tensor.getType());
+      term.tensor = ConvertOp::create(
+          rewriter, loc, RankedTensorType::get(type.getShape(), inputElement),
+          term.tensor);
+    }
+    emitRemark(loc) << "f32 matmul computed in f16 on the device "
+                       "(f32-matmul=f16)";
   }
   if (!(inputElement.isBF16() ||
         computesOn(MatmulOp::getOperationName(), rewriter.getContext(),
@@ -957,10 +978,12 @@ namespace {
 
 /// Shared by every pattern: the op table and where declined ops' reasons go.
 struct ConversionState {
-  explicit ConversionState(MLIRContext *context, UnsupportedOps *unsupported)
-      : table(context), unsupported(unsupported) {}
+  ConversionState(MLIRContext *context, UnsupportedOps *unsupported,
+                  const LinalgToSpyreOptions &options)
+      : table(context), unsupported(unsupported), options(options) {}
   OpTable table;
   UnsupportedOps *unsupported;
+  LinalgToSpyreOptions options;
 
   LogicalResult finish(Operation *op, PatternRewriter &rewriter,
                        std::optional<Unsupported> result) {
@@ -992,7 +1015,7 @@ struct ContractionPattern : OpInterfaceRewritePattern<linalg::LinalgOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isConvertibleLinalg(op) || !linalg::isaContractionOpInterface(op))
       return failure();
-    Converter converter(rewriter, state->table);
+    Converter converter(rewriter, state->table, state->options);
     return state->finish(op, rewriter, converter.run(op, [&] {
       return converter.convertContraction(op);
     }));
@@ -1013,7 +1036,7 @@ struct BodyPattern : OpInterfaceRewritePattern<linalg::LinalgOp> {
     bool hasReduction = op.getNumReductionLoops() > 0;
     if (hasReduction != reductions)
       return failure();
-    Converter converter(rewriter, state->table);
+    Converter converter(rewriter, state->table, state->options);
     return state->finish(op, rewriter, converter.run(op, [&] {
       return converter.convertElementwiseOrReduction(op);
     }));
@@ -1028,7 +1051,7 @@ struct SoftmaxPattern : OpRewritePattern<linalg::SoftmaxOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isTopLevel(op))
       return failure();
-    Converter converter(rewriter, state->table);
+    Converter converter(rewriter, state->table, state->options);
     return state->finish(op, rewriter, converter.run(op, [&] {
       return converter.convertSoftmax(op);
     }));
@@ -1101,9 +1124,31 @@ struct ConstantPattern : RewritePattern {
     } else if (!isSupportedFloat(type.getElementType())) {
       why = "device constants hold f16, bf16 or f32 elements, not " +
             str(type.getElementType());
-    } else if (isa<linalg::BroadcastOp>(op)) {
-      why = "a broadcast is folded into the converted ops that read it, and "
-            "this one is read directly";
+    } else if (auto broadcast = dyn_cast<linalg::BroadcastOp>(op)) {
+      // Read directly (returned, reshaped): an identity kernel that reads
+      // its input through the broadcast's map.
+      auto inputType =
+          dyn_cast<RankedTensorType>(broadcast.getInput().getType());
+      if (!inputType || !inputType.hasStaticShape() ||
+          inputType.getElementType() != type.getElementType())
+        return state->finish(op, rewriter,
+                             Unsupported{"its input is not a static tensor of "
+                                         "its element type"});
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (!llvm::is_contained(broadcast.getDimensions(), d))
+          exprs.push_back(rewriter.getAffineDimExpr(d));
+      MLIRContext *context = rewriter.getContext();
+      ArrayAttr maps = rewriter.getAffineMapArrayAttr(
+          {AffineMap::get(type.getRank(), 0, exprs, context),
+           AffineMap::getMultiDimIdentityMap(type.getRank(), context)});
+      rewriter.setInsertionPoint(op);
+      Value copy = IdentityOp::buildElementwise(rewriter, op->getLoc(), type,
+                                                broadcast.getInput(), maps)
+                       ->getResult(0);
+      for (OpOperand *use : uses)
+        rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(copy); });
+      return success();
     } else if (std::optional<double> splat = getSplatValue(value)) {
       dense = DenseElementsAttr::get(
           type, FloatAttr::get(type.getElementType(), *splat).getValue());
@@ -1323,9 +1368,10 @@ void mlir::spyre::prepareLinalgBodies(Operation *root) {
 }
 
 void mlir::spyre::populateSpyreConvertLinalgPatterns(
-    RewritePatternSet &patterns, UnsupportedOps *unsupported) {
+    RewritePatternSet &patterns, UnsupportedOps *unsupported,
+    const LinalgToSpyreOptions &options) {
   MLIRContext *context = patterns.getContext();
-  auto state = std::make_shared<ConversionState>(context, unsupported);
+  auto state = std::make_shared<ConversionState>(context, unsupported, options);
   patterns.add<ContractionPattern, BodyPattern<false>, BodyPattern<true>,
                SoftmaxPattern, ReshapePattern<tensor::ExpandShapeOp>,
                ReshapePattern<tensor::CollapseShapeOp>, ConstantPattern>(

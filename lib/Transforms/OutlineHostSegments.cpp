@@ -91,10 +91,13 @@ struct OutlineHostSegmentsPass
     if (!allow) {
       for (const SmallVector<Operation *> &run : runs)
         for (Operation *op : run)
-          op->emitError() << "'" << op->getName()
-                          << "' runs on the host, and host fallback is off "
-                             "(--spyre-pipeline=host-fallback=false); its "
-                             "remark says why the device does not run it";
+          // At the op, without the op printed after it: the remark above
+          // already names it.
+          emitError(op->getLoc())
+              << "'" << op->getName()
+              << "' runs on the host, and host fallback is off "
+                 "(--spyre-pipeline=host-fallback=false); its "
+                 "remark says why the device does not run it";
       return failure(!runs.empty());
     }
     SymbolTable symbols(module);

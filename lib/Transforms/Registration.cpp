@@ -81,7 +81,9 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
   // Passes within one function run on every function, in parallel.
   {
     OpPassManager &functions = pm.nestAny();
-    functions.addPass(createSpyreConvertLinalg());
+    SpyreConvertLinalgOptions convert;
+    convert.f32Matmul = options.f32Matmul;
+    functions.addPass(createSpyreConvertLinalg(convert));
     functions.addPass(createCanonicalizerPass());
     functions.addPass(createSpyreCanonicalizeShapes());
   }

@@ -52,14 +52,19 @@ Every error the C++ library reports is raised as ValueError with exactly the
 library's message (the text the MLIR verifier prints).
 
 Compiling and simulating
-    spyre.compile(mlir_text, cores=32, policy="model") -> Artifact
+    spyre.compile(mlir_text, cores=32, policy="model", host_fallback=True,
+                  f32_matmul="host") -> Artifact
         Runs --spyre-pipeline on linalg-on-tensors text (as torch-mlir
         emits it) and emits the SuperDSC JSON and the DCI descriptors.
+        What the device cannot run stays on the host (host segments) unless
+        host_fallback=False; f32_matmul="f16" runs f32 matmuls on the
+        device in f16.
         Artifact fields: source (the text), ir (the kernel form), superdsc
         ({"bundle": [...], "sdscs": {...}}), bundle (bundle.mlir text), dci
         (list of descriptors), cores.
     spyre.run(program, inputs, *, function=None, cores=32, check=False,
-              trace=False) -> (outputs, stats)
+              trace=False, host_fallback=True, f32_matmul="host")
+              -> (outputs, stats)
         Simulates `program` (MLIR text, compiled first unless it is in
         kernel form, or an Artifact) on numpy `inputs` (in argument order);
         `outputs` are numpy arrays in result order. `stats` holds the
@@ -140,12 +145,18 @@ def _compiler():
     return _spyre_compiler
 
 
-def compile(mlir_text, cores=32, policy="model"):  # noqa: A001
+def compile(mlir_text, cores=32, policy="model", host_fallback=True,  # noqa: A001
+            f32_matmul="host"):
     """Compiles linalg-on-tensors MLIR text for `cores` modelled cores.
 
-    The compiler's remarks and warnings (ops that stay on the host, ...) are
-    issued as `CompileWarning`s and kept in `Artifact.remarks`."""
-    result = _compiler().compile(mlir_text, cores=cores, policy=policy)
+    What the device cannot run stays on the host in host segments unless
+    `host_fallback` is False (then it is an error); `f32_matmul="f16"`
+    multiplies f32 matrices on the device in f16. The compiler's remarks and
+    warnings (ops that stay on the host, ...) are issued as
+    `CompileWarning`s and kept in `Artifact.remarks`."""
+    result = _compiler().compile(mlir_text, cores=cores, policy=policy,
+                                 host_fallback=host_fallback,
+                                 f32_matmul=f32_matmul)
     remarks = _warn(result["messages"])
     return Artifact(mlir_text, result["ir"], _json.loads(result["superdsc"]),
                     result["bundle"], _json.loads(result["dci"]), cores,
@@ -154,8 +165,11 @@ def compile(mlir_text, cores=32, policy="model"):  # noqa: A001
 
 def run(program, inputs, *, function=None, cores=32, policy="model",
         check=False, trace=False, allow_nonfinite=False, atol=None,
-        rtol=None):
+        rtol=None, host_fallback=True, f32_matmul="host"):
     """Simulates `program` (text or Artifact) on numpy `inputs`.
+
+    bf16 arguments take float32 arrays and bf16 results come back as
+    float32 (numpy has no bfloat16); the conversion is the transfer's.
 
     With check=True every result is compared with upstream MLIR's lowering
     of the linalg program, with the tolerances spyre-run uses (per element
@@ -168,7 +182,8 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
     outputs, raw = _compiler().run(
         text, list(inputs), source=source, function=function or "",
         cores=cores, policy=policy, check=check, trace=trace,
-        allow_nonfinite=allow_nonfinite, atol=atol, rtol=rtol)
+        allow_nonfinite=allow_nonfinite, atol=atol, rtol=rtol,
+        host_fallback=host_fallback, f32_matmul=f32_matmul)
     stats = _json.loads(raw["json"])
     stats["table"] = raw["table"]
     stats["remarks"] = _warn(raw["messages"])

@@ -344,7 +344,7 @@ func.func @dynamic(%x: tensor<?x64xf16>) -> tensor<?x64xf16> {
 // -----
 
 func.func @float32_matmul(%a: tensor<8x64xf32>, %b: tensor<64x8xf32>, %c: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  // expected-remark @+1 {{'linalg.matmul' stays on the host: the PT unit multiplies DL16 or fp8, not f32}}
+  // expected-remark @+1 {{'linalg.matmul' stays on the host: the PT unit does not multiply f32 (--spyre-convert-linalg=f32-matmul=f16 computes it in f16 on the device)}}
   %r = linalg.matmul ins(%a, %b : tensor<8x64xf32>, tensor<64x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>
 }

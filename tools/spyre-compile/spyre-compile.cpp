@@ -27,6 +27,7 @@ using namespace mlir::spyre;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("spyre-compile options");
+static driver::CompileFlags compileFlags(category);
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<input .mlir file>"),
                                       cl::init("-"), cl::cat(category));
@@ -38,28 +39,6 @@ static cl::opt<std::string>
                  cl::desc("The function the manifest describes (default: the "
                           "only public function, or `main`)"),
                  cl::init(""), cl::cat(category));
-static cl::opt<int> cores("cores",
-                          cl::desc("Cores to compile for (default: the "
-                                   "target's)"),
-                          cl::init(0), cl::cat(category));
-static cl::opt<kernel::Policy>
-    policy("policy", cl::desc("Work division policy"),
-           cl::values(clEnumValN(kernel::Policy::Model, "model",
-                                 "minimise the modelled time (default)"),
-                      clEnumValN(kernel::Policy::Greedy, "greedy",
-                                 "the reference stack's policy")),
-           cl::init(kernel::Policy::Model), cl::cat(category));
-enum class Switch { Off, On };
-static cl::opt<Switch> hostFallback(
-    "host-fallback",
-    cl::desc("Run what the device cannot (f32 matmuls, gathers, "
-             "convolutions, loops, ...) on the host, in host segments between "
-             "the kernels"),
-    cl::values(clEnumValN(Switch::On, "on", "run it on the host (default)"),
-               clEnumValN(Switch::Off, "off",
-                          "every op left on the host is an error at its "
-                          "location")),
-    cl::init(Switch::On), cl::cat(category));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print the wall time of every pass"),
                             cl::init(false), cl::cat(category));
@@ -95,11 +74,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = session.parseFile(inputFile, &openError);
   if (!module)
     return openError.empty() ? 1 : fail(openError);
-  int64_t targetCores = getTarget(*module).getCores();
-  if (cores < 0 || cores > targetCores)
-    return fail(llvm::formatv("--cores={0} is out of range 1..{1} (the "
-                              "target's cores)",
-                              cores, targetCores));
+  if (std::optional<std::string> problem = compileFlags.problem(*module))
+    return fail(*problem);
   sim::FunctionChoice choice = sim::chooseFunction(*module, functionName);
   if (!choice.function) {
     if (!functionName.empty())
@@ -111,10 +87,7 @@ int main(int argc, char **argv) {
   }
   std::string name = choice.function.getSymName().str();
 
-  driver::CompileOptions options;
-  options.cores = cores;
-  options.policy = policy;
-  options.hostFallback = hostFallback == Switch::On;
+  driver::CompileOptions options = compileFlags.options();
   bool compiled = false;
   FailureOr<OwningOpRef<ModuleOp>> lowered = [&] {
     TimingScope compileTiming = rootTiming.nest("compile");

@@ -36,6 +36,7 @@ using namespace mlir::spyre::sim;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("spyre-run options");
+static driver::CompileFlags compileFlags(category);
 static cl::opt<std::string>
     inputFile(cl::Positional,
               cl::desc("<input: a .mlir file (linalg or kernel form), or the "
@@ -55,17 +56,6 @@ static cl::list<std::string>
             cl::desc("Where a result goes, in result order: @file.npy "
                      "(repeatable)"),
             cl::cat(category));
-static cl::opt<int> cores("cores",
-                          cl::desc("Cores to compile for (default: the "
-                                   "target's)"),
-                          cl::init(0), cl::cat(category));
-static cl::opt<kernel::Policy>
-    policy("policy", cl::desc("Work division policy"),
-           cl::values(clEnumValN(kernel::Policy::Model, "model",
-                                 "minimise the modelled time (default)"),
-                      clEnumValN(kernel::Policy::Greedy, "greedy",
-                                 "the reference stack's policy")),
-           cl::init(kernel::Policy::Model), cl::cat(category));
 static cl::opt<bool> check("check",
                            cl::desc("Compare with upstream MLIR's lowering of "
                                     "the same program, run in process"),
@@ -74,8 +64,9 @@ static cl::opt<double> atolOption(
     "atol",
     cl::desc("Absolute tolerance of --check (default: per element type, "
              "scaled by each output's root-mean-square reference value: f16 "
-             "1e-2, bf16 4e-2, f32 1e-4 times it; integers and data "
-             "movement exact)"),
+             "1e-2, bf16 4e-2, f32 1e-4 times it, the less precise type's "
+             "when the kernels compute in one (--f32-matmul=f16); integers "
+             "and data movement exact)"),
     cl::init(0), cl::cat(category));
 static cl::opt<double> rtolOption(
     "rtol",
@@ -103,17 +94,6 @@ static cl::opt<std::string> saveInputs(
     cl::desc("Write the inputs (e.g. generated ones) as input_N.npy into "
              "this directory"),
     cl::cat(category));
-enum class Switch { Off, On };
-static cl::opt<Switch> hostFallback(
-    "host-fallback",
-    cl::desc("Run what the device cannot (f32 matmuls, gathers, "
-             "convolutions, loops, ...) on the host, in host segments between "
-             "the kernels"),
-    cl::values(clEnumValN(Switch::On, "on", "run it on the host (default)"),
-               clEnumValN(Switch::Off, "off",
-                          "every op left on the host is an error at its "
-                          "location")),
-    cl::init(Switch::On), cl::cat(category));
 static cl::opt<bool> timing(
     "timing",
     cl::desc("Print the wall time of compilation (per pass), simulation and "
@@ -237,11 +217,8 @@ int main(int argc, char **argv) {
   }
   func::FuncOp picked = choice.function;
   std::string name = picked.getSymName().str();
-  int64_t targetCores = getTarget(*module).getCores();
-  if (cores < 0 || cores > targetCores)
-    return fail(llvm::formatv("--cores={0} is out of range 1..{1} (the "
-                              "target's cores)",
-                              cores, targetCores));
+  if (std::optional<std::string> problem = compileFlags.problem(*module))
+    return fail(*problem);
 
   // Inputs.
   ArrayRef<Type> argTypes = picked.getArgumentTypes();
@@ -263,7 +240,8 @@ int main(int argc, char **argv) {
       if (!tensor)
         return fail(llvm::formatv("input {0}: {1}", i,
                                   llvm::toString(tensor.takeError())));
-      values.push_back(std::move(*tensor));
+      values.push_back(
+          driver::fromExchangeType(std::move(*tensor), argTypes[i]));
     }
   }
   if (!outputs.empty() && outputs.size() != picked.getNumResults())
@@ -271,10 +249,8 @@ int main(int argc, char **argv) {
                               picked.getNumResults(), outputs.size()));
 
   // Compile unless the file is in kernel form already.
-  driver::CompileOptions options;
-  options.cores = cores;
-  options.policy = policy;
-  options.hostFallback = hostFallback == Switch::On;
+  driver::CompileOptions options = compileFlags.options();
+  options.function = name;
   bool compiled = false;
   OwningOpRef<ModuleOp> lowered;
   {
@@ -285,7 +261,7 @@ int main(int argc, char **argv) {
       return fail("compilation failed");
     lowered = std::move(*result);
   }
-  if (!compiled && cores)
+  if (!compiled && compileFlags.cores())
     return fail("--cores applies to compilation; " + kernelsPath +
                 " is in kernel form already");
   auto loweredFunction = lowered->lookupSymbol<func::FuncOp>(name);
@@ -335,9 +311,10 @@ int main(int argc, char **argv) {
     if (expected->size() != result->outputs.size())
       return fail("the reference returned a different number of results");
     bool movement = driver::onlyMovesData(loweredFunction);
+    std::optional<HostType> precision = driver::leastPrecision(loweredFunction);
     for (auto [i, got, want] : llvm::enumerate(result->outputs, *expected)) {
       driver::ResultCheck checked = driver::compareResult(
-          got, want, movement, givenTolerance(), allowNonfinite);
+          got, want, movement, givenTolerance(), allowNonfinite, precision);
       llvm::outs() << driver::formatResultCheck(i, checked) << "\n";
       if (!checked.ok())
         status = 1;
@@ -371,7 +348,8 @@ int main(int argc, char **argv) {
     return llvm::formatv("{0:2}", value).str() + "\n";
   };
   auto npy = [&](StringRef path, const HostTensor &tensor) {
-    llvm::Expected<std::vector<uint8_t>> bytes = serializeNpy(tensor);
+    llvm::Expected<std::vector<uint8_t>> bytes =
+        serializeNpy(driver::toExchangeType(tensor));
     if (!bytes) {
       fail(path + ": " + llvm::toString(bytes.takeError()));
       return false;

@@ -31,7 +31,9 @@ BoundLayout bindContiguous(const SpyreTensorLayout &layout,
   return llvm::cantFail(layout.bind(HostView::contiguous(sizes)));
 }
 
-Ints vec(ArrayRef<int64_t> values) { return Ints(values.begin(), values.end()); }
+Ints vec(ArrayRef<int64_t> values) {
+  return Ints(values.begin(), values.end());
+}
 
 template <typename T> std::string errorOf(llvm::Expected<T> value) {
   if (value)
@@ -132,8 +134,7 @@ TEST(ReshapeView, RandomReshapesAreViewsOrRejected) {
                                      std::multiplies<int64_t>()));
     for (int32_t stick = 0; stick < static_cast<int32_t>(from.size());
          ++stick) {
-      SmallVector<int32_t, 6> order =
-          SpyreTensorLayout::defaultDimOrder(from);
+      SmallVector<int32_t, 6> order = SpyreTensorLayout::defaultDimOrder(from);
       std::swap(*llvm::find(order, stick), order.back());
       llvm::Expected<SpyreTensorLayout> layout = SpyreTensorLayout::getDefault(
           HostView::contiguous(from), DataFormat::SEN169_FP16,

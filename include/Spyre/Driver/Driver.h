@@ -35,6 +35,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
@@ -65,10 +66,34 @@ struct CompileOptions {
   kernel::Policy policy = kernel::Policy::Model;
   bool lxResidency = true;
   bool hostFallback = true;
+  F32Matmul f32Matmul = F32Matmul::Host;
+  /// When set, only this function (and what it calls) is compiled: the
+  /// other public functions are dropped, with their remarks.
+  std::string function;
   int64_t beamWidth = 64;
   int64_t exactLimit = 32;
   /// Sets `options` (the --spyre-pipeline options) to these.
   void applyTo(SpyrePipelineOptions &options) const;
+};
+
+/// The compile flags spyre-run and spyre-compile share (--cores, --policy,
+/// --host-fallback, --f32-matmul), registered in `category` by the
+/// constructor: construct one before parsing the command line.
+class CompileFlags {
+public:
+  explicit CompileFlags(llvm::cl::OptionCategory &category);
+  ~CompileFlags();
+  /// The options the flags ask for.
+  CompileOptions options() const;
+  /// --cores as given (0: the target's).
+  int64_t cores() const;
+  /// What is wrong with the flags for `module` (--cores beyond its target's
+  /// cores), if anything.
+  std::optional<std::string> problem(ModuleOp module) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
 };
 
 /// One diagnostic, as printed: "file:line:col: error: message" plus the
@@ -165,6 +190,15 @@ llvm::Expected<std::optional<ManifestFiles>> readManifest(llvm::StringRef path);
 /// ..."), or nothing. `generated`: it is to be drawn by --random-inputs.
 std::optional<std::string> argumentProblem(Type type, bool generated);
 
+/// Element types that have no numpy dtype travel as the nearest one that
+/// holds every value: bf16 as float32 (numpy has no bfloat16). The host
+/// side of a transfer converts, as the reference stack's DMA does.
+sim::HostTensor toExchangeType(const sim::HostTensor &tensor);
+/// The inverse for an argument of element type `argType`: a float32 array
+/// given for a bf16 argument is rounded to bf16 (to nearest even); anything
+/// else is passed through for the simulator to check.
+sim::HostTensor fromExchangeType(sim::HostTensor tensor, Type argType);
+
 /// Random inputs for `function`'s arguments from `seed`, at scales that
 /// keep MLP, attention and norm blocks finite in f16: an operand a
 /// contraction reduces over K elements is drawn from [-1, 1) / sqrt(K),
@@ -203,11 +237,14 @@ struct ResultCheck {
 
 /// Compares `got` with `want`. Non-finite values are mismatches unless both
 /// are the same non-finite value and `allowNonfinite`; `tolerance` replaces
-/// the default when given.
+/// the default when given. The default is the output type's, or that of
+/// `computedIn` when the kernels compute in a less precise float type (an
+/// f32 matmul run in f16).
 ResultCheck compareResult(const sim::HostTensor &got,
                           const sim::HostTensor &want, bool movement,
                           std::optional<Tolerance> tolerance,
-                          bool allowNonfinite);
+                          bool allowNonfinite,
+                          std::optional<HostType> computedIn = std::nullopt);
 
 /// "check result N: ok, ..." / "check result N: MISMATCH: ...".
 std::string formatResultCheck(unsigned index, const ResultCheck &check);
@@ -215,6 +252,10 @@ std::string formatResultCheck(unsigned index, const ResultCheck &check);
 /// Whether every kernel of `function` only moves data (its results must
 /// then match exactly).
 bool onlyMovesData(func::FuncOp function);
+
+/// The least precise float type (bf16 < f16 < f32) the kernels of
+/// `function` compute on, if any.
+std::optional<HostType> leastPrecision(func::FuncOp function);
 
 } // namespace mlir::spyre::driver
 

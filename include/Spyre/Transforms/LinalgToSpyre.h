@@ -30,6 +30,18 @@
 
 namespace mlir::spyre {
 
+/// What to do with a matmul on f32 tensors: the PT unit multiplies DL16
+/// (and fp8), not f32.
+enum class F32Matmul {
+  Host, ///< leave it on the host (exact)
+  F16,  ///< convert its operands to f16 and multiply on the device
+};
+
+/// Choices of the conversion.
+struct LinalgToSpyreOptions {
+  F32Matmul f32Matmul = F32Matmul::Host;
+};
+
 /// Why each op the patterns declined stays on the host (the last reason
 /// given for it).
 struct UnsupportedOps {
@@ -38,8 +50,9 @@ struct UnsupportedOps {
 
 /// Adds the conversion patterns to `patterns`. `unsupported`, if given,
 /// collects the reason of every op a pattern declined.
-void populateSpyreConvertLinalgPatterns(RewritePatternSet &patterns,
-                                        UnsupportedOps *unsupported = nullptr);
+void populateSpyreConvertLinalgPatterns(
+    RewritePatternSet &patterns, UnsupportedOps *unsupported = nullptr,
+    const LinalgToSpyreOptions &options = {});
 
 /// Rewrites, inside the bodies of structured ops, what front ends write in
 /// forms the conversion has ops for: `powf` with a constant exponent (upstream

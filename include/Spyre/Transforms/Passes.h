@@ -4,6 +4,7 @@
 #define SPYRE_TRANSFORMS_PASSES_H
 
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/Transforms/LinalgToSpyre.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"

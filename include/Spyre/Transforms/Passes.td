@@ -88,7 +88,21 @@ def SpyreConvertLinalg
     `--spyre-propagate-layouts` puts transfers at the boundary. Each pattern
     family is available to other pipelines through
     `populateSpyreConvertLinalgPatterns` (Spyre/Transforms/LinalgToSpyre.h).
+
+    Matmuls on f32 tensors stay on the host unless `f32-matmul=f16`: then
+    their operands are converted to f16 and multiplied on the device, the
+    product converted back, with a remark saying so.
   }];
+  let options = [
+    Option<"f32Matmul", "f32-matmul", "::mlir::spyre::F32Matmul",
+           /*default=*/"::mlir::spyre::F32Matmul::Host",
+           "Where matmuls on f32 tensors run",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::spyre::F32Matmul::Host, "host",
+                        "on the host, exactly (default)"),
+             clEnumValN(::mlir::spyre::F32Matmul::F16, "f16",
+                        "on the device, operands converted to f16"))}]>,
+  ];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
 
