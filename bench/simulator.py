@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Simulator wall time against the upstream JIT reference, and the modelled
-utilisation of every example, in one run.
+utilisation of every example (against the program's own roofline: its
+inputs and outputs moved once or its work at peak), in one run.
 
     /usr/bin/python3 bench/simulator.py [--build build] [--reps 3] [--json F]
 
@@ -64,15 +65,17 @@ def main():
                 "simulate_ms": statistics.median(sim),
                 "reference_ms": statistics.median(ref),
                 "modelled_us": stats["seconds"] * 1e6,
-                "roofline_us": stats["roofline_seconds"] * 1e6,
-                "utilisation": stats["utilisation"],
+                "roofline_us": stats["program"]["roofline_seconds"] * 1e6,
+                "utilisation": stats["program"]["utilisation"],
+                "kernel_utilisation": stats["kernel_utilisation"],
+                "traffic_ratio": stats["program"]["ddr_traffic_ratio"],
                 "kernels": len(stats["kernels"]),
             })
     print(f"simulator vs upstream JIT reference (median of {args.reps}; "
           "32 modelled cores)")
     header = (f"{'example':<16} | {'kernels':>7} | {'simulate ms':>11} | "
               f"{'reference ms':>12} | {'sim/ref':>7} | {'modelled us':>11} | "
-              f"{'roofline us':>11} | {'utilisation':>11}")
+              f"{'roofline us':>11} | {'utilisation':>11} | {'traffic':>7}")
     print(header)
     print("-" * len(header))
     for r in rows:
@@ -80,7 +83,8 @@ def main():
         print(f"{r['example']:<16} | {r['kernels']:>7} | {r['simulate_ms']:>11.1f} | "
               f"{r['reference_ms']:>12.1f} | {r['ratio']:>6.2f}x | "
               f"{r['modelled_us']:>11.2f} | {r['roofline_us']:>11.2f} | "
-              f"{r['utilisation'] * 100:>10.1f}%")
+              f"{r['utilisation'] * 100:>10.1f}% | "
+              f"{r['traffic_ratio']:>6.2f}x")
     worst = max(r["ratio"] for r in rows)
     print()
     print(f"target: simulator <= {TARGET}x the reference on every example: "

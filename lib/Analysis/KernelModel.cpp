@@ -608,23 +608,25 @@ double mlir::spyre::kernel::roofline(const Problem &problem,
     if (!t.lxResident)
       bytes += t.bytes();
   double ddr = static_cast<double>(bytes) / target.ddrBytesPerSecond();
-  double compute;
+  return std::max(ddr, computeFloor(problem, target, cores));
+}
+
+double mlir::spyre::kernel::computeFloor(const Problem &problem,
+                                         const TargetModel &target,
+                                         int64_t cores) {
   if (problem.unit == Unit::PT) {
     double macs = 1;
     for (const Dim &d : problem.dims)
       macs *= static_cast<double>(d.size);
-    compute =
-        macs /
-        (static_cast<double>(target.ptMacsPerCycle * target.corelets * cores) *
-         target.clockHz());
-  } else {
-    int64_t sticks = 0;
-    for (const Tensor &t : problem.tensors)
-      sticks = std::max(sticks, t.numSticks());
-    compute = static_cast<double>(sticks) /
-              (target.coreSfpSticksPerSecond() * static_cast<double>(cores));
+    return macs / (static_cast<double>(target.ptMacsPerCycle) *
+                   static_cast<double>(target.corelets) *
+                   static_cast<double>(cores) * target.clockHz());
   }
-  return std::max(ddr, compute);
+  int64_t sticks = 0;
+  for (const Tensor &t : problem.tensors)
+    sticks = std::max(sticks, t.numSticks());
+  return static_cast<double>(sticks) /
+         (target.coreSfpSticksPerSecond() * static_cast<double>(cores));
 }
 
 //===----------------------------------------------------------------------===//

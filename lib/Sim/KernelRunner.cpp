@@ -485,6 +485,7 @@ llvm::Error KernelRunner::run(KernelOp kernel) {
       points *= static_cast<double>(r);
     k.flops = pt ? 2 * points : points;
     k.roofline = kernel::roofline(*problem, target, target.cores);
+    k.computeFloor = kernel::computeFloor(*problem, target, target.cores);
   }
   double top = std::max({k.dmaSeconds, k.computeSeconds, k.combineSeconds});
   k.bottleneck = top == k.combineSeconds && top > 0 ? "ring"
@@ -494,6 +495,7 @@ llvm::Error KernelRunner::run(KernelOp kernel) {
   stats.ddrBytes += k.ddrBytes;
   stats.flops += k.flops;
   stats.roofline += k.roofline;
+  stats.computeFloor += k.computeFloor;
   stats.kernels.push_back(std::move(k));
   return llvm::Error::success();
 }

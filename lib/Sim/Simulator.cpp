@@ -430,12 +430,36 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
   }
   result.stats = runner.takeStats();
   result.stats.cores = target.cores;
+  result.stats.ddrBytesPerSecond = target.ddrBytesPerSecond();
+  // The program's compulsory traffic: every argument read once, every
+  // result written once.
+  auto compulsory = [](Type type) -> int64_t {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return 0;
+    if (isDeviceTensor(tensor))
+      return transferBytes(tensor);
+    FailureOr<HostType> host = getHostTypeOf(tensor);
+    return succeeded(host) ? tensor.getNumElements() * hostElementBytes(*host)
+                           : 0;
+  };
+  for (BlockArgument arg : block.getArguments())
+    result.stats.compulsoryBytes += compulsory(arg.getType());
+  for (Type type : block.getTerminator()->getOperandTypes())
+    result.stats.compulsoryBytes += compulsory(type);
   if (options.trace)
     result.trace = runner.takeTrace();
   return std::move(result);
 }
 
 } // namespace
+
+double SimStats::programRoofline() const {
+  double ddr = ddrBytesPerSecond > 0
+                   ? static_cast<double>(compulsoryBytes) / ddrBytesPerSecond
+                   : 0;
+  return std::max(ddr, computeFloor);
+}
 
 llvm::Expected<SimResult>
 mlir::spyre::sim::simulate(FunctionOpInterface function,
@@ -468,8 +492,18 @@ std::string mlir::spyre::sim::formatStats(const SimStats &stats) {
   os << std::string(header.size(), '-') << "\n";
   os << llvm::formatv(
       "{0,-22} {1,5} {2,11:f2} {3,11:f3} {4,11:f4} {5,12:f2} {6,6:f1}%\n",
-      "total", stats.cores, stats.seconds * 1e6, stats.ddrBytes / 1e6,
-      stats.flops / 1e9, stats.roofline * 1e6, stats.utilisation() * 100);
+      "total (per kernel)", stats.cores, stats.seconds * 1e6,
+      stats.ddrBytes / 1e6, stats.flops / 1e9, stats.roofline * 1e6,
+      stats.utilisation() * 100);
+  os << llvm::formatv(
+      "{0,-22} {1,5} {2,11} {3,11:f3} {4,11} {5,12:f2} {6,6:f1}%\n",
+      "program (compulsory)", "", "", stats.compulsoryBytes / 1e6, "",
+      stats.programRoofline() * 1e6, stats.programUtilisation() * 100);
+  os << llvm::formatv("DDR traffic {0:f2}x the compulsory {1:f3} MB; program "
+                      "utilisation {2:f1}% (its inputs and outputs moved "
+                      "once, or its work at peak, over the modelled time)\n",
+                      stats.trafficRatio(), stats.compulsoryBytes / 1e6,
+                      stats.programUtilisation() * 100);
   for (const HostSegmentStats &h : stats.hostSegments)
     os << llvm::formatv("host segment @{0}: {1:f3} ms wall time on this "
                         "machine ({2:f1} ms to compile)\n",
@@ -504,13 +538,22 @@ llvm::json::Value mlir::spyre::sim::statsToJson(const SimStats &stats) {
   for (const TransferStats &t : stats.transfers)
     transfers.push_back(llvm::json::Object{
         {"what", t.what}, {"bytes", t.bytes}, {"seconds", t.seconds}});
-  return llvm::json::Object{{"seconds", stats.seconds},
+  llvm::json::Object program{{"compulsory_ddr_bytes", stats.compulsoryBytes},
+                             {"flops", stats.flops},
+                             {"compute_floor_seconds", stats.computeFloor},
+                             {"roofline_seconds", stats.programRoofline()},
+                             {"utilisation", stats.programUtilisation()},
+                             {"ddr_traffic_ratio", stats.trafficRatio()}};
+  return llvm::json::Object{{"schema", "spyre-stats"},
+                            {"schema_version", kStatsSchemaVersion},
+                            {"seconds", stats.seconds},
+                            {"program", std::move(program)},
                             {"host_segments", std::move(segments)},
                             {"transfers", std::move(transfers)},
                             {"ddr_bytes", stats.ddrBytes},
                             {"flops", stats.flops},
-                            {"roofline_seconds", stats.roofline},
-                            {"utilisation", stats.utilisation()},
+                            {"kernel_roofline_seconds", stats.roofline},
+                            {"kernel_utilisation", stats.utilisation()},
                             {"cores", stats.cores},
                             {"kernels", std::move(kernels)}};
 }

@@ -68,8 +68,10 @@ Compiling and simulating
         Simulates `program` (MLIR text, compiled first unless it is in
         kernel form, or an Artifact) on numpy `inputs` (in argument order);
         `outputs` are numpy arrays in result order. `stats` holds the
-        modelled time ("seconds"), DDR bytes, FLOPs, roofline and
-        utilisation, per-kernel rows ("kernels"), a printable "table", the
+        modelled time ("seconds"), the program's roofline and utilisation
+        ("program": compulsory DDR bytes, FLOPs, roofline, utilisation,
+        traffic ratio; docs/simulator.md has the schema), DDR bytes,
+        per-kernel rows ("kernels"), a printable "table", the
         Chrome trace ("trace") when asked for, and with check=True the
         comparison with upstream MLIR's own lowering of the linalg program
         ("check": per result max_abs_error, atol, rtol, ok; "check_ok").

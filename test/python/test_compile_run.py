@@ -165,3 +165,21 @@ def test_big_endian_inputs_are_converted():
 
 def test_version():
     assert spyre.__version__ == spyre._compiler().version
+
+
+def test_program_roofline_is_not_the_plans_own_bound():
+    # Softmax as separate kernels writes intermediates to DDR: the program's
+    # own limit (input read once, output written once) is below the sum of
+    # the kernels' rooflines, and the traffic is above the compulsory bytes.
+    with open(os.path.join(EXAMPLES, "softmax.mlir")) as f:
+        text = f.read()
+    x = rand((64, 1000), seed=7)
+    _, stats = spyre.run(text, [x], cores=32)
+    program = stats["program"]
+    assert stats["schema"] == "spyre-stats" and stats["schema_version"] == 2
+    assert program["compulsory_ddr_bytes"] == 2 * 64 * 1000 * 2
+    assert program["ddr_traffic_ratio"] == pytest.approx(
+        stats["ddr_bytes"] / program["compulsory_ddr_bytes"])
+    assert program["roofline_seconds"] <= stats["seconds"]
+    assert program["utilisation"] == pytest.approx(
+        program["roofline_seconds"] / stats["seconds"])

@@ -201,6 +201,10 @@ double lowerBound(const Problem &problem, const Division &division,
 /// peak of the unit, whichever is slower.
 double roofline(const Problem &problem, const TargetModel &target,
                 int64_t cores);
+/// The compute half of the roofline: the work of `problem` at the peak of
+/// its unit on `cores` cores (MACs for the PT unit, sticks for the SFP).
+double computeFloor(const Problem &problem, const TargetModel &target,
+                    int64_t cores);
 
 enum class Policy {
   Model,  ///< minimise the modelled time over every feasible split

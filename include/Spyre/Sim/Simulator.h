@@ -54,7 +54,8 @@ struct KernelStats {
   int64_t ddrBytes = 0;      ///< DDR traffic of all cores
   int64_t ringBytes = 0;     ///< bytes forwarded between cores
   double flops = 0;          ///< useful work (2 per MAC, 1 per SFP element)
-  double roofline = 0;       ///< the target's roofline for this op
+  double roofline = 0;       ///< the target's roofline for this kernel
+  double computeFloor = 0;   ///< its work at the peak of its unit
   std::string bottleneck;    ///< "DDR", "PT", "SFP" or "ring"
   double utilisation() const { return seconds > 0 ? roofline / seconds : 0; }
 };
@@ -85,10 +86,34 @@ struct SimStats {
   double seconds = 0;
   int64_t ddrBytes = 0;
   double flops = 0;
+  /// Sum of the kernels' own rooflines (each kernel's tensors moved once):
+  /// a bound of this plan, which a plan that spills every intermediate
+  /// still meets. Reported as the per-kernel figure only.
   double roofline = 0;
   int64_t cores = 0; ///< the target's
   double utilisation() const { return seconds > 0 ? roofline / seconds : 0; }
+
+  /// The program's own limit: its arguments read once and its results
+  /// written once (in their device formats, no padding) at the full DDR
+  /// bandwidth, or its kernels' work at the peak of their units, whichever
+  /// is longer. Independent of how the plan moves intermediates.
+  int64_t compulsoryBytes = 0;
+  double computeFloor = 0;
+  double programRoofline() const;
+  double programUtilisation() const {
+    return seconds > 0 ? programRoofline() / seconds : 0;
+  }
+  /// DDR traffic over the compulsory traffic (1 is the minimum).
+  double trafficRatio() const {
+    return compulsoryBytes > 0 ? static_cast<double>(ddrBytes) /
+                                     static_cast<double>(compulsoryBytes)
+                               : 0;
+  }
+  double ddrBytesPerSecond = 0; ///< the target's
 };
+
+/// The version of the --stats-json schema (docs/simulator.md).
+constexpr int kStatsSchemaVersion = 2;
 
 struct SimOptions {
   /// Record a Chrome trace (one track per core: transfers and compute).

@@ -14,8 +14,16 @@ def main(stats_path, trace_path, cores):
         stats = json.load(f)
     kernels = stats["kernels"]
     assert all(k["cores"] == cores for k in kernels), kernels
-    assert 0 < stats["utilisation"] <= 1, stats
-    assert stats["seconds"] >= stats["roofline_seconds"] > 0
+    assert stats["schema"] == "spyre-stats" and stats["schema_version"] == 2
+    program = stats["program"]
+    assert 0 < program["utilisation"] <= 1, stats
+    assert 0 < stats["kernel_utilisation"] <= 1, stats
+    assert stats["seconds"] >= stats["kernel_roofline_seconds"] > 0
+    # The program's own limit is below every plan's: no plan moves less
+    # than its inputs and outputs once.
+    assert stats["seconds"] >= program["roofline_seconds"] > 0
+    assert stats["ddr_bytes"] >= program["compulsory_ddr_bytes"] > 0
+    assert program["ddr_traffic_ratio"] >= 1
     print(f"stats: {len(kernels)} kernels, {stats['ddr_bytes']} DDR bytes, "
           "utilisation in (0, 1]")
     with open(trace_path) as f:
