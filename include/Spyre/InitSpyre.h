@@ -10,6 +10,7 @@
 
 #include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/Transforms/LinalgToSpyre.h"
+#include "Spyre/Transforms/PassEnums.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -50,6 +51,17 @@ struct SpyrePipelineOptions : public PassPipelineOptions<SpyrePipelineOptions> {
                      "segments between the kernels (false: every op left on "
                      "the host is an error)"),
       llvm::cl::init(true)};
+  Option<ArgLayouts> argLayouts{
+      *this, "arg-layouts",
+      llvm::cl::desc("Who lays out arguments without a spyre.layout or "
+                     "spyre.dim_order"),
+      llvm::cl::init(ArgLayouts::Auto),
+      llvm::cl::values(
+          clEnumValN(ArgLayouts::Auto, "auto",
+                     "layout propagation, at no cost (the upload stickifies "
+                     "into the chosen layout)"),
+          clEnumValN(ArgLayouts::Default, "default",
+                     "the default layout of the shape"))};
   Option<F32Matmul> f32Matmul{
       *this, "f32-matmul", llvm::cl::desc("Where matmuls on f32 tensors run"),
       llvm::cl::init(F32Matmul::Host),

@@ -21,7 +21,9 @@
 #include "Spyre/Analysis/StickAssignment.h"
 #include "Spyre/Dialect/Spyre/IR/StickRules.h"
 #include "Spyre/Transforms/Passes.h"
+
 #include "Spyre/Transforms/Utils.h"
+#include <limits>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -67,15 +69,16 @@ FailureOr<Key> keyOf(RankedTensorType type) {
 class FunctionPropagation {
 public:
   FunctionPropagation(func::FuncOp function, int64_t stickBytes,
-                      const stick::SolveOptions &options)
+                      const stick::SolveOptions &options, ArgLayouts argLayouts)
       : function(function), stickBytes(stickBytes), options(options),
-        builder(function.getContext()) {}
+        argLayouts(argLayouts), builder(function.getContext()) {}
 
   /// Runs on the function; returns failure after emitting diagnostics.
   LogicalResult run();
 
 private:
   LogicalResult layOutArguments();
+  bool isFreeArgument(BlockArgument arg, DictionaryAttr attrs);
   int addValue(Value value, int producer, int result);
   FailureOr<int> valueFor(Value value, Operation *user);
   LogicalResult addNode(Operation *op);
@@ -88,6 +91,7 @@ private:
   func::FuncOp function;
   int64_t stickBytes;
   stick::SolveOptions options;
+  ArgLayouts argLayouts;
   OpBuilder builder;
 
   stick::Problem problem;
@@ -98,6 +102,8 @@ private:
   SmallVector<Operation *> nodeOps;
   /// Upload nodes: the op before which the to_device goes.
   DenseMap<int, Operation *> uploadSites;
+  /// Arguments whose layout the solution chooses: node -> argument number.
+  DenseMap<int, unsigned> freeArguments;
   /// Boundary: the arguments' types before and after, fixed result layouts.
   SmallVector<Type> originalArgumentTypes;
   SmallVector<Type> argumentTypes;
@@ -194,11 +200,34 @@ int FunctionPropagation::addValue(Value value, int producer, int result) {
   return id;
 }
 
+/// Whether the propagation chooses `arg`'s layout: arg-layouts=auto, a
+/// static host tensor with a device format and no layout attribute.
+bool FunctionPropagation::isFreeArgument(BlockArgument arg,
+                                         DictionaryAttr attrs) {
+  if (argLayouts != ArgLayouts::Auto)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (!type || !type.hasStaticShape() || isDeviceTensor(type) ||
+      (attrs && (attrs.get(SpyreDialect::kLayoutAttrName) ||
+                 attrs.get(SpyreDialect::kDimOrderAttrName))))
+    return false;
+  // Only arguments read by device ops: what the host reads stays as it is.
+  if (llvm::none_of(arg.getUsers(),
+                    [](Operation *user) { return isDeviceOp(user); }))
+    return false;
+  return static_cast<bool>(candidateLayout(
+      type, type.getRank() > 0 ? type.getRank() - 1 : stick::kSparse));
+}
+
 LogicalResult FunctionPropagation::layOutArguments() {
   Block &entry = function.front();
   for (BlockArgument arg : entry.getArguments())
     originalArgumentTypes.push_back(arg.getType());
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    if (isFreeArgument(arg, function.getArgAttrDict(i))) {
+      argumentTypes.push_back(arg.getType()); // set once solved
+      continue;
+    }
     FailureOr<Type> type =
         layOutBoundaryType(arg.getType(), function.getArgAttrDict(i),
                            stickBytes, [&, i = i, arg = arg] {
@@ -229,9 +258,50 @@ LogicalResult FunctionPropagation::layOutArguments() {
     }
     fixedResults.push_back(layout);
   }
-  // Arguments read by spyre ops are fixed values of the problem.
+  // Arguments read by spyre ops are fixed values of the problem, or free
+  // ones: a node that produces the argument in any layout at no cost.
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
     auto type = dyn_cast<RankedTensorType>(argumentTypes[i]);
+    if (type && isFreeArgument(arg, function.getArgAttrDict(i))) {
+      int node = static_cast<int>(problem.nodes.size());
+      stick::Node source;
+      source.results.push_back(addValue(arg, node, 0));
+      // The default layout first: ties keep it.
+      SmallVector<Key> candidates;
+      FailureOr<Type> defaultType =
+          layOutBoundaryType(type, {}, stickBytes, [&] {
+            return emitError(arg.getLoc()) << "argument #" << i << ": ";
+          });
+      if (failed(defaultType))
+        return failure();
+      FailureOr<Key> defaultKey = keyOf(cast<RankedTensorType>(*defaultType));
+      if (succeeded(defaultKey))
+        candidates.push_back(*defaultKey);
+      for (Key key = type.getRank() > 0 ? 0 : stick::kSparse;
+           key < type.getRank(); ++key)
+        if (!llvm::is_contained(candidates, key) && candidateLayout(type, key))
+          candidates.push_back(key);
+      // The default layout is free. Another costs what its padding adds,
+      // plus half the argument: the cost model counts restickified
+      // elements only, so a layout change must save at least a restickify
+      // of half the argument's size (a weight read transposed saves all of
+      // it) rather than trade the argument's whole layout for a few small
+      // row statistics, whose kernels the count does not see.
+      int64_t base = candidateElements(type, candidates.front());
+      for (auto [index, key] : llvm::enumerate(candidates)) {
+        stick::Config config;
+        config.results.push_back(key);
+        int64_t elements = candidateElements(type, key);
+        config.cost =
+            index == 0 ? 0
+                       : std::max<int64_t>(elements - base, 0) + elements / 2;
+        source.configs.push_back(config);
+      }
+      problem.nodes.push_back(source);
+      nodeOps.push_back(nullptr);
+      freeArguments[node] = static_cast<unsigned>(i);
+      continue;
+    }
     if (!type || !isDeviceTensor(type))
       continue;
     int id = addValue(arg, -1, 0);
@@ -454,6 +524,20 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
     const stick::Config &config = node.configs[solution.configs[n]];
     Operation *op = nodeOps[n];
     int resultId = node.results[0];
+    if (auto free = freeArguments.find(static_cast<int>(n));
+        free != freeArguments.end()) {
+      // An argument in the chosen layout: the upload stickifies into it.
+      BlockArgument arg = function.getArgument(free->second);
+      auto type = cast<RankedTensorType>(arg.getType());
+      FailureOr<LayoutAttr> layout =
+          layoutFor(type, keys[resultId], arg.getLoc());
+      if (failed(layout))
+        return failure();
+      argumentTypes[free->second] = withLayout(type, *layout);
+      arg.setType(argumentTypes[free->second]);
+      deviceValues[resultId] = arg;
+      continue;
+    }
     if (!op) {
       // Upload a host value.
       Value host = irValues[resultId];
@@ -696,7 +780,8 @@ struct PropagateLayoutsPass
     bool failedAny = false;
     for (auto function : module.getOps<func::FuncOp>()) {
       FunctionType before = function.getFunctionType();
-      FunctionPropagation propagation(function, stickBytes, options);
+      FunctionPropagation propagation(function, stickBytes, options,
+                                      argLayouts);
       if (failed(propagation.run())) {
         failedAny = true;
         continue;

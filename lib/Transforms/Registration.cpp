@@ -90,6 +90,7 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
   SpyrePropagateLayoutsOptions propagate;
   propagate.beamWidth = options.beamWidth;
   propagate.exactLimit = options.exactLimit;
+  propagate.argLayouts = options.argLayouts;
   pm.addPass(createSpyrePropagateLayouts(propagate));
   {
     OpPassManager &functions = pm.nestAny();

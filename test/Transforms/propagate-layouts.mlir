@@ -1,6 +1,8 @@
-// RUN: spyre-opt %s --spyre-propagate-layouts -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: spyre-opt %s --spyre-propagate-layouts=arg-layouts=default -split-input-file -verify-diagnostics | FileCheck %s
 
-// The reference stack's classical cost cases.
+// The reference stack's classical cost cases, with its rule for arguments:
+// every argument in the default layout of its shape (arg-layouts=default;
+// propagate-layouts-arg-layouts.mlir has the compiler's own choice).
 
 // A transposed operand added to a plain one costs exactly one restickify of
 // that operand (here both [256, 256], so either choice costs the same; the

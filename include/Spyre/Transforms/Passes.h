@@ -5,6 +5,7 @@
 
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/Transforms/LinalgToSpyre.h"
+#include "Spyre/Transforms/PassEnums.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"

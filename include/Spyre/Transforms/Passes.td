@@ -124,9 +124,12 @@ def SpyrePropagateLayouts
   let summary = "Choose a layout for every tensor, restickifying at least cost";
   let description = [{
     Gives every tensor value a `#spyre.layout`. Function arguments keep the
-    layout in their type, their `spyre.layout` / `spyre.dim_order`
-    attribute, or the default; results are free unless their type or
-    attributes fix one. Each compute op's rule constrains its operands'
+    layout in their type or their `spyre.layout` / `spyre.dim_order`
+    attribute; the others are chosen like any value, at no cost (the host
+    stickifies an input into whatever layout it gets during the upload, so
+    a weight stored `[out, in]` arrives transposed for free), or take the
+    default layout with `arg-layouts=default`. Results are free unless their
+    type or attributes fix one. Each compute op's rule constrains its operands'
     sticks (pointwise: one stick dim for all; matmul: A on k, B and C on n;
     reductions: keep the stick or give a sparse result; views pass layouts
     through). Conflicts are resolved for the whole function at once by
@@ -140,6 +143,15 @@ def SpyrePropagateLayouts
            "Partial assignments kept by the beam search">,
     Option<"exactLimit", "exact-limit", "int", /*default=*/"32",
            "Solve exactly when at most this many ops have a choice">,
+    Option<"argLayouts", "arg-layouts", "::mlir::spyre::ArgLayouts",
+           /*default=*/"::mlir::spyre::ArgLayouts::Auto",
+           "Who lays out arguments without a spyre.layout/dim_order",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::spyre::ArgLayouts::Auto, "auto",
+                        "the propagation, at no cost (the host stickifies "
+                        "into the chosen layout during the upload)"),
+             clEnumValN(::mlir::spyre::ArgLayouts::Default, "default",
+                        "the default layout of the shape"))}]>,
   ];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }

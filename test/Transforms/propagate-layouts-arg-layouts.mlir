@@ -1,0 +1,51 @@
+// RUN: spyre-opt %s --spyre-propagate-layouts -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: spyre-opt %s --spyre-propagate-layouts=arg-layouts=default -split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: not spyre-opt %s --spyre-propagate-layouts=arg-layouts=any 2>&1 | FileCheck %s --check-prefix=BAD
+
+// arg-layouts=auto (the default): an argument without a layout attribute
+// gets the layout its readers want, at no cost, since the host stickifies it
+// during the upload. A weight stored [out, in] (as PyTorch stores it) and
+// read transposed arrives with its stick on dim 0: no restickify.
+// CHECK-LABEL: func.func @linear_weight_out_in
+// CHECK-SAME: %{{.+}}: tensor<96x128xf16, #spyre.layout<device_size = [2, 128, 64], stride_map = [8192, 1, 128]>>
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.matmul
+// With arg-layouts=default the weight comes in the default layout and is
+// restickified on every call.
+// DEFAULT-LABEL: func.func @linear_weight_out_in
+// DEFAULT-SAME: %{{.+}}: tensor<96x128xf16, #spyre.layout<device_size = [2, 96, 64], stride_map = [64, 128, 1]>>
+// DEFAULT: spyre.restickify
+// BAD: for the --arg-layouts option: Cannot find option named 'any'!
+func.func @linear_weight_out_in(%x: tensor<64x128xf16>, %w: tensor<96x128xf16>) -> tensor<64x96xf16> {
+  %wt = spyre.transpose %w permutation = [1, 0] : tensor<96x128xf16> -> tensor<128x96xf16>
+  %y = spyre.matmul %x, %wt : tensor<64x128xf16>, tensor<128x96xf16> -> tensor<64x96xf16>
+  return %y : tensor<64x96xf16>
+}
+
+// -----
+
+// An attribute fixes the layout: the caller's choice stands.
+// CHECK-LABEL: func.func @attribute_fixes_it
+// CHECK-SAME: %{{.+}}: tensor<96x128xf16, #spyre.layout<device_size = [2, 96, 64], stride_map = [64, 128, 1]>>
+// CHECK: spyre.restickify
+func.func @attribute_fixes_it(%x: tensor<64x128xf16>, %w: tensor<96x128xf16> {spyre.dim_order = [0, 1]}) -> tensor<64x96xf16> {
+  %wt = spyre.transpose %w permutation = [1, 0] : tensor<96x128xf16> -> tensor<128x96xf16>
+  %y = spyre.matmul %x, %wt : tensor<64x128xf16>, tensor<128x96xf16> -> tensor<64x96xf16>
+  return %y : tensor<64x96xf16>
+}
+
+// -----
+
+// A layout change must pay for itself: the row statistics of a norm would
+// avoid a small restickify with the stick on the rows, but the argument
+// keeps the default layout (the count of moved elements does not see what
+// the change costs its kernels).
+// CHECK-LABEL: func.func @row_statistics_keep_default
+// CHECK-SAME: %{{.+}}: tensor<32x4096xf16, #spyre.layout<device_size = [64, 32, 64], stride_map = [64, 4096, 1]>>
+func.func @row_statistics_keep_default(%x: tensor<32x4096xf16>) -> tensor<32x4096xf16> {
+  %sq = spyre.mul %x, %x : (tensor<32x4096xf16>, tensor<32x4096xf16>) -> tensor<32x4096xf16>
+  %s = spyre.sum %sq dim = 1 : tensor<32x4096xf16> -> tensor<32xf16>
+  %r = spyre.rsqrt %s : (tensor<32xf16>) -> tensor<32xf16>
+  %y = spyre.mul %x, %r {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<32x4096xf16>, tensor<32xf16>) -> tensor<32x4096xf16>
+  return %y : tensor<32x4096xf16>
+}
