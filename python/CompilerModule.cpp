@@ -202,7 +202,9 @@ py::tuple run(const std::string &text, const py::list &arrays,
               const std::string &policy, bool check, bool trace,
               bool allowNonfinite, std::optional<double> atol,
               std::optional<double> rtol, bool hostFallback,
-              const std::string &f32Matmul) {
+              const std::string &f32Matmul, bool modelOnly) {
+  if (modelOnly && check)
+    raise("check=True needs values; model_only=True computes none");
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
   std::vector<HostTensor> inputs;
@@ -218,6 +220,7 @@ py::tuple run(const std::string &text, const py::list &arrays,
     input = driver::fromExchangeType(std::move(input), type);
   SimOptions options;
   options.trace = trace;
+  options.modelOnly = modelOnly;
   llvm::Expected<SimResult> result = simulate(picked, inputs, options);
   if (!result)
     raise(llvm::toString(result.takeError()));
@@ -281,6 +284,7 @@ PYBIND11_MODULE(_spyre_compiler, m) {
         py::arg("policy") = "model", py::arg("check") = false,
         py::arg("trace") = false, py::arg("allow_nonfinite") = false,
         py::arg("atol") = py::none(), py::arg("rtol") = py::none(),
-        py::arg("host_fallback") = true, py::arg("f32_matmul") = "host");
+        py::arg("host_fallback") = true, py::arg("f32_matmul") = "host",
+        py::arg("model_only") = false);
   m.attr("version") = driver::getVersion().str();
 }

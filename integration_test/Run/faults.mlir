@@ -9,6 +9,12 @@
 // RUN: not spyre-run %s --function=stale --random-inputs=0 2>&1 | FileCheck %s --check-prefix=STALE
 // RUN: not spyre-run %s --function=box_past_tile --random-inputs=0 2>&1 | FileCheck %s --check-prefix=BOX
 // RUN: spyre-run %s --function=correct --random-inputs=0 | FileCheck %s --check-prefix=OK
+// Every fault needs no values: --model-only catches each one the same way.
+// RUN: not spyre-run %s --function=out_of_bounds --model-only 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// RUN: not spyre-run %s --function=shared_write --model-only 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: not spyre-run %s --function=never_written --model-only 2>&1 | FileCheck %s --check-prefix=UNWRITTEN
+// RUN: not spyre-run %s --function=stale --model-only 2>&1 | FileCheck %s --check-prefix=STALE
+// RUN: not spyre-run %s --function=box_past_tile --model-only 2>&1 | FileCheck %s --check-prefix=BOX
 
 // BOUNDS: spyre-run: error: kernel 0_add: core 3 loads operand #1 at DDR address 17179934720, outside its bytes [17179869184, 17179934720) of segment 1
 // SHARED: spyre-run: error: kernel 0_add: cores 0 and 1 both write byte 34359738368 of the result

@@ -184,7 +184,8 @@ llvm::Error KernelExecution::storeTile(int64_t core, ArrayRef<int64_t> region,
   const Operand &out = operands.back();
   float padFill =
       semantics.padValue ? static_cast<float>(*semantics.padValue) : 0.0f;
-  tileCompute->finalize(acc, size);
+  if (!machine.modelOnly)
+    tileCompute->finalize(acc, size);
   if (out.resident) {
     SmallVector<int64_t, 8> origin = stager.boxStart(out, sliceStart);
     return stager.scatter(out, core, region, out.access.getBase(), origin, acc,
@@ -331,7 +332,8 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
     timeline.prev = computeEnd;
     timeline.computeBusy += stepSeconds;
 
-    tileCompute->compute(firstReduction, dense, acc);
+    if (!machine.modelOnly)
+      tileCompute->compute(firstReduction, dense, acc);
     if (lastReduction) {
       if (partners > 1) {
         SmallVector<int64_t, 6> key;

@@ -49,6 +49,10 @@ class Machine {
 public:
   explicit Machine(const TargetModel &target) : target(target) {}
 
+  /// Model only: memories carry tags (who wrote each stick) but no values;
+  /// transfers, staging and compute skip the elements.
+  bool modelOnly = false;
+
   Memory pool;
   /// Host-visible buffer `index` (created empty on first use).
   Memory &ioBuffer(int64_t index);

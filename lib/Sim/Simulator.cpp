@@ -127,6 +127,18 @@ private:
   SimResult result;
 };
 
+/// A tensor of `type` without values (model-only runs).
+static HostTensor placeholderFor(Type type) {
+  HostTensor tensor;
+  if (auto ranked = dyn_cast<RankedTensorType>(type)) {
+    FailureOr<HostType> host = getHostTypeOf(type);
+    if (succeeded(host))
+      tensor.type = *host;
+    tensor.shape.assign(ranked.getShape().begin(), ranked.getShape().end());
+  }
+  return tensor;
+}
+
 llvm::Error FunctionSimulator::checkInputs(ArrayRef<HostTensor> inputs) {
   ArrayRef<Type> types = function.getArgumentTypes();
   if (inputs.size() != types.size())
@@ -199,10 +211,11 @@ llvm::Error FunctionSimulator::upload(Value value, const HostTensor &host,
   int64_t bytes = bound->layout().deviceBytes();
   Memory &buffer = ddrBuffer(mem, bytes);
   int64_t base = mem.getSpace() == MemorySpace::Pool ? mem.getValue() : 0;
-  if (llvm::Error error =
-          stickify(*bound, host.type, host.data.data(),
-                   buffer.bytes.data() + base, 0.0, /*threads=*/1))
-    return error;
+  if (!machine.modelOnly)
+    if (llvm::Error error =
+            stickify(*bound, host.type, host.data.data(),
+                     buffer.bytes.data() + base, 0.0, /*threads=*/1))
+      return error;
   // The transfer writes real elements only: sticks holding any are the
   // tensor's, sticks of pure padding stay unwritten.
   int32_t id = machine.idOf(getBufferRoot(value), what);
@@ -233,6 +246,8 @@ llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
   if (llvm::Error error =
           machine.checkRealSticks(*bound, buffer, base, id, what))
     return std::move(error);
+  if (machine.modelOnly)
+    return placeholderFor(type);
   HostTensor host(*hostType, type.getShape());
   if (llvm::Error error = unstickify(
           *bound, *hostType, buffer.bytes.data() + base, host.data.data(),
@@ -274,6 +289,14 @@ llvm::Error FunctionSimulator::runHostSegment(func::CallOp call,
   }
   HostSegmentStats stats;
   stats.name = call.getCallee().str();
+  if (machine.modelOnly) {
+    // Not run: its results are placeholders, its transfers still modelled.
+    for (Value value : call.getResults())
+      hostValues[value] = placeholderFor(value.getType());
+    stats.ran = false;
+    runner.recordHostSegment(stats);
+    return llvm::Error::success();
+  }
   auto started = std::chrono::steady_clock::now();
   auto seconds = [](auto from) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -304,8 +327,16 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
   if (function.isExternal())
     return llvm::createStringError(
         llvm::formatv("@{0} has no body to simulate", function.getName()));
-  if (llvm::Error error = checkInputs(inputs))
+  machine.modelOnly = options.modelOnly;
+  // Model only: no values, so placeholders stand for the inputs.
+  std::vector<HostTensor> placeholders;
+  if (options.modelOnly) {
+    for (Type type : function.getArgumentTypes())
+      placeholders.push_back(placeholderFor(type));
+    inputs = placeholders;
+  } else if (llvm::Error error = checkInputs(inputs)) {
     return std::move(error);
+  }
   Region &body = function.getFunctionBody();
   if (!body.hasOneBlock())
     return llvm::createStringError(llvm::formatv(
@@ -428,6 +459,8 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
         "--spyre-pipeline (which outlines what the device does not run)",
         op.getName().getStringRef(), describeLocation(op.getLoc())));
   }
+  if (options.modelOnly)
+    result.outputs.clear(); // placeholders, not values
   result.stats = runner.takeStats();
   result.stats.cores = target.cores;
   result.stats.ddrBytesPerSecond = target.ddrBytesPerSecond();
@@ -504,10 +537,15 @@ std::string mlir::spyre::sim::formatStats(const SimStats &stats) {
                       "once, or its work at peak, over the modelled time)\n",
                       stats.trafficRatio(), stats.compulsoryBytes / 1e6,
                       stats.programUtilisation() * 100);
-  for (const HostSegmentStats &h : stats.hostSegments)
+  for (const HostSegmentStats &h : stats.hostSegments) {
+    if (!h.ran) {
+      os << llvm::formatv("host segment @{0}: not run (model only)\n", h.name);
+      continue;
+    }
     os << llvm::formatv("host segment @{0}: {1:f3} ms wall time on this "
                         "machine ({2:f1} ms to compile)\n",
                         h.name, h.runSeconds * 1e3, h.compileSeconds * 1e3);
+  }
   return text;
 }
 
@@ -533,6 +571,7 @@ llvm::json::Value mlir::spyre::sim::statsToJson(const SimStats &stats) {
   for (const HostSegmentStats &h : stats.hostSegments)
     segments.push_back(
         llvm::json::Object{{"name", h.name},
+                           {"ran", h.ran},
                            {"wall_seconds", h.runSeconds},
                            {"compile_seconds", h.compileSeconds}});
   for (const TransferStats &t : stats.transfers)

@@ -107,12 +107,14 @@ llvm::Error Stager::dma(const Operand &t, int64_t core, int64_t ddrAddress,
     range.first = std::min(range.first, src);
     range.second = std::max(range.second, src + t.stickBytes);
     if (toLx) {
-      std::memcpy(lx.bytes.data() + dst, t.ddr->bytes.data() + offset,
-                  t.stickBytes);
+      if (!machine.modelOnly)
+        std::memcpy(lx.bytes.data() + dst, t.ddr->bytes.data() + offset,
+                    t.stickBytes);
       lx.setTag(dst, t.ddr->tagAt(offset));
     } else {
-      std::memcpy(t.ddr->bytes.data() + offset, lx.bytes.data() + dst,
-                  t.stickBytes);
+      if (!machine.modelOnly)
+        std::memcpy(t.ddr->bytes.data() + offset, lx.bytes.data() + dst,
+                    t.stickBytes);
       t.ddr->setTag(offset, lx.tagAt(dst));
     }
     bytes += t.stickBytes;
@@ -137,7 +139,8 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
                            ArrayRef<int64_t> origin, std::vector<float> &dense,
                            float fill) {
   Memory &lx = machine.lx(core);
-  dense.assign(t.denseSize, fill);
+  if (!machine.modelOnly)
+    dense.assign(t.denseSize, fill);
   int64_t stickStep = t.stickStep();
   int stickOp = t.stickOpDim();
   SmallVector<int64_t, 6> host;
@@ -193,6 +196,8 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
                   .str();
           return;
         }
+        if (machine.modelOnly)
+          return;
         const uint8_t *bytes = lx.bytes.data() + address;
         float *to = dense.data() + index;
         if (t.format == DataFormat::SEN169_FP16) {
@@ -274,11 +279,11 @@ llvm::Error Stager::scatter(const Operand &t, int64_t core,
               laneIndex += (h - region[stickOp]) * t.denseStride[stickOp];
             }
           }
-          if (real && (laneIndex < 0 ||
-                       laneIndex >= static_cast<int64_t>(dense.size())))
+          if (real && (laneIndex < 0 || laneIndex >= t.denseSize))
             return outside(stickOp >= 0 ? stickOp : 0, laneIndex);
-          storeDeviceElement(t.format, bytes + lane * t.elemBytes,
-                             real ? dense[laneIndex] : fill);
+          if (!machine.modelOnly)
+            storeDeviceElement(t.format, bytes + lane * t.elemBytes,
+                               real ? dense[laneIndex] : fill);
         }
         lx.setTag(address, t.id);
       });

@@ -167,11 +167,15 @@ def compile(mlir_text, cores=32, policy="model", host_fallback=True,  # noqa: A0
 
 def run(program, inputs, *, function=None, cores=32, policy="model",
         check=False, trace=False, allow_nonfinite=False, atol=None,
-        rtol=None, host_fallback=True, f32_matmul="host"):
+        rtol=None, host_fallback=True, f32_matmul="host", model_only=False):
     """Simulates `program` (text or Artifact) on numpy `inputs`.
 
     bf16 arguments take float32 arrays and bf16 results come back as
     float32 (numpy has no bfloat16); the conversion is the transfer's.
+
+    With model_only=True nothing is computed: `inputs` may be empty, no
+    outputs come back, and the statistics are the timing model's (every
+    check that needs no values still runs).
 
     With check=True every result is compared with upstream MLIR's lowering
     of the linalg program, with the tolerances spyre-run uses (per element
@@ -185,7 +189,8 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
         text, list(inputs), source=source, function=function or "",
         cores=cores, policy=policy, check=check, trace=trace,
         allow_nonfinite=allow_nonfinite, atol=atol, rtol=rtol,
-        host_fallback=host_fallback, f32_matmul=f32_matmul)
+        host_fallback=host_fallback, f32_matmul=f32_matmul,
+        model_only=model_only)
     stats = _json.loads(raw["json"])
     stats["table"] = raw["table"]
     stats["remarks"] = _warn(raw["messages"])

@@ -183,3 +183,16 @@ def test_program_roofline_is_not_the_plans_own_bound():
     assert program["roofline_seconds"] <= stats["seconds"]
     assert program["utilisation"] == pytest.approx(
         program["roofline_seconds"] / stats["seconds"])
+
+
+def test_model_only_times_without_values():
+    x = rand((64, 1000), seed=8)
+    with open(os.path.join(EXAMPLES, "softmax.mlir")) as f:
+        text = f.read()
+    _, with_values = spyre.run(text, [x], cores=32)
+    outputs, model = spyre.run(text, [], cores=32, model_only=True)
+    assert outputs == []
+    assert model["seconds"] == pytest.approx(with_values["seconds"])
+    assert model["ddr_bytes"] == with_values["ddr_bytes"]
+    with pytest.raises(ValueError, match="model_only"):
+        spyre.run(text, [], model_only=True, check=True)

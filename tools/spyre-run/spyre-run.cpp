@@ -56,6 +56,14 @@ static cl::list<std::string>
             cl::desc("Where a result goes, in result order: @file.npy "
                      "(repeatable)"),
             cl::cat(category));
+static cl::opt<bool> modelOnly(
+    "model-only",
+    cl::desc("Run the timing model and every check that needs no values "
+             "(addresses, LX capacity, spans, stale sticks, ownership) "
+             "without computing: no inputs, no results, host segments not "
+             "run (their transfers are modelled). For programs too large to "
+             "simulate with values"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> check("check",
                            cl::desc("Compare with upstream MLIR's lowering of "
                                     "the same program, run in process"),
@@ -158,6 +166,18 @@ int main(int argc, char **argv) {
         "--random-inputs={0}: the seed must not be negative", randomInputs));
   if (generated && !inputs.empty())
     return fail("give either --input or --random-inputs, not both");
+  if (modelOnly) {
+    for (auto [flag, given] :
+         {std::pair<StringRef, bool>{"check", check.getNumOccurrences() > 0},
+          {"input", !inputs.empty()},
+          {"random-inputs", generated},
+          {"output", !outputs.empty()},
+          {"save-inputs", saveInputs.getNumOccurrences() > 0}})
+      if (given)
+        return fail(llvm::formatv("--{0} needs values; --model-only computes "
+                                  "none",
+                                  flag));
+  }
   for (cl::opt<double> *tolerance : {&atolOption, &rtolOption}) {
     double value = tolerance->getValue();
     if (tolerance->getNumOccurrences() &&
@@ -227,7 +247,9 @@ int main(int argc, char **argv) {
             driver::argumentProblem(type, generated))
       return fail(llvm::formatv("argument {0} of @{1} {2}", i, name, *problem));
   std::vector<HostTensor> values;
-  if (generated) {
+  if (modelOnly) {
+    // No values.
+  } else if (generated) {
     values = driver::randomInputs(picked, static_cast<unsigned>(randomInputs));
   } else {
     if (inputs.size() != argTypes.size())
@@ -269,6 +291,7 @@ int main(int argc, char **argv) {
   // Simulate.
   SimOptions simOptions;
   simOptions.trace = !traceFile.empty();
+  simOptions.modelOnly = modelOnly;
   llvm::Expected<SimResult> result = [&] {
     TimingScope simulateTiming = rootTiming.nest("simulate");
     return simulate(loweredFunction, values, simOptions);
@@ -279,8 +302,9 @@ int main(int argc, char **argv) {
   int64_t kernels = 0;
   loweredFunction.walk([&](KernelOp) { ++kernels; });
   llvm::outs() << llvm::formatv(
-      "@{0}: {1} kernels on {2} modelled cores{3}\n", name, kernels,
-      result->stats.cores, compiled ? " (compiled with --spyre-pipeline)" : "");
+      "@{0}: {1} kernels on {2} modelled cores{3}{4}\n", name, kernels,
+      result->stats.cores, compiled ? " (compiled with --spyre-pipeline)" : "",
+      modelOnly ? " (model only: no values computed)" : "");
   for (auto [i, tensor] : llvm::enumerate(result->outputs))
     llvm::outs() << llvm::formatv("result {0}: {1} {2}\n", i,
                                   formatList(tensor.shape),

@@ -67,6 +67,7 @@ struct HostSegmentStats {
   std::string name;
   double compileSeconds = 0; ///< lowering and JIT compilation
   double runSeconds = 0;
+  bool ran = true; ///< false in model-only runs
 };
 
 /// One transfer between a host segment and device memory, at the target's
@@ -118,6 +119,11 @@ constexpr int kStatsSchemaVersion = 2;
 struct SimOptions {
   /// Record a Chrome trace (one track per core: transfers and compute).
   bool trace = false;
+  /// Run the timing model and every check that needs no values (addresses,
+  /// LX capacity and bounds, spans, stale and unwritten sticks, ownership)
+  /// without computing values: no inputs are read, no outputs produced,
+  /// host segments are not run (their transfers are still modelled).
+  bool modelOnly = false;
 };
 
 struct SimResult {
