@@ -182,7 +182,7 @@ def test_report():
 def test_only():
     names = [b.name for b in run_all.parse_only("simulator,compile-time")]
     assert names == ["compile_time", "simulator"]
-    assert len(run_all.parse_only(None)) == 4
+    assert len(run_all.parse_only(None)) == 5
     with pytest.raises(SystemExit):
         run_all.parse_only("nope")
 
@@ -201,3 +201,41 @@ def test_quick_and_reps():
     argv, _ = run_all.bench_command(div, "/b", "/t/d.json", 7, True,
                                     "/usr/bin/python3")
     assert argv == ["/b/bin/spyre-bench-division", "--json=/t/d.json"]
+
+
+def programs_data():
+    row = {"kernels": 10, "host_segments": 0, "modelled_us": 100.0,
+           "roofline_us": 50.0, "kernel_utilisation": 0.9, "ddr_mb": 10.0,
+           "compulsory_mb": 5.0}
+    return {"rows": [
+        dict(row, program="llama-s2048", utilisation=0.5, traffic_ratio=2.0,
+             wall_s=7.0),
+        dict(row, program="softmax-8192x4096", utilisation=0.25,
+             traffic_ratio=4.0, wall_s=0.5),
+        dict(row, program="llama-s128-weights-auto", utilisation=0.8,
+             traffic_ratio=1.1, wall_s=0.7, modelled_us=90.0),
+        dict(row, program="llama-s128-weights-dim-order", utilisation=0.8,
+             traffic_ratio=1.1, wall_s=0.7, modelled_us=90.0),
+    ]}
+
+
+def test_programs_rows():
+    assert constants("programs.py")["TRAFFIC_TARGET"] == 1.2
+    rows = run_all.summarise_programs(programs_data(), "",
+                                      constants("programs.py"))
+    by = {r["measurement"]: r for r in rows}
+    util = by["llama-s2048: program utilisation (program roofline / "
+              "modelled time)"]
+    assert (util["value"], util["target"], util["met"]) == (0.5, 0.8, False)
+    traffic = by["llama-s2048: DDR traffic / compulsory traffic"]
+    assert (traffic["value"], traffic["met"]) == (2.0, False)
+    # Kernels that are not model layers have no target.
+    assert by["softmax-8192x4096: DDR traffic / compulsory traffic"][
+        "target"] is None
+    wall = [r for r in rows if "model-only wall" in r["measurement"]][0]
+    assert (wall["value"], wall["met"], wall["unit"]) == (7.0, True, "s")
+    weights = [r for r in rows if "hand-written" in r["measurement"]][0]
+    assert weights["value"] == 1.0 and weights["met"] is True
+    quick = run_all.bench_command(run_all.BY_NAME["programs"], "/b", "/t/p.json",
+                                  None, True, "/usr/bin/python3")[0]
+    assert quick[-1] == "--quick"

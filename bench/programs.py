@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Program utilisation and DDR traffic at real model sizes, in one run.
+
+    /usr/bin/python3 bench/programs.py [--build build] [--quick] [--json F]
+
+For each program: the modelled time, the program roofline (its inputs and
+outputs moved once at the DDR bandwidth, or its work at the peak of its
+units), program utilisation (roofline / modelled time) and DDR traffic over
+the compulsory traffic, from `spyre-run --model-only --stats-json`, and the
+wall time of that run. Programs: one layer of BERT-base, GPT-2 and
+Llama-2-7B (bench/models.py) at sequence 128, 512 and 2048; softmax and
+RMSNorm over 8192x4096; softmax 512x1024 on one core; and the Llama layer
+with its weights stored [out, in] compiled three ways (arg-layouts=auto
+with no attributes, hand-written dim_order = [1, 0], arg-layouts=default).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import models  # noqa: E402
+
+TRAFFIC_TARGET = 1.2        # DDR traffic / compulsory traffic
+UTILISATION_TARGET = 0.80   # program roofline / modelled time
+LLAMA_2048_SECONDS = 30.0   # model-only wall time of the Llama layer
+
+
+def softmax(rows, cols):
+    t = f"tensor<{rows}x{cols}xf16>"
+    return (f"func.func @softmax(%x: {t}) -> {t} {{\n"
+            f"  %e = tensor.empty() : {t}\n"
+            f"  %y = linalg.softmax dimension(1) ins(%x : {t}) outs(%e : {t})"
+            f" -> {t}\n  return %y : {t}\n}}\n")
+
+
+def rmsnorm(rows, cols):
+    t = f"tensor<{rows}x{cols}xf16>"
+    r = f"tensor<{rows}x1xf16>"
+    return f"""func.func @rmsnorm(%x: {t}, %g: tensor<{cols}xf16>) -> {t} {{
+  %zero = arith.constant 0.0 : f16
+  %n = arith.constant {float(cols):.1f} : f16
+  %eps = arith.constant 1.0e-05 : f16
+  %er = tensor.empty() : {r}
+  %z = linalg.fill ins(%zero : f16) outs(%er : {r}) -> {r}
+  %ss = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}} ins(%x : {t}) outs(%z : {r}) {{
+  ^bb0(%v: f16, %a: f16):
+    %q = arith.mulf %v, %v : f16
+    %s = arith.addf %q, %a : f16
+    linalg.yield %s : f16
+  }} -> {r}
+  %e = tensor.empty() : {t}
+  %y = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%x, %ss, %g : {t}, {r}, tensor<{cols}xf16>) outs(%e : {t}) {{
+  ^bb0(%v: f16, %q: f16, %gv: f16, %o: f16):
+    %m = arith.divf %q, %n : f16
+    %me = arith.addf %m, %eps : f16
+    %rs = math.rsqrt %me : f16
+    %nv = arith.mulf %v, %rs : f16
+    %r = arith.mulf %nv, %gv : f16
+    linalg.yield %r : f16
+  }} -> {t}
+  return %y : {t}
+}}
+"""
+
+
+def measure(bin_dir, tmp, name, text, cores=None, pipeline=None):
+    """Compiles (spyre-opt when `pipeline` options are given, else spyre-run
+    itself) and times `spyre-run --model-only`."""
+    src = os.path.join(tmp, name + ".mlir")
+    with open(src, "w") as f:
+        f.write(text)
+    run_input = src
+    if pipeline:
+        run_input = os.path.join(tmp, name + ".kernels.mlir")
+        out = subprocess.run(
+            [os.path.join(bin_dir, "spyre-opt"), src,
+             f"--spyre-pipeline={pipeline}", "-o", run_input],
+            capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"{name}: spyre-opt failed\n{out.stderr}")
+    stats_file = os.path.join(tmp, name + ".json")
+    command = [os.path.join(bin_dir, "spyre-run"), run_input, "--model-only",
+               f"--stats-json={stats_file}"]
+    if cores and not pipeline:
+        command.append(f"--cores={cores}")
+    started = time.perf_counter()
+    out = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if out.returncode != 0:
+        sys.exit(f"{name}: spyre-run failed\n{out.stdout}{out.stderr}")
+    with open(stats_file) as f:
+        stats = json.load(f)
+    program = stats["program"]
+    return {
+        "program": name,
+        "kernels": len(stats["kernels"]),
+        "host_segments": len(stats["host_segments"]),
+        "modelled_us": stats["seconds"] * 1e6,
+        "roofline_us": program["roofline_seconds"] * 1e6,
+        "utilisation": program["utilisation"],
+        "kernel_utilisation": stats["kernel_utilisation"],
+        "ddr_mb": stats["ddr_bytes"] / 1e6,
+        "compulsory_mb": program["compulsory_ddr_bytes"] / 1e6,
+        "traffic_ratio": program["ddr_traffic_ratio"],
+        "wall_s": wall,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--quick", action="store_true",
+                        help="sequence 128 and 512 only")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    bin_dir = os.path.join(args.build, "bin")
+    seqs = [128, 512] if args.quick else [128, 512, 2048]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in ("bert", "gpt2", "llama"):
+            for s in seqs:
+                rows.append(measure(bin_dir, tmp, f"{model}-s{s}",
+                                    models.generate(model, s)))
+        rows.append(measure(bin_dir, tmp, "softmax-8192x4096",
+                            softmax(8192, 4096)))
+        rows.append(measure(bin_dir, tmp, "rmsnorm-8192x4096",
+                            rmsnorm(8192, 4096)))
+        rows.append(measure(bin_dir, tmp, "softmax-512x1024-1core",
+                            softmax(512, 1024), cores=1))
+        weights = [
+            ("llama-s128-weights-auto", models.generate("llama", 128),
+             "arg-layouts=auto"),
+            ("llama-s128-weights-dim-order",
+             models.generate("llama", 128, weight_dim_order=True),
+             "arg-layouts=auto"),
+            ("llama-s128-weights-default", models.generate("llama", 128),
+             "arg-layouts=default"),
+        ]
+        for name, text, pipeline in weights:
+            rows.append(measure(bin_dir, tmp, name, text, pipeline=pipeline))
+
+    header = (f"{'program':<30} | {'kernels':>7} | {'modelled us':>11} | "
+              f"{'roofline us':>11} | {'program util':>12} | "
+              f"{'kernel util':>11} | {'DDR MB':>9} | {'traffic':>7} | "
+              f"{'wall s':>6}")
+    print("program utilisation and DDR traffic (spyre-run --model-only, 32 "
+          "modelled cores unless noted)")
+    print(header)
+    print("-" * len(header))
+    for r in rows:
+        print(f"{r['program']:<30} | {r['kernels']:>7} | "
+              f"{r['modelled_us']:>11.1f} | {r['roofline_us']:>11.1f} | "
+              f"{r['utilisation'] * 100:>11.1f}% | "
+              f"{r['kernel_utilisation'] * 100:>10.1f}% | "
+              f"{r['ddr_mb']:>9.1f} | {r['traffic_ratio']:>6.2f}x | "
+              f"{r['wall_s']:>6.2f}")
+    layers = [r for r in rows if r["program"].split("-")[0] in
+              ("bert", "gpt2", "llama") and "weights" not in r["program"]]
+    worst_traffic = max(r["traffic_ratio"] for r in layers)
+    worst_util = min(r["utilisation"] for r in layers)
+    print()
+    print(f"target: DDR traffic <= {TRAFFIC_TARGET}x the compulsory on every "
+          f"layer: worst {worst_traffic:.2f}x "
+          f"({'met' if worst_traffic <= TRAFFIC_TARGET else 'NOT met'})")
+    print(f"target: program utilisation >= {UTILISATION_TARGET:.0%} on every "
+          f"layer: worst {worst_util:.1%} "
+          f"({'met' if worst_util >= UTILISATION_TARGET else 'NOT met'})")
+    llama = [r for r in rows if r["program"] == "llama-s2048"]
+    if llama:
+        wall = llama[0]["wall_s"]
+        print(f"target: model-only Llama-2-7B layer at sequence 2048 in < "
+              f"{LLAMA_2048_SECONDS:.0f} s: {wall:.1f} s "
+              f"({'met' if wall < LLAMA_2048_SECONDS else 'NOT met'})")
+    by = {r["program"]: r for r in rows}
+    auto = by["llama-s128-weights-auto"]["modelled_us"]
+    hand = by["llama-s128-weights-dim-order"]["modelled_us"]
+    default = by["llama-s128-weights-default"]["modelled_us"]
+    print(f"target: Llama layer with [out, in] weights and no attributes no "
+          f"slower than with dim_order = [1, 0]: {auto / hand:.3f}x "
+          f"({'met' if auto <= hand * 1.0001 else 'NOT met'}); "
+          f"arg-layouts=default is {default / auto:.2f}x slower")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"rows": rows}, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
