@@ -82,7 +82,7 @@ func.func private @arrangement_case(%a: tensor<1024x256xf16, #spyre.layout<devic
 // -----
 
 // TOOL: spyre-opt
-// EXPECT: #spyre.target corelets = 0 must be positive
+// EXPECT: #spyre.target corelets = 0 is outside its range [1, 64]
 // EXPECT-LOC: @+1
 module attributes {spyre.target = #spyre.target<corelets = 0>} {}
 
@@ -96,7 +96,7 @@ module attributes {spyre.target = #spyre.target<bogus = 1>} {}
 // -----
 
 // TOOL: spyre-opt
-// EXPECT: #spyre.target lx_bytes = -5 must be positive
+// EXPECT: #spyre.target lx_bytes = -5 is outside its range [1, 4294967296]
 // EXPECT-LOC: @+1
 module attributes {spyre.target = #spyre.target<lx_bytes = -5>} {}
 
@@ -110,21 +110,21 @@ module attributes {spyre.target = #spyre.target<cores = "x">} {}
 // -----
 
 // TOOL: spyre-opt
-// EXPECT: #spyre.target ddr_gbps = 0.0 must be positive
+// EXPECT: #spyre.target ddr_gbps = 0.0 is outside its range [0.001, 1e+06]
 // EXPECT-LOC: @+1
 module attributes {spyre.target = #spyre.target<ddr_gbps = 0.0>} {}
 
 // -----
 
 // TOOL: spyre-opt
-// EXPECT: #spyre.target clock_ghz = -1.0 must be positive
+// EXPECT: #spyre.target clock_ghz = -1.0 is outside its range [0.001, 1000.0]
 // EXPECT-LOC: @+1
 module attributes {spyre.target = #spyre.target<clock_ghz = -1.0>} {}
 
 // -----
 
 // TOOL: spyre-opt
-// EXPECT: #spyre.target tile_overhead_cycles = -1 must not be negative
+// EXPECT: #spyre.target tile_overhead_cycles = -1 is outside its range [0, 4294967296]
 // EXPECT-LOC: @+1
 module attributes {spyre.target = #spyre.target<tile_overhead_cycles = -1>} {}
 
@@ -138,14 +138,14 @@ module attributes {spyre.target = #spyre.target<stick_bytes = 6>} {}
 // -----
 
 // TOOL: spyre-opt
-// EXPECT: #spyre.target lx_reserved = -0.1 must be in [0, 1)
+// EXPECT: #spyre.target lx_reserved = -0.1 is outside its range [0, 1)
 // EXPECT-LOC: @+1
 module attributes {spyre.target = #spyre.target<lx_reserved = -0.1>} {}
 
 // -----
 
 // TOOL: spyre-opt
-// EXPECT: #spyre.target max_loop_count = 0 must be positive
+// EXPECT: #spyre.target max_loop_count = 0 is outside its range [1, 4294967296]
 // EXPECT-LOC: @+1
 module attributes {spyre.target = #spyre.target<max_loop_count = 0>} {}
 
@@ -253,6 +253,6 @@ func.func @missing_stride_map(%a: tensor<1024x256xf16, #spyre.layout<device_size
 // -----
 
 // TOOL: spyre-translate --spyre-to-superdsc
-// EXPECT: #spyre.target cores = -2 must be positive
+// EXPECT: #spyre.target cores = -2 is outside its range [1, 1024]
 // EXPECT-LOC: @+1
 module attributes {spyre.target = #spyre.target<cores = -2>} {}

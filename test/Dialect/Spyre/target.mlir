@@ -40,12 +40,12 @@ module attributes {spyre.target = #spyre.target<stick_bytes = 256>} {
 
 // -----
 
-// expected-error @+1 {{#spyre.target cores = 0 must be positive}}
+// expected-error @+1 {{#spyre.target cores = 0 is outside its range [1, 1024]}}
 module attributes {spyre.target = #spyre.target<cores = 0>} {}
 
 // -----
 
-// expected-error @+1 {{#spyre.target lx_reserved = 1.5 must be in [0, 1)}}
+// expected-error @+1 {{#spyre.target lx_reserved = 1.5 is outside its range [0, 1)}}
 module attributes {spyre.target = #spyre.target<lx_reserved = 1.5>} {}
 
 // -----
@@ -76,3 +76,26 @@ module {
 
 // expected-error @+1 {{duplicate or unknown struct parameter name: cores}}
 module attributes {spyre.target = #spyre.target<cores = 8, cores = 4>} {}
+
+// -----
+
+// Numbers past their documented range would overflow the model's
+// arithmetic (a PT array of 2^63 MACs per cycle times two corelets).
+// expected-error @+1 {{#spyre.target pt_macs_per_cycle = 9223372036854775807 is outside its range [1, 1048576]}}
+module attributes {spyre.target = #spyre.target<pt_macs_per_cycle = 9223372036854775807, corelets = 2>} {}
+
+// -----
+
+// expected-error @+1 {{#spyre.target corelets = 9223372036854775807 is outside its range [1, 64]}}
+module attributes {spyre.target = #spyre.target<corelets = 9223372036854775807>} {}
+
+// -----
+
+// A subnormal clock would make every modelled time infinite.
+// expected-error @+1 {{#spyre.target clock_ghz = 5e-324 is outside its range [0.001, 1000.0]}}
+module attributes {spyre.target = #spyre.target<clock_ghz = 4.9406564584124654e-324>} {}
+
+// -----
+
+// expected-error @+1 {{#spyre.target ring_bytes_per_cycle = 4611686018427387904 is outside its range [1, 1048576]}}
+module attributes {spyre.target = #spyre.target<ring_bytes_per_cycle = 4611686018427387904>} {}

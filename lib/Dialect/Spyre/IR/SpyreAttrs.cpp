@@ -342,50 +342,61 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
                    int64_t sfpSticksPerCycle, int64_t dmaBytesPerCycle,
                    int64_t ringBytesPerCycle, int64_t tileOverheadCycles,
                    int64_t maxLoopCount, llvm::APFloat hostLinkGBpsValue) {
-  auto positive = [&](StringRef name, int64_t value) -> LogicalResult {
-    if (value > 0)
-      return success();
-    return emitError() << "#spyre.target " << name << " = " << value
-                       << " must be positive";
+  // Every number has a documented range (the attribute's description):
+  // wide enough for any machine worth modelling, narrow enough that the
+  // model's products (MACs per second, bytes per core, ...) cannot
+  // overflow or lose precision.
+  struct IntRange {
+    StringRef name;
+    int64_t value, min, max;
   };
+  const int64_t k2p16 = int64_t(1) << 16, k2p20 = int64_t(1) << 20,
+                k2p32 = int64_t(1) << 32, k2p48 = int64_t(1) << 48;
+  for (const IntRange &r : std::initializer_list<IntRange>{
+           {"cores", cores, 1, 1024},
+           {"corelets", corelets, 1, 64},
+           {"stick_bytes", stickBytes, 4, 4096},
+           {"lx_bytes", lxBytes, 1, k2p32},
+           {"ddr_bytes", ddrBytes, 1, k2p48},
+           {"segment_bytes", segmentBytes, 1, k2p48},
+           {"span_bytes", spanBytes, 1, k2p48},
+           {"pt_macs_per_cycle", ptMacsPerCycle, 1, k2p20},
+           {"pt_rows", ptRows, 1, k2p16},
+           {"pt_fill_passes", ptFillPasses, 1, k2p16},
+           {"sfp_sticks_per_cycle", sfpSticksPerCycle, 1, k2p16},
+           {"dma_bytes_per_cycle", dmaBytesPerCycle, 1, k2p20},
+           {"ring_bytes_per_cycle", ringBytesPerCycle, 1, k2p20},
+           {"tile_overhead_cycles", tileOverheadCycles, 0, k2p32},
+           {"max_loop_count", maxLoopCount, 1, k2p32}})
+    if (r.value < r.min || r.value > r.max)
+      return emitError() << "#spyre.target " << r.name << " = " << r.value
+                         << " is outside its range [" << r.min << ", "
+                         << r.max << "]";
   double lxReserved = lxReservedValue.convertToDouble();
   double ddrGBps = ddrGBpsValue.convertToDouble();
   double clockGHz = clockGHzValue.convertToDouble();
-  if (failed(positive("cores", cores)) ||
-      failed(positive("corelets", corelets)) ||
-      failed(positive("stick_bytes", stickBytes)) ||
-      failed(positive("lx_bytes", lxBytes)) ||
-      failed(positive("ddr_bytes", ddrBytes)) ||
-      failed(positive("segment_bytes", segmentBytes)) ||
-      failed(positive("span_bytes", spanBytes)) ||
-      failed(positive("pt_macs_per_cycle", ptMacsPerCycle)) ||
-      failed(positive("pt_rows", ptRows)) ||
-      failed(positive("pt_fill_passes", ptFillPasses)) ||
-      failed(positive("sfp_sticks_per_cycle", sfpSticksPerCycle)) ||
-      failed(positive("dma_bytes_per_cycle", dmaBytesPerCycle)) ||
-      failed(positive("ring_bytes_per_cycle", ringBytesPerCycle)) ||
-      failed(positive("max_loop_count", maxLoopCount)))
-    return failure();
-  if (tileOverheadCycles < 0)
-    return emitError() << "#spyre.target tile_overhead_cycles = "
-                       << tileOverheadCycles << " must not be negative";
+  double hostLinkGBps = hostLinkGBpsValue.convertToDouble();
+  struct RealRange {
+    StringRef name;
+    double value, min, max;
+  };
+  for (const RealRange &r : std::initializer_list<RealRange>{
+           {"ddr_gbps", ddrGBps, 1e-3, 1e6},
+           {"clock_ghz", clockGHz, 1e-3, 1e3},
+           {"host_link_gbps", hostLinkGBps, 1e-3, 1e6}})
+    if (!(r.value >= r.min && r.value <= r.max)) // NaN fails too
+      return emitError() << "#spyre.target " << r.name << " = "
+                         << formatReal(r.value) << " is outside its range ["
+                         << formatReal(r.min) << ", " << formatReal(r.max)
+                         << "]";
   if (stickBytes % 4 != 0)
     return emitError() << "#spyre.target stick_bytes = " << stickBytes
                        << " must be a multiple of 4 (a stick holds whole "
                           "32-bit elements)";
   if (!(lxReserved >= 0.0 && lxReserved < 1.0))
     return emitError() << "#spyre.target lx_reserved = "
-                       << formatReal(lxReserved) << " must be in [0, 1)";
-  if (!(ddrGBps > 0.0))
-    return emitError() << "#spyre.target ddr_gbps = " << formatReal(ddrGBps)
-                       << " must be positive";
-  if (!(clockGHz > 0.0))
-    return emitError() << "#spyre.target clock_ghz = " << formatReal(clockGHz)
-                       << " must be positive";
-  double hostLinkGBps = hostLinkGBpsValue.convertToDouble();
-  if (!(hostLinkGBps > 0.0) || !std::isfinite(hostLinkGBps))
-    return emitError() << "#spyre.target host_link_gbps = "
-                       << formatReal(hostLinkGBps) << " must be positive";
+                       << formatReal(lxReserved) << " is outside its range "
+                       << "[0, 1)";
   if (lxBytes % stickBytes != 0)
     return emitError() << "#spyre.target lx_bytes = " << lxBytes
                        << " must be a whole number of " << stickBytes

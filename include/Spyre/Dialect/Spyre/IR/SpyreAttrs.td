@@ -120,27 +120,31 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     Attach to a module as `spyre.target` to override the reference machine.
     Every parameter is optional; omitted ones take the default shown.
 
-    | parameter | default | meaning |
-    |---|---|---|
-    | `cores` | 32 | cores per card |
-    | `corelets` | 2 | corelets per core (PT array + SFP each) |
-    | `stick_bytes` | 128 | bytes per stick |
-    | `lx_bytes` | 2097152 | LX scratchpad bytes per core |
-    | `lx_reserved` | 0.2 | fraction of LX reserved for the backend |
-    | `ddr_gbps` | 204.8 | aggregate DDR bandwidth, GB/s |
-    | `ddr_bytes` | 137438953472 | DDR capacity |
-    | `segment_bytes` | 17179869184 | DDR segment per kernel argument |
-    | `span_bytes` | 268435456 | per-core address span per tensor |
-    | `clock_ghz` | 1.0 | core clock (model default) |
-    | `pt_macs_per_cycle` | 768 | PT MACs per cycle per corelet |
-    | `pt_rows` | 8 | rows of A per PT pass |
-    | `pt_fill_passes` | 8 | PT passes that amortise array fill and drain |
-    | `sfp_sticks_per_cycle` | 1 | SFP sticks per cycle per corelet |
-    | `dma_bytes_per_cycle` | 64 | one core's DMA throughput (model default) |
-    | `ring_bytes_per_cycle` | 128 | ring bandwidth per direction |
-    | `tile_overhead_cycles` | 100 | per tile step: issuing DMAs, syncing (model default) |
-    | `max_loop_count` | 65535 | largest hardware loop trip count |
-    | `host_link_gbps` | 32.0 | host <-> card bandwidth for transfers at host segments (model default) |
+    | parameter | default | range | meaning |
+    |---|---|---|---|
+    | `cores` | 32 | 1 .. 1024 | cores per card |
+    | `corelets` | 2 | 1 .. 64 | corelets per core (PT array + SFP each) |
+    | `stick_bytes` | 128 | 4 .. 4096, multiple of 4 | bytes per stick |
+    | `lx_bytes` | 2097152 | 1 .. 2^32, whole sticks | LX scratchpad bytes per core |
+    | `lx_reserved` | 0.2 | [0, 1) | fraction of LX reserved for the backend |
+    | `ddr_gbps` | 204.8 | 0.001 .. 1e6 | aggregate DDR bandwidth, GB/s |
+    | `ddr_bytes` | 137438953472 | 1 .. 2^48 | DDR capacity |
+    | `segment_bytes` | 17179869184 | 1 .. 2^48 | DDR segment per kernel argument |
+    | `span_bytes` | 268435456 | 1 .. 2^48 | per-core address span per tensor |
+    | `clock_ghz` | 1.0 | 0.001 .. 1000 | core clock (model default) |
+    | `pt_macs_per_cycle` | 768 | 1 .. 2^20 | PT MACs per cycle per corelet |
+    | `pt_rows` | 8 | 1 .. 2^16 | rows of A per PT pass |
+    | `pt_fill_passes` | 8 | 1 .. 2^16 | PT passes that amortise array fill and drain |
+    | `sfp_sticks_per_cycle` | 1 | 1 .. 2^16 | SFP sticks per cycle per corelet |
+    | `dma_bytes_per_cycle` | 64 | 1 .. 2^20 | one core's DMA throughput (model default) |
+    | `ring_bytes_per_cycle` | 128 | 1 .. 2^20 | ring bandwidth per direction |
+    | `tile_overhead_cycles` | 100 | 0 .. 2^32 | per tile step: issuing DMAs, syncing (model default) |
+    | `max_loop_count` | 65535 | 1 .. 2^32 | largest hardware loop trip count |
+    | `host_link_gbps` | 32.0 | 0.001 .. 1e6 | host <-> card bandwidth for transfers at host segments (model default) |
+
+    The ranges are checked by the verifier: wide enough for any machine worth
+    modelling, narrow enough that the model's arithmetic (MACs per second,
+    bytes per core, loop counts) neither overflows nor loses precision.
 
     ```mlir
     module attributes {spyre.target = #spyre.target<cores = 8>} { ... }
