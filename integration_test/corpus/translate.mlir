@@ -86,7 +86,7 @@ func.func @result_in_pool(%a: tensor<4x64xf16, #spyre.layout<device_size = [1, 4
 // -----
 
 // TOOL: spyre-translate
-// EXPECT: Translations to perform option: must be specified at least once!
+// EXPECT: spyre-translate: error: choose a translation: --spyre-to-superdsc (the SuperDSC JSON) or --spyre-to-dci (the DMA descriptors)
 // NO-LOC: a command-line error
 module {}
 

@@ -210,14 +210,13 @@ FailureOr<OwningOpRef<ModuleOp>> Session::compile(ModuleOp module,
   if (!wasCompiled)
     return lowered;
   if (!options.function.empty()) {
-    // The pipeline's symbol DCE drops what the function does not call.
-    SmallVector<Operation *> others;
+    // The other public functions become private: the pipeline inlines the
+    // ones the function calls and its symbol DCE drops the rest.
     for (auto function : lowered->getOps<FunctionOpInterface>())
       if (function.getName() != options.function && function.isPublic() &&
           !function.isExternal())
-        others.push_back(function);
-    for (Operation *other : others)
-      other->erase();
+        SymbolTable::setSymbolVisibility(function,
+                                         SymbolTable::Visibility::Private);
   }
   PassManager pm(context.get());
   if (timing)
@@ -324,6 +323,19 @@ static SmallVector<int64_t> indexBounds(func::FuncOp function) {
       if (!input ||
           input.getOwner()->getParentOp() != function.getOperation() ||
           ShapedType::isDynamic(shape[dim]))
+        continue;
+      int64_t &bound = bounds[input.getArgNumber()];
+      bound = bound ? std::min(bound, shape[dim]) : shape[dim];
+    }
+  });
+  // tensor.gather reads its indices as positions along the gathered dims.
+  function.walk([&](tensor::GatherOp gather) {
+    auto input = dyn_cast<BlockArgument>(gather.getIndices());
+    if (!input || input.getOwner()->getParentOp() != function.getOperation())
+      return;
+    ArrayRef<int64_t> shape = gather.getSourceType().getShape();
+    for (int64_t dim : gather.getGatherDims()) {
+      if (ShapedType::isDynamic(shape[dim]))
         continue;
       int64_t &bound = bounds[input.getArgNumber()];
       bound = bound ? std::min(bound, shape[dim]) : shape[dim];

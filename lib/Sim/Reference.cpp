@@ -325,6 +325,84 @@ void prepareFunctions(ModuleOp module, func::FuncOp entry) {
 
 /// Replaces ops with linalg::AggregatedOpInterface (linalg.softmax) by their
 /// decomposition into simpler linalg ops.
+/// `gather` as a linalg.generic that reads its indices and source with
+/// tensor.extract (upstream has no bufferization of tensor.gather).
+LogicalResult lowerGather(IRRewriter &rewriter, tensor::GatherOp gather) {
+  RankedTensorType result = gather.getResultType();
+  RankedTensorType source = gather.getSourceType();
+  auto indicesType = cast<RankedTensorType>(gather.getIndices().getType());
+  ArrayRef<int64_t> gatherDims = gather.getGatherDims();
+  int64_t batchRank = indicesType.getRank() - 1;
+  bool reduced =
+      result.getRank() ==
+      batchRank + source.getRank() - static_cast<int64_t>(gatherDims.size());
+  if (!result.hasStaticShape())
+    return failure();
+  Location loc = gather.getLoc();
+  rewriter.setInsertionPoint(gather);
+  Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                       result.getElementType());
+  SmallVector<AffineMap> maps = {
+      rewriter.getMultiDimIdentityMap(result.getRank())};
+  SmallVector<utils::IteratorType> iterators(result.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{result}, ValueRange{}, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &b, Location l, ValueRange) {
+        SmallVector<Value> batch, at;
+        for (int64_t d = 0; d < batchRank; ++d)
+          batch.push_back(linalg::IndexOp::create(b, l, d));
+        int64_t next = batchRank;
+        for (int64_t s = 0; s < source.getRank(); ++s) {
+          auto k = llvm::find(gatherDims, s);
+          if (k == gatherDims.end()) {
+            at.push_back(linalg::IndexOp::create(b, l, next++));
+            continue;
+          }
+          if (!reduced)
+            ++next; // the gathered dim is 1 in the result
+          SmallVector<Value> position(batch);
+          position.push_back(
+              arith::ConstantIndexOp::create(b, l, k - gatherDims.begin()));
+          Value index =
+              tensor::ExtractOp::create(b, l, gather.getIndices(), position);
+          if (!index.getType().isIndex())
+            index = arith::IndexCastOp::create(b, l, b.getIndexType(), index);
+          at.push_back(index);
+        }
+        Value value = tensor::ExtractOp::create(b, l, gather.getSource(), at);
+        linalg::YieldOp::create(b, l, value);
+      });
+  rewriter.replaceOp(gather, generic.getResults());
+  return success();
+}
+
+/// Ops upstream cannot bufferize, in forms it can: linalg.pack / unpack
+/// (pad, reshape, transpose) and tensor.gather (a generic of extracts).
+llvm::Error lowerUnbufferizableOps(ModuleOp module) {
+  IRRewriter rewriter(module.getContext());
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<linalg::PackOp, linalg::UnPackOp, tensor::GatherOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    LogicalResult lowered = failure();
+    if (auto pack = dyn_cast<linalg::PackOp>(op))
+      lowered = linalg::lowerPack(rewriter, pack);
+    else if (auto unpack = dyn_cast<linalg::UnPackOp>(op))
+      lowered = linalg::lowerUnPack(rewriter, unpack);
+    else if (auto gather = dyn_cast<tensor::GatherOp>(op))
+      lowered = lowerGather(rewriter, gather);
+    if (failed(lowered))
+      return makeError(llvm::formatv("the reference cannot lower '{0}' at {1}",
+                                     op->getName().getStringRef(),
+                                     printed(op->getLoc())));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error decomposeAggregatedOps(ModuleOp module) {
   IRRewriter rewriter(module.getContext());
   // A decomposition could produce aggregated ops again; a few rounds suffice.
@@ -931,6 +1009,8 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
                        callee.getSymName() + ", which has no body");
   prepareFunctions(*clone, entry);
   if (llvm::Error error = decomposeAggregatedOps(*clone))
+    return error;
+  if (llvm::Error error = lowerUnbufferizableOps(*clone))
     return error;
   {
     PassManager pm(context);

@@ -16,6 +16,7 @@
 #include "Spyre/Sim/Reference.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
@@ -400,6 +401,25 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
         return std::move(error);
       continue;
     }
+    if (op.hasTrait<OpTrait::ConstantLike>() && !isa<ConstantOp>(op)) {
+      // A host constant (arith.constant) read by a transfer: its value is
+      // the host's. Scalars are only read inside host segments, which
+      // carry their own copies.
+      DenseElementsAttr dense;
+      if (op.getNumResults() == 1 &&
+          matchPattern(op.getResult(0), m_Constant(&dense))) {
+        FailureOr<HostType> type = getHostTypeOf(dense.getType());
+        if (failed(type))
+          return llvm::createStringError(
+              llvm::formatv("a constant at {0} has no host element type",
+                            describeLocation(op.getLoc())));
+        llvm::Expected<HostTensor> value = constantValue(dense, *type);
+        if (!value)
+          return value.takeError();
+        hostValues[op.getResult(0)] = std::move(*value);
+      }
+      continue;
+    }
     if (auto toDevice = dyn_cast<ToDeviceOp>(op)) {
       auto host = hostValues.find(toDevice.getInput());
       if (host == hostValues.end())
@@ -477,7 +497,8 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
                            : 0;
   };
   for (BlockArgument arg : block.getArguments())
-    result.stats.compulsoryBytes += compulsory(arg.getType());
+    if (!arg.use_empty()) // an `outs` the program overwrites is never read
+      result.stats.compulsoryBytes += compulsory(arg.getType());
   for (Type type : block.getTerminator()->getOperandTypes())
     result.stats.compulsoryBytes += compulsory(type);
   if (options.trace)

@@ -187,7 +187,11 @@ std::optional<int> mlir::spyre::reshapeViewKey(RankedTensorType hostType,
 bool mlir::spyre::reshapeHasDeviceView(RankedTensorType hostType,
                                        ArrayRef<int64_t> shape,
                                        int64_t stickBytes) {
-  for (int key = -1; key < hostType.getRank(); ++key) {
+  // Dense layouts only: a dense value (anything but a reduction's result)
+  // cannot become sparse, so a reshape that is a view only of a sparse
+  // layout would need a conversion the device does not have.
+  for (int key = hostType.getRank() > 0 ? 0 : -1; key < hostType.getRank();
+       ++key) {
     llvm::Expected<LayoutAttr> layout =
         getLayoutWithStick(hostType, key, stickBytes);
     if (!layout) {

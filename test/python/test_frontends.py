@@ -171,3 +171,22 @@ def test_host_fallback_off_names_the_op():
     x = rand((64, 128), seed=29)
     with pytest.raises(ValueError, match="'linalg.generic' runs on the host"):
         spyre.run(PROGRAM, [x], function="gelu_erf", host_fallback=False)
+
+
+def test_pack_unpack_and_gather_against_numpy():
+    a = rand((128, 256), seed=30)
+    (packed,), _ = run("pack_blocks", [a])
+    np.testing.assert_array_equal(
+        packed, a.reshape(4, 32, 8, 32).transpose(0, 2, 1, 3))
+    (unpacked,), _ = run("unpack_blocks", [packed])
+    np.testing.assert_array_equal(unpacked, a)
+    table = rand((64, 128), seed=31)
+    ids = np.random.default_rng(32).integers(0, 64, (16, 1))
+    (rows,), _ = run("gather_rows", [table, ids])
+    np.testing.assert_array_equal(rows, table[ids[:, 0]])
+
+
+def test_public_callee_comes_along():
+    x = rand((64, 128), seed=33)
+    (out,), _ = run("calls_public", [x])
+    close(out, np.exp(f32(x)) + f32(x))

@@ -49,6 +49,7 @@ int main(int argc, char **argv) {
   // of one to the next as MLIR: the second would try to parse JSON and
   // blame "-:1:1". Each emitter reads the kernel form, so ask for one.
   std::vector<std::string> translations;
+  bool informational = false; // --help, --version: no translation needed
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
     if (arg == "--")
@@ -58,7 +59,12 @@ int main(int argc, char **argv) {
     arg.consume_front("-");
     if (arg == "spyre-to-superdsc" || arg == "spyre-to-dci")
       translations.push_back(("--" + arg).str());
+    if (arg.starts_with("help") || arg == "version" || arg == "print-options")
+      informational = true;
   }
+  if (translations.empty() && !informational)
+    return fail("choose a translation: --spyre-to-superdsc (the SuperDSC "
+                "JSON) or --spyre-to-dci (the DMA descriptors)");
   if (translations.size() > 1) {
     llvm::errs() << "spyre-translate: error: choose one translation, "
                     "--spyre-to-superdsc or --spyre-to-dci (given:";

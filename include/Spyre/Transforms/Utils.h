@@ -45,9 +45,9 @@ FailureOr<LayoutAttr> reshapeViewLayout(RankedTensorType input,
 /// `layout` reshaped to `shape`, or nullopt when that reshape moves data.
 std::optional<int> reshapeViewKey(RankedTensorType hostType, LayoutAttr layout,
                                   ArrayRef<int64_t> shape);
-/// Whether some layout `--spyre-propagate-layouts` may give `hostType` makes
-/// its reshape to `shape` a view; when none does, the reshape stays on the
-/// host (it would move data across sticks).
+/// Whether some dense layout `--spyre-propagate-layouts` may give `hostType`
+/// makes its reshape to `shape` a view; when none does, the reshape stays on
+/// the host (it would move data across sticks).
 bool reshapeHasDeviceView(RankedTensorType hostType, ArrayRef<int64_t> shape,
                           int64_t stickBytes);
 

@@ -525,3 +525,43 @@ func.func @padded(%x: tensor<4x50xf16>) -> tensor<200xf16> {
   %r = tensor.collapse_shape %x [[0, 1]] : tensor<4x50xf16> into tensor<200xf16>
   return %r : tensor<200xf16>
 }
+// A public function calling another public function (tpp-mlir's ResNet
+// block is written this way): run alone, its callee comes along.
+func.func @public_callee(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %e = tensor.empty() : tensor<64x128xf16>
+  %r = linalg.exp ins(%x : tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %r : tensor<64x128xf16>
+}
+func.func @calls_public(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %r = call @public_callee(%x) : (tensor<64x128xf16>) -> tensor<64x128xf16>
+  %e = tensor.empty() : tensor<64x128xf16>
+  %s = linalg.add ins(%r, %x : tensor<64x128xf16>, tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %s : tensor<64x128xf16>
+}
+// A reshape whose innermost dim is narrower than a stick and that no dense
+// layout makes a view (the stick would straddle dims): it stays on the
+// host (it was a compile error: the only view was a sparse layout, which a
+// dense value cannot become).
+func.func @reshape_without_view(%d: tensor<6x16xf32>) -> tensor<3x8x2x2xf32> {
+  %c = tensor.collapse_shape %d [[0, 1]] : tensor<6x16xf32> into tensor<96xf32>
+  %e = tensor.expand_shape %c [[0, 1, 2, 3]] output_shape [3, 8, 2, 2] : tensor<96xf32> into tensor<3x8x2x2xf32>
+  return %e : tensor<3x8x2x2xf32>
+}
+// linalg.pack and unpack (tpp-mlir's blocked GEMM operands) and an
+// embedding lookup with tensor.gather: host segments, lowered for the host
+// where upstream cannot bufferize them.
+func.func @pack_blocks(%a: tensor<128x256xf16>) -> tensor<4x8x32x32xf16> {
+  %e = tensor.empty() : tensor<4x8x32x32xf16>
+  %p = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [32, 32] into %e : tensor<128x256xf16> -> tensor<4x8x32x32xf16>
+  return %p : tensor<4x8x32x32xf16>
+}
+func.func @unpack_blocks(%a: tensor<4x8x32x32xf16>) -> tensor<128x256xf16> {
+  %e = tensor.empty() : tensor<128x256xf16>
+  %u = linalg.unpack %a inner_dims_pos = [0, 1] inner_tiles = [32, 32] into %e : tensor<4x8x32x32xf16> -> tensor<128x256xf16>
+  return %u : tensor<128x256xf16>
+}
+func.func @gather_rows(%table: tensor<64x128xf16>, %ids: tensor<16x1xi64>) -> tensor<16x128xf16> {
+  %g = tensor.gather %table[%ids] gather_dims([0]) : (tensor<64x128xf16>, tensor<16x1xi64>) -> tensor<16x1x128xf16>
+  %c = tensor.collapse_shape %g [[0, 1], [2]] : tensor<16x1x128xf16> into tensor<16x128xf16>
+  return %c : tensor<16x128xf16>
+}

@@ -370,8 +370,8 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
            {"max_loop_count", maxLoopCount, 1, k2p32}})
     if (r.value < r.min || r.value > r.max)
       return emitError() << "#spyre.target " << r.name << " = " << r.value
-                         << " is outside its range [" << r.min << ", "
-                         << r.max << "]";
+                         << " is outside its range [" << r.min << ", " << r.max
+                         << "]";
   double lxReserved = lxReservedValue.convertToDouble();
   double ddrGBps = ddrGBpsValue.convertToDouble();
   double clockGHz = clockGHzValue.convertToDouble();
