@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
   // blame "-:1:1". Each emitter reads the kernel form, so ask for one.
   std::vector<std::string> translations;
   bool informational = false; // --help, --version: no translation needed
+  bool misspelled = false;    // --spyre-to-json: the parser suggests one
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
     if (arg == "--")
@@ -59,10 +60,12 @@ int main(int argc, char **argv) {
     arg.consume_front("-");
     if (arg == "spyre-to-superdsc" || arg == "spyre-to-dci")
       translations.push_back(("--" + arg).str());
+    else if (arg.starts_with("spyre-to"))
+      misspelled = true;
     if (arg.starts_with("help") || arg == "version" || arg == "print-options")
       informational = true;
   }
-  if (translations.empty() && !informational)
+  if (translations.empty() && !informational && !misspelled)
     return fail("choose a translation: --spyre-to-superdsc (the SuperDSC "
                 "JSON) or --spyre-to-dci (the DMA descriptors)");
   if (translations.size() > 1) {
