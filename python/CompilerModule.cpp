@@ -202,7 +202,8 @@ py::tuple run(const std::string &text, const py::list &arrays,
               const std::string &policy, bool check, bool trace,
               bool allowNonfinite, std::optional<double> atol,
               std::optional<double> rtol, bool hostFallback,
-              const std::string &f32Matmul, bool modelOnly) {
+              const std::string &f32Matmul, bool modelOnly,
+              const std::string &numerics) {
   if (modelOnly && check)
     raise("check=True needs values; model_only=True computes none");
   Session session;
@@ -221,6 +222,10 @@ py::tuple run(const std::string &text, const py::list &arrays,
   SimOptions options;
   options.trace = trace;
   options.modelOnly = modelOnly;
+  if (numerics == "ieee-f16")
+    options.numerics = Sen169Numerics::IEEEHalf;
+  else if (numerics != "dl16")
+    raise("unknown numerics '" + numerics + "'; use 'dl16' or 'ieee-f16'");
   llvm::Expected<SimResult> result = simulate(picked, inputs, options);
   if (!result)
     raise(llvm::toString(result.takeError()));
@@ -241,7 +246,8 @@ py::tuple run(const std::string &text, const py::list &arrays,
       raise("check=True needs the linalg program the kernels were compiled "
             "from");
     llvm::Expected<std::vector<HostTensor>> expected =
-        runReference(*original, picked.getSymName(), inputs);
+        runReference(*original, picked.getSymName(),
+                     driver::inputsAsStored(picked, inputs, options.numerics));
     if (!expected)
       raise("the reference failed: " + llvm::toString(expected.takeError()));
     std::optional<driver::Tolerance> given;
@@ -252,8 +258,9 @@ py::tuple run(const std::string &text, const py::list &arrays,
     py::list reference, rows;
     for (auto [i, got, want] : llvm::enumerate(result->outputs, *expected)) {
       reference.append(toNumpy(want));
-      driver::ResultCheck checked = driver::compareResult(
-          got, want, movement, given, allowNonfinite, precision);
+      driver::ResultCheck checked =
+          driver::compareResult(got, want, movement, given, allowNonfinite,
+                                precision, options.numerics);
       py::dict row;
       row["ok"] = checked.ok();
       row["max_abs_error"] = checked.maxError;
@@ -285,6 +292,6 @@ PYBIND11_MODULE(_spyre_compiler, m) {
         py::arg("trace") = false, py::arg("allow_nonfinite") = false,
         py::arg("atol") = py::none(), py::arg("rtol") = py::none(),
         py::arg("host_fallback") = true, py::arg("f32_matmul") = "host",
-        py::arg("model_only") = false);
+        py::arg("model_only") = false, py::arg("numerics") = "dl16");
   m.attr("version") = driver::getVersion().str();
 }

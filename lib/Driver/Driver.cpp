@@ -344,6 +344,27 @@ static SmallVector<int64_t> indexBounds(func::FuncOp function) {
   return bounds;
 }
 
+std::vector<HostTensor>
+mlir::spyre::driver::inputsAsStored(func::FuncOp function,
+                                    ArrayRef<HostTensor> inputs,
+                                    Sen169Numerics numerics) {
+  std::vector<HostTensor> stored(inputs.begin(), inputs.end());
+  if (numerics != Sen169Numerics::DLFloat16)
+    return stored;
+  ScopedSen169Numerics scope(numerics);
+  for (auto [tensor, type] : llvm::zip(stored, function.getArgumentTypes())) {
+    if (!isDeviceTensor(type) ||
+        (tensor.type != HostType::Float16 && tensor.type != HostType::BFloat16))
+      continue;
+    unsigned bytes = tensor.elementBytes();
+    for (int64_t i = 0, n = tensor.numElements(); i < n; ++i) {
+      uint8_t *p = tensor.data.data() + i * bytes;
+      deviceBitsToHost(tensor.type, hostToDeviceBits(tensor.type, p, 0), p);
+    }
+  }
+  return stored;
+}
+
 HostTensor mlir::spyre::driver::toExchangeType(const HostTensor &tensor) {
   if (tensor.type != HostType::BFloat16)
     return tensor;
@@ -426,7 +447,7 @@ Tolerance mlir::spyre::driver::defaultTolerance(HostType type, bool movement,
 ResultCheck mlir::spyre::driver::compareResult(
     const HostTensor &got, const HostTensor &want, bool movement,
     std::optional<Tolerance> given, bool allowNonfinite,
-    std::optional<HostType> computedIn) {
+    std::optional<HostType> computedIn, Sen169Numerics numerics) {
   ResultCheck check;
   check.elements = got.numElements();
   if (got.shape != want.shape || got.type != want.type) {
@@ -449,6 +470,9 @@ ResultCheck mlir::spyre::driver::compareResult(
   double magnitude = finite ? std::sqrt(squares / finite) : 0.0;
   check.tolerance =
       given ? *given : defaultTolerance(got.type, movement, magnitude);
+  if (!given && movement && got.type == HostType::Float16 &&
+      numerics == Sen169Numerics::DLFloat16)
+    check.tolerance = {0, std::ldexp(1.0, -10)};
   if (!given && computedIn) {
     Tolerance looser = defaultTolerance(*computedIn, movement, magnitude);
     if (looser.rtol > check.tolerance.rtol)
@@ -531,6 +555,13 @@ bool mlir::spyre::driver::onlyMovesData(func::FuncOp function) {
   function.walk([&](KernelOp kernel) {
     movement &=
         cast<KernelPayloadOpInterface>(kernel.getPayload()).isDataMovement();
+  });
+  // Host segments compute.
+  function.walk([&](func::CallOp call) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee->hasAttr(SpyreDialect::kHostSegmentAttrName))
+      movement = false;
   });
   return movement;
 }

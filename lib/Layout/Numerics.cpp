@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,14 @@
 #endif
 
 using namespace mlir::spyre;
+
+/// The SEN169_FP16 encoding in effect (ScopedSen169Numerics).
+static Sen169Numerics currentSen169 = Sen169Numerics::IEEEHalf;
+
+namespace {
+constexpr int kDl16Bias = 31;
+constexpr uint16_t kDl16Special = 0x7fff; // exponent and fraction all ones
+} // namespace
 
 /// Shortest round-trip text of a value, for diagnostics ("1e+09", "-inf").
 static std::string formatValue(double value) {
@@ -49,6 +58,17 @@ static const llvm::fltSemantics *semanticsOf(DataFormat format) {
 
 llvm::Expected<uint32_t> mlir::spyre::encodeDeviceValue(DataFormat format,
                                                         double value) {
+  if (format == DataFormat::SEN169_FP16 &&
+      currentSen169 == Sen169Numerics::DLFloat16) {
+    uint16_t bits = floatToDl16(static_cast<float>(value));
+    bool special = (bits & 0x7fff) == kDl16Special;
+    if (special != (std::isinf(value) || std::isnan(value)))
+      return llvm::createStringError(
+          llvm::formatv("value {0} is not representable in DLFloat16 "
+                        "(largest {1})",
+                        formatValue(value), formatValue(dl16ToFloat(0x7ffe))));
+    return bits;
+  }
   if (const llvm::fltSemantics *sem = semanticsOf(format)) {
     llvm::APFloat converted(value);
     bool losesInfo = false;
@@ -76,6 +96,9 @@ llvm::Expected<uint32_t> mlir::spyre::encodeDeviceValue(DataFormat format,
 }
 
 double mlir::spyre::decodeDeviceValue(DataFormat format, uint32_t bits) {
+  if (format == DataFormat::SEN169_FP16 &&
+      currentSen169 == Sen169Numerics::DLFloat16)
+    return dl16ToFloat(static_cast<uint16_t>(bits));
   unsigned width = deviceElementBits(format);
   if (const llvm::fltSemantics *sem = semanticsOf(format))
     return llvm::APFloat(*sem, llvm::APInt(width, bits)).convertToDouble();
@@ -120,6 +143,94 @@ uint16_t mlir::spyre::floatToHalf(float value) {
 }
 
 //===----------------------------------------------------------------------===//
+// DLFloat16
+//===----------------------------------------------------------------------===//
+
+Sen169Numerics mlir::spyre::getSen169Numerics() { return currentSen169; }
+
+ScopedSen169Numerics::ScopedSen169Numerics(Sen169Numerics numerics)
+    : previous(currentSen169) {
+  currentSen169 = numerics;
+}
+ScopedSen169Numerics::~ScopedSen169Numerics() { currentSen169 = previous; }
+
+float mlir::spyre::dl16ToFloat(uint16_t bits) {
+  bool negative = bits & 0x8000;
+  uint16_t magnitude = bits & 0x7fff;
+  float value;
+  if (magnitude == 0)
+    value = 0.0f;
+  else if (magnitude == kDl16Special)
+    value = std::numeric_limits<float>::infinity();
+  else
+    value = std::ldexp(1.0f + static_cast<float>(magnitude & 0x1ff) / 512.0f,
+                       static_cast<int>(magnitude >> 9) - kDl16Bias);
+  return negative ? -value : value;
+}
+
+uint16_t mlir::spyre::floatToDl16(float value) {
+  uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+  if (std::isnan(value))
+    return kDl16Special;
+  if (std::isinf(value))
+    return sign | kDl16Special;
+  double magnitude = std::fabs(static_cast<double>(value));
+  if (magnitude == 0.0)
+    return sign;
+  int exponent;
+  double mantissa = std::frexp(magnitude, &exponent); // [0.5, 1)
+  // magnitude = (2 * mantissa) * 2^(exponent - 1), 2 * mantissa in [1, 2).
+  int biased = exponent - 1 + kDl16Bias;
+  // The 9 fraction bits, rounded to nearest with ties away from zero (exact
+  // in double: a float has 24 significant bits).
+  double scaled = (2.0 * mantissa - 1.0) * 512.0;
+  int64_t fraction = static_cast<int64_t>(std::floor(scaled + 0.5));
+  if (fraction == 512) {
+    fraction = 0;
+    ++biased;
+  }
+  if (biased < 0) {
+    // Below 2^-31: the nearest of zero and the smallest positive value.
+    double smallest = std::ldexp(1.0 + 1.0 / 512.0, -kDl16Bias);
+    return magnitude * 2.0 >= smallest ? sign | 1 : sign;
+  }
+  if (biased > 63)
+    return sign | kDl16Special;
+  uint16_t bits = static_cast<uint16_t>((biased << 9) | fraction);
+  if (bits == kDl16Special) // past the largest finite value
+    return sign | kDl16Special;
+  if (bits == 0) // 2^-31 exactly is not representable: round up
+    bits = 1;
+  return sign | bits;
+}
+
+const float *mlir::spyre::dl16ToFloatTable() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(1 << 16);
+    for (uint32_t bits = 0; bits < (1u << 16); ++bits)
+      t[bits] = dl16ToFloat(static_cast<uint16_t>(bits));
+    return t;
+  }();
+  return table.data();
+}
+
+const float *mlir::spyre::sen169ToFloatTable() {
+  return currentSen169 == Sen169Numerics::DLFloat16 ? dl16ToFloatTable()
+                                                    : halfToFloatTable();
+}
+
+uint16_t mlir::spyre::floatToSen169(float value) {
+  return currentSen169 == Sen169Numerics::DLFloat16 ? floatToDl16(value)
+                                                    : floatToHalf(value);
+}
+
+bool mlir::spyre::isBitExactTransfer(HostType type) {
+  if (type == HostType::Float16 && currentSen169 == Sen169Numerics::DLFloat16)
+    return false;
+  return isBitExact(type);
+}
+
+//===----------------------------------------------------------------------===//
 // Device elements
 //===----------------------------------------------------------------------===//
 
@@ -128,7 +239,7 @@ float mlir::spyre::loadDeviceElement(DataFormat format, const uint8_t *p) {
   case DataFormat::SEN169_FP16: {
     uint16_t bits;
     std::memcpy(&bits, p, 2);
-    return halfToFloat(bits);
+    return sen169ToFloatTable()[bits];
   }
   case DataFormat::IEEE_FP32: {
     float f;
@@ -154,7 +265,7 @@ float mlir::spyre::loadDeviceElement(DataFormat format, const uint8_t *p) {
 void mlir::spyre::storeDeviceElement(DataFormat format, uint8_t *p, float v) {
   switch (format) {
   case DataFormat::SEN169_FP16: {
-    uint16_t bits = floatToHalf(v);
+    uint16_t bits = floatToSen169(v);
     std::memcpy(p, &bits, 2);
     return;
   }
@@ -204,10 +315,19 @@ uint32_t mlir::spyre::hostToDeviceBits(HostType type, const uint8_t *p,
     uint16_t raw;
     std::memcpy(&raw, p, 2);
     llvm::APFloat value(llvm::APFloat::BFloat(), llvm::APInt(16, raw));
+    if (currentSen169 == Sen169Numerics::DLFloat16)
+      return floatToDl16(value.convertToFloat());
     bool losesInfo;
     value.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
                   &losesInfo);
     return static_cast<uint32_t>(value.bitcastToAPInt().getZExtValue());
+  }
+  case HostType::Float16: {
+    uint16_t raw;
+    std::memcpy(&raw, p, 2);
+    if (currentSen169 == Sen169Numerics::DLFloat16)
+      return floatToDl16(halfToFloat(raw));
+    return raw;
   }
   case HostType::Bool:
     return *p ? oneBits : 0;
@@ -227,8 +347,25 @@ uint32_t mlir::spyre::hostToDeviceBits(HostType type, const uint8_t *p,
 }
 
 void mlir::spyre::deviceBitsToHost(HostType type, uint32_t bits, uint8_t *p) {
+  bool dl16 = currentSen169 == Sen169Numerics::DLFloat16;
   switch (type) {
+  case HostType::Float16: {
+    uint16_t raw = dl16 ? floatToHalf(dl16ToFloat(static_cast<uint16_t>(bits)))
+                        : static_cast<uint16_t>(bits);
+    std::memcpy(p, &raw, 2);
+    return;
+  }
   case HostType::BFloat16: {
+    if (dl16) {
+      llvm::APFloat value(dl16ToFloat(static_cast<uint16_t>(bits)));
+      bool losesInfo;
+      value.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+      uint16_t raw =
+          static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
+      std::memcpy(p, &raw, 2);
+      return;
+    }
     llvm::APFloat value(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits));
     bool losesInfo;
     value.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,

@@ -450,7 +450,7 @@ llvm::Error mlir::spyre::stickify(const BoundLayout &layout, HostType hostType,
                    out.store(dev + i * ds, *pad);
                });
 
-  if (isBitExact(hostType)) {
+  if (isBitExactTransfer(hostType)) {
     std::optional<llvm::StdThreadPool> workers =
         workersFor(stl.deviceBytes(), threads);
     copySameWidth(plan, hostElementBytes(hostType), out.base, in, nullptr,
@@ -488,7 +488,7 @@ llvm::Error mlir::spyre::unstickify(const BoundLayout &layout,
   uint8_t *out = static_cast<uint8_t *>(host);
   DmaPlan plan = layout.dmaPlan(DmaDirection::DeviceToHost);
   bool stream = stl.deviceBytes() >= kStreamingThresholdBytes;
-  if (isBitExact(hostType)) {
+  if (isBitExactTransfer(hostType)) {
     std::optional<llvm::StdThreadPool> workers =
         workersFor(stl.deviceBytes(), threads);
     copySameWidth(plan, hostElementBytes(hostType), in.base, nullptr, out,

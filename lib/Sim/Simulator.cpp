@@ -153,10 +153,17 @@ llvm::Error FunctionSimulator::checkInputs(ArrayRef<HostTensor> inputs) {
           "argument {0} of @{1} is not a tensor ({2}); the simulator takes "
           "tensor arguments only",
           i, function.getName(), describeType(type)));
+    if (!cast<RankedTensorType>(type).hasStaticShape())
+      return llvm::createStringError(llvm::formatv(
+          "argument {0} of @{1} has a dynamic shape ({2}); the simulator "
+          "runs static shapes (make the shape static, e.g. with the input's "
+          "sizes)",
+          i, function.getName(), describeType(type)));
     if (failed(expected))
       return llvm::createStringError(llvm::formatv(
-          "argument {0} of @{1} has type {2}, which has no host data", i,
-          function.getName(), describeType(type)));
+          "argument {0} of @{1} has type {2}, whose elements have no host "
+          "type the simulator reads",
+          i, function.getName(), describeType(type)));
     auto tensor = cast<RankedTensorType>(type);
     if (input.type != *expected)
       return llvm::createStringError(
@@ -519,6 +526,7 @@ llvm::Expected<SimResult>
 mlir::spyre::sim::simulate(FunctionOpInterface function,
                            ArrayRef<HostTensor> inputs,
                            const SimOptions &options) {
+  ScopedSen169Numerics numerics(options.numerics);
   FunctionSimulator simulator(function, options);
   return simulator.run(inputs);
 }

@@ -201,7 +201,7 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
         const uint8_t *bytes = lx.bytes.data() + address;
         float *to = dense.data() + index;
         if (t.format == DataFormat::SEN169_FP16) {
-          const float *table = halfToFloatTable();
+          const float *table = sen169ToFloatTable();
           for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
             uint16_t bits;
             std::memcpy(&bits, bytes + lane * 2, 2);

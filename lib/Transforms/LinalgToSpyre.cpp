@@ -182,6 +182,17 @@ private:
 
 std::optional<Unsupported>
 Converter::run(Operation *op, function_ref<std::optional<Unsupported>()> f) {
+  // Device tensors have at most kMaxHostRank dims; larger ones stay on the
+  // host with every op that touches them.
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        tensor && tensor.getRank() > kMaxHostRank)
+      return Unsupported{llvm::formatv("it reads or writes a tensor of rank "
+                                       "{0}; device tensors have at most {1} "
+                                       "dims",
+                                       tensor.getRank(), kMaxHostRank)
+                             .str()};
   rewriter.setInsertionPoint(op);
   Operation *before = op->getPrevNode();
   std::optional<Unsupported> unsupported = f();
@@ -1063,7 +1074,8 @@ struct TransposePattern : OpRewritePattern<linalg::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() || !isTopLevel(op))
+    if (!op.hasPureTensorSemantics() || !isTopLevel(op) ||
+        cast<ShapedType>(op.getInput().getType()).getRank() > kMaxHostRank)
       return failure();
     rewriter.replaceOpWithNewOp<TransposeOp>(
         op, op->getResult(0).getType(), op.getInput(), op.getPermutation());

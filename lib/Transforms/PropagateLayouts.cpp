@@ -79,6 +79,7 @@ public:
 private:
   LogicalResult layOutArguments();
   bool isFreeArgument(BlockArgument arg, DictionaryAttr attrs);
+  bool isHostOnlyArgument(BlockArgument arg, DictionaryAttr attrs);
   int addValue(Value value, int producer, int result);
   FailureOr<int> valueFor(Value value, Operation *user);
   LogicalResult addNode(Operation *op);
@@ -219,13 +220,29 @@ bool FunctionPropagation::isFreeArgument(BlockArgument arg,
       type, type.getRank() > 0 ? type.getRank() - 1 : stick::kSparse));
 }
 
+/// Whether `arg` stays on the host: read by host ops only (what the device
+/// does not run), with no layout asked for. It is not transferred to the
+/// card, as a runtime with a CPU fallback keeps it where it is.
+bool FunctionPropagation::isHostOnlyArgument(BlockArgument arg,
+                                             DictionaryAttr attrs) {
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (!type || isDeviceTensor(type) || arg.use_empty() ||
+      (attrs && (attrs.get(SpyreDialect::kLayoutAttrName) ||
+                 attrs.get(SpyreDialect::kDimOrderAttrName))))
+    return false;
+  return llvm::none_of(arg.getUsers(), [](Operation *user) {
+    return isDeviceOp(user) || isa<ToDeviceOp>(user);
+  });
+}
+
 LogicalResult FunctionPropagation::layOutArguments() {
   Block &entry = function.front();
   for (BlockArgument arg : entry.getArguments())
     originalArgumentTypes.push_back(arg.getType());
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
-    if (isFreeArgument(arg, function.getArgAttrDict(i))) {
-      argumentTypes.push_back(arg.getType()); // set once solved
+    if (isFreeArgument(arg, function.getArgAttrDict(i)) ||
+        isHostOnlyArgument(arg, function.getArgAttrDict(i))) {
+      argumentTypes.push_back(arg.getType()); // set once solved, or host
       continue;
     }
     FailureOr<Type> type =
@@ -657,20 +674,11 @@ LogicalResult FunctionPropagation::finishBoundary() {
       }
       LayoutAttr fixed = fixedResults[i];
       if (!isDeviceTensor(type)) {
-        // A host-computed result goes to the device in its fixed or
-        // default layout.
+        // A host-computed result stays on the host, unless the caller fixed
+        // a layout for it.
         LayoutAttr layout = fixed;
         if (!layout) {
-          FailureOr<Type> laidOut =
-              layOutBoundaryType(type, {}, stickBytes, [&, i = i] {
-                return ret.emitOpError() << "result #" << i << ": ";
-              });
-          if (failed(laidOut))
-            return WalkResult::interrupt();
-          layout = getLayoutAttr(*laidOut);
-        }
-        if (!layout) { // not a tensor that can live on the device
-          resultTypes[i] = type;
+          resultTypes[i] = operand.getType();
           continue;
         }
         value = ToDeviceOp::create(builder, ret.getLoc(),

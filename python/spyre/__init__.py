@@ -167,11 +167,15 @@ def compile(mlir_text, cores=32, policy="model", host_fallback=True,  # noqa: A0
 
 def run(program, inputs, *, function=None, cores=32, policy="model",
         check=False, trace=False, allow_nonfinite=False, atol=None,
-        rtol=None, host_fallback=True, f32_matmul="host", model_only=False):
+        rtol=None, host_fallback=True, f32_matmul="host", model_only=False,
+        numerics="dl16"):
     """Simulates `program` (text or Artifact) on numpy `inputs`.
 
     bf16 arguments take float32 arrays and bf16 results come back as
     float32 (numpy has no bfloat16); the conversion is the transfer's.
+
+    numerics="dl16" (default) stores f16 on the device as DLFloat16, as the
+    machine does; "ieee-f16" as IEEE binary16.
 
     With model_only=True nothing is computed: `inputs` may be empty, no
     outputs come back, and the statistics are the timing model's (every
@@ -190,7 +194,7 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
         cores=cores, policy=policy, check=check, trace=trace,
         allow_nonfinite=allow_nonfinite, atol=atol, rtol=rtol,
         host_fallback=host_fallback, f32_matmul=f32_matmul,
-        model_only=model_only)
+        model_only=model_only, numerics=numerics)
     stats = _json.loads(raw["json"])
     stats["table"] = raw["table"]
     stats["remarks"] = _warn(raw["messages"])

@@ -77,3 +77,23 @@ def assert_bits_equal(a, b):
     assert a.dtype == b.dtype, (a.dtype, b.dtype)
     assert a.shape == b.shape, (a.shape, b.shape)
     np.testing.assert_array_equal(bits(a), bits(b))
+
+
+def dl16(x):
+    """Rounds values to DLFloat16 as the device stores f16 (written from
+    the format's definition, docs/numerics.md): 9 fraction bits, to nearest
+    with ties away from zero, no subnormals (to 2^-31), one special value per
+    sign beyond 2^32 * (1 + 510/512). Returns float64."""
+    x = np.asarray(x, dtype=np.float64)
+    sign = np.where(np.signbit(x), -1.0, 1.0)
+    m, e = np.frexp(np.abs(x))  # |x| = m * 2^e, m in [0.5, 1)
+    # 10 significant bits: m * 2^10 in [512, 1024), ties away from zero.
+    q = np.floor(m * 1024.0 + 0.5)
+    r = np.ldexp(q, e - 10)
+    largest = math.ldexp(1.0 + 510.0 / 512.0, 32)
+    smallest = math.ldexp(1.0 + 1.0 / 512.0, -31)
+    r = np.where(r > largest, np.inf, r)
+    r = np.where((r > 0) & (r < smallest),
+                 np.where(2 * np.abs(x) >= smallest, smallest, 0.0), r)
+    r = np.where(np.isnan(x), np.nan, r)
+    return sign * r

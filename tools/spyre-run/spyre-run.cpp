@@ -56,6 +56,14 @@ static cl::list<std::string>
             cl::desc("Where a result goes, in result order: @file.npy "
                      "(repeatable)"),
             cl::cat(category));
+static cl::opt<Sen169Numerics> numerics(
+    "numerics", cl::desc("How the device stores f16 (SEN169_FP16) elements"),
+    cl::values(clEnumValN(Sen169Numerics::DLFloat16, "dl16",
+                          "DLFloat16, as the machine does (default): 6 "
+                          "exponent and 9 fraction bits, see docs/numerics.md"),
+               clEnumValN(Sen169Numerics::IEEEHalf, "ieee-f16",
+                          "IEEE binary16 (the earlier model)")),
+    cl::init(Sen169Numerics::DLFloat16), cl::cat(category));
 static cl::opt<bool> modelOnly(
     "model-only",
     cl::desc("Run the timing model and every check that needs no values "
@@ -66,7 +74,10 @@ static cl::opt<bool> modelOnly(
     cl::init(false), cl::cat(category));
 static cl::opt<bool> check("check",
                            cl::desc("Compare with upstream MLIR's lowering of "
-                                    "the same program, run in process"),
+                                    "the same program, run in process on the "
+                                    "inputs as the device stores them (f16 "
+                                    "rounded to DLFloat16 under "
+                                    "--numerics=dl16)"),
                            cl::init(false), cl::cat(category));
 static cl::opt<double> atolOption(
     "atol",
@@ -292,6 +303,7 @@ int main(int argc, char **argv) {
   SimOptions simOptions;
   simOptions.trace = !traceFile.empty();
   simOptions.modelOnly = modelOnly;
+  simOptions.numerics = numerics;
   llvm::Expected<SimResult> result = [&] {
     TimingScope simulateTiming = rootTiming.nest("simulate");
     return simulate(loweredFunction, values, simOptions);
@@ -327,7 +339,9 @@ int main(int argc, char **argv) {
     }
     llvm::Expected<std::vector<HostTensor>> expected = [&] {
       TimingScope referenceTiming = rootTiming.nest("reference");
-      return runReference(linalg, name, values);
+      return runReference(
+          linalg, name,
+          driver::inputsAsStored(loweredFunction, values, numerics));
     }();
     if (!expected)
       return fail("the reference failed: " +
@@ -337,8 +351,9 @@ int main(int argc, char **argv) {
     bool movement = driver::onlyMovesData(loweredFunction);
     std::optional<HostType> precision = driver::leastPrecision(loweredFunction);
     for (auto [i, got, want] : llvm::enumerate(result->outputs, *expected)) {
-      driver::ResultCheck checked = driver::compareResult(
-          got, want, movement, givenTolerance(), allowNonfinite, precision);
+      driver::ResultCheck checked =
+          driver::compareResult(got, want, movement, givenTolerance(),
+                                allowNonfinite, precision, numerics);
       llvm::outs() << driver::formatResultCheck(i, checked) << "\n";
       if (!checked.ok())
         status = 1;

@@ -25,6 +25,7 @@
 
 #include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/InitSpyre.h"
+#include "Spyre/Layout/Numerics.h"
 #include "Spyre/Sim/HostTensor.h"
 #include "Spyre/Support/OutputFiles.h"
 #include "Spyre/Target/Emitters.h"
@@ -199,6 +200,14 @@ sim::HostTensor toExchangeType(const sim::HostTensor &tensor);
 /// else is passed through for the simulator to check.
 sim::HostTensor fromExchangeType(sim::HostTensor tensor, Type argType);
 
+/// `inputs` of the kernel-form `function` as the device stores them: f16 and
+/// bf16 arguments that go to the device, rounded to DLFloat16 and back
+/// under `numerics` (unchanged under IEEE binary16). --check gives these to
+/// the reference, so that it computes on the values the kernels see.
+std::vector<sim::HostTensor>
+inputsAsStored(func::FuncOp function, llvm::ArrayRef<sim::HostTensor> inputs,
+               Sen169Numerics numerics);
+
 /// Random inputs for `function`'s arguments from `seed`, at scales that
 /// keep MLP, attention and norm blocks finite in f16: an operand a
 /// contraction reduces over K elements is drawn from [-1, 1) / sqrt(K),
@@ -239,12 +248,15 @@ struct ResultCheck {
 /// are the same non-finite value and `allowNonfinite`; `tolerance` replaces
 /// the default when given. The default is the output type's, or that of
 /// `computedIn` when the kernels compute in a less precise float type (an
-/// f32 matmul run in f16).
+/// f32 matmul run in f16). Data movement is exact, except that f16 stored as
+/// DLFloat16 (`numerics`) keeps one fraction bit less: within 2^-10 of each
+/// value.
 ResultCheck compareResult(const sim::HostTensor &got,
                           const sim::HostTensor &want, bool movement,
                           std::optional<Tolerance> tolerance,
                           bool allowNonfinite,
-                          std::optional<HostType> computedIn = std::nullopt);
+                          std::optional<HostType> computedIn = std::nullopt,
+                          Sen169Numerics numerics = Sen169Numerics::IEEEHalf);
 
 /// "check result N: ok, ..." / "check result N: MISMATCH: ...".
 std::string formatResultCheck(unsigned index, const ResultCheck &check);

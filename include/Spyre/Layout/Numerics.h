@@ -30,6 +30,54 @@ llvm::Expected<uint32_t> encodeDeviceValue(DataFormat format, double value);
 /// Decodes one device element to a double.
 double decodeDeviceValue(DataFormat format, uint32_t bits);
 
+//===----------------------------------------------------------------------===//
+// SEN169_FP16: DLFloat16 or IEEE binary16
+//===----------------------------------------------------------------------===//
+
+/// How SEN169_FP16 elements are encoded. The device stores DLFloat16
+/// (IBM's DLFloat, ARITH 2019); IEEE binary16 is the simpler model earlier
+/// versions used, kept for comparison (`--numerics=ieee-f16`).
+enum class Sen169Numerics { DLFloat16, IEEEHalf };
+
+/// The encoding in effect (process-wide; IEEEHalf unless a
+/// ScopedSen169Numerics says otherwise).
+Sen169Numerics getSen169Numerics();
+
+/// Sets the encoding for its lifetime (the simulator holds one per run).
+class ScopedSen169Numerics {
+public:
+  explicit ScopedSen169Numerics(Sen169Numerics numerics);
+  ~ScopedSen169Numerics();
+  ScopedSen169Numerics(const ScopedSen169Numerics &) = delete;
+  ScopedSen169Numerics &operator=(const ScopedSen169Numerics &) = delete;
+
+private:
+  Sen169Numerics previous;
+};
+
+/// DLFloat16 as modelled here (docs/numerics.md gives the sources):
+/// 1 sign, 6 exponent (bias 31) and 9 fraction bits, no subnormals; all
+/// bits zero but the sign is zero, exponent and fraction all ones is the one
+/// special value per sign (read as +-infinity; NaN is stored as it), every
+/// other encoding is the normal number (-1)^s * 2^(e - 31) * (1 + f / 512),
+/// so the largest is 2^32 * (1 + 510/512) and the smallest 2^-31 *
+/// (1 + 1/512). Rounding is to nearest with ties away from zero; values
+/// beyond the largest become the special value, values below the smallest
+/// positive round to it or to zero.
+float dl16ToFloat(uint16_t bits);
+uint16_t floatToDl16(float value);
+/// All 65536 DLFloat16 encodings as floats.
+const float *dl16ToFloatTable();
+
+/// SEN169_FP16 bits -> float table, and float -> bits, in the encoding in
+/// effect.
+const float *sen169ToFloatTable();
+uint16_t floatToSen169(float value);
+
+/// Whether a host element of `type` reaches the device with its bits
+/// unchanged, in the encoding in effect (f16 does not under DLFloat16).
+bool isBitExactTransfer(HostType type);
+
 /// binary16 bits -> float, through a table filled once.
 const float *halfToFloatTable();
 inline float halfToFloat(uint16_t bits) { return halfToFloatTable()[bits]; }

@@ -29,6 +29,7 @@
 #ifndef SPYRE_SIM_SIMULATOR_H
 #define SPYRE_SIM_SIMULATOR_H
 
+#include "Spyre/Layout/Numerics.h"
 #include "Spyre/Sim/HostTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -124,6 +125,9 @@ struct SimOptions {
   /// without computing values: no inputs are read, no outputs produced,
   /// host segments are not run (their transfers are still modelled).
   bool modelOnly = false;
+  /// How the device stores SEN169_FP16 elements: DLFloat16, as the machine
+  /// does, or IEEE binary16 (the earlier model, for comparison).
+  Sen169Numerics numerics = Sen169Numerics::DLFloat16;
 };
 
 struct SimResult {

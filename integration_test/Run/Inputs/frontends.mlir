@@ -565,3 +565,10 @@ func.func @gather_rows(%table: tensor<64x128xf16>, %ids: tensor<16x1xi64>) -> te
   %c = tensor.collapse_shape %g [[0, 1], [2]] : tensor<16x1x128xf16> into tensor<16x128xf16>
   return %c : tensor<16x128xf16>
 }
+// A rank-7 tensor: device tensors have at most 6 dims, so the op runs on the
+// host (it was a compile error).
+func.func @rank7_exp(%a: tensor<1x2x1x2x1x2x64xf16>) -> tensor<1x2x1x2x1x2x64xf16> {
+  %e = tensor.empty() : tensor<1x2x1x2x1x2x64xf16>
+  %0 = linalg.exp ins(%a : tensor<1x2x1x2x1x2x64xf16>) outs(%e : tensor<1x2x1x2x1x2x64xf16>) -> tensor<1x2x1x2x1x2x64xf16>
+  return %0 : tensor<1x2x1x2x1x2x64xf16>
+}

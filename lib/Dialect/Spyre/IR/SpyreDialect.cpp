@@ -186,9 +186,15 @@ struct AnnotatedValue {
   Type type;
   DictionaryAttr siblings;
 
+  /// At the argument itself when the op has a body (its location points at
+  /// the attribute), else at the op.
   InFlightDiagnostic emitError(StringRef attrName) const {
-    return op->emitError() << kind << " #" << index << " '" << attrName
-                           << "': ";
+    Location loc = op->getLoc();
+    if (kind == "argument" && op->getNumRegions() > 0 &&
+        !op->getRegion(0).empty() && index < op->getRegion(0).getNumArguments())
+      loc = op->getRegion(0).getArgument(index).getLoc();
+    return mlir::emitError(loc)
+           << kind << " #" << index << " '" << attrName << "': ";
   }
 };
 } // namespace
