@@ -959,3 +959,16 @@ func.func @abs(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> (!t {spyre.mem = #spyre
   }
   return %0 : !t
 }
+
+// -----
+
+// linalg.add on ui8 builds an invalid implicit body (arith.addi takes
+// signless integers): the error is at the op, not at <unknown>.
+// TOOL: spyre-run --random-inputs=0
+// EXPECT: 'linalg.add' on 'ui8' has an invalid body: its 'arith.addi' does not take these element types
+// EXPECT-LOC: @+3:8
+func.func @u(%a: tensor<64x128xui8>, %b: tensor<64x128xui8>) -> tensor<64x128xui8> {
+  %e = tensor.empty() : tensor<64x128xui8>
+  %r = linalg.add ins(%a, %b : tensor<64x128xui8>, tensor<64x128xui8>) outs(%e : tensor<64x128xui8>) -> tensor<64x128xui8>
+  return %r : tensor<64x128xui8>
+}

@@ -351,7 +351,7 @@ func.func @abs(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> (!t {spyre.mem = #spyre
 // A program that was never compiled (plain linalg, no mention of the spyre
 // dialect) is not in kernel form: a located error, not a crash.
 // TOOL: spyre-translate --spyre-to-superdsc
-// EXPECT: @add is not in kernel form (it has no spyre.kernel and no device tensors); compile it with spyre-opt --spyre-pipeline first
+// EXPECT: @add is not in kernel form (it holds 'tensor.empty'); compile it with spyre-opt --spyre-pipeline first
 // EXPECT-LOC: @+1
 func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %e = tensor.empty() : tensor<4x64xf16>
@@ -364,8 +364,8 @@ func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
 // spyre ops on host tensors (--spyre-convert-linalg output) are not in
 // kernel form either: not an empty bundle.
 // TOOL: spyre-translate --spyre-to-superdsc
-// EXPECT: @add is not in kernel form (it has no spyre.kernel and no device tensors); compile it with spyre-opt --spyre-pipeline first
-// EXPECT-LOC: @+1
+// EXPECT: 'spyre.add' op is not in kernel form; run --spyre-lower-to-kernels (or --spyre-pipeline) first
+// EXPECT-LOC: @+2
 func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %0 = spyre.add %a, %b : (tensor<4x64xf16>, tensor<4x64xf16>) -> tensor<4x64xf16>
   return %0 : tensor<4x64xf16>
@@ -375,7 +375,7 @@ func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
 
 // The DCIs of a program that was never compiled: an error, not `[]`.
 // TOOL: spyre-translate --spyre-to-dci
-// EXPECT: @add is not in kernel form (it has no spyre.kernel and no device tensors); compile it with spyre-opt --spyre-pipeline first
+// EXPECT: @add is not in kernel form (it holds 'tensor.empty'); compile it with spyre-opt --spyre-pipeline first
 // EXPECT-LOC: @+1
 func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %e = tensor.empty() : tensor<4x64xf16>

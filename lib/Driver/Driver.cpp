@@ -188,8 +188,64 @@ OwningOpRef<ModuleOp> Session::parseString(StringRef text,
   return parse(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName));
 }
 
+std::string NestingError::str(StringRef name) const {
+  return llvm::formatv("{0}:{1}:{2}: error: {3}", name, line, column, message)
+      .str();
+}
+
+std::optional<NestingError>
+mlir::spyre::driver::checkNestingDepth(StringRef buffer) {
+  int depth = 0, line = 1, column = 0;
+  for (size_t i = 0, n = buffer.size(); i < n; ++i) {
+    char c = buffer[i];
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      continue;
+    }
+    if (c == '"') { // a string: skip to its closing quote
+      for (++i; i < n && buffer[i] != '"' && buffer[i] != '\n'; ++i)
+        if (buffer[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && buffer[i + 1] == '/') { // a comment
+      while (i + 1 < n && buffer[i + 1] != '\n')
+        ++i;
+      continue;
+    }
+    char next = i + 1 < n ? buffer[i + 1] : 0;
+    char previous = i > 0 ? buffer[i - 1] : 0;
+    bool open = c == '(' || c == '[' || c == '{' || (c == '<' && next != '=');
+    bool close = c == ')' || c == ']' || c == '}' ||
+                 (c == '>' && previous != '-' && next != '=');
+    if (open && ++depth > kMaxNestingDepth)
+      return NestingError{
+          static_cast<unsigned>(line), static_cast<unsigned>(column),
+          llvm::formatv("the input nests brackets more than {0} deep; "
+                        "spyre's tools read at most {0} levels",
+                        kMaxNestingDepth)
+              .str()};
+    if (close && depth > 0)
+      --depth;
+  }
+  return std::nullopt;
+}
+
 OwningOpRef<ModuleOp>
 Session::parse(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  if (std::optional<NestingError> deep =
+          checkNestingDepth(buffer->getBuffer())) {
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(buffer->getBuffer(),
+                                             buffer->getBufferIdentifier()),
+        llvm::SMLoc());
+    emitError(FileLineColLoc::get(context.get(), buffer->getBufferIdentifier(),
+                                  deep->line, deep->column))
+        << deep->message;
+    return nullptr;
+  }
   // The parser reads a source manager of one buffer; diagnostics are
   // rendered from the session's, which keeps a copy of every buffer.
   sourceMgr.AddNewSourceBuffer(
@@ -198,7 +254,35 @@ Session::parse(std::unique_ptr<llvm::MemoryBuffer> buffer) {
       llvm::SMLoc());
   llvm::SourceMgr single;
   single.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(single, context.get());
+  // Verified here rather than by the parser: the implicit body of a named
+  // linalg op (linalg.add on ui8 builds arith.addi on unsigned integers) has
+  // no location of its own, so its errors are reported at the op.
+  ParserConfig config(context.get(), /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(single, config);
+  if (!module)
+    return nullptr;
+  // Verifies quietly: the op, not its body, gets the diagnostic.
+  auto isValid = [&](Operation &inner) {
+    ScopedDiagnosticHandler quiet(context.get(),
+                                  [](Diagnostic &) { return success(); });
+    return succeeded(mlir::verify(&inner, /*verifyRecursively=*/false));
+  };
+  bool bad = false;
+  module->walk([&](linalg::LinalgOp op) {
+    for (Operation &inner : op->getRegion(0).getOps())
+      if (isa<UnknownLoc>(inner.getLoc()) && !isValid(inner)) {
+        emitError(op->getLoc())
+            << "'" << op->getName() << "' on "
+            << getElementTypeOrSelf(op->getOperand(0).getType())
+            << " has an invalid body: its '" << inner.getName()
+            << "' does not take these element types";
+        bad = true;
+        return;
+      }
+  });
+  if (bad || failed(mlir::verify(*module)))
+    return nullptr;
+  return module;
 }
 
 FailureOr<OwningOpRef<ModuleOp>> Session::compile(ModuleOp module,

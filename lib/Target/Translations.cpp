@@ -4,7 +4,9 @@
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/InitSpyre.h"
 #include "Spyre/Support/OutputFiles.h"
+
 #include "Spyre/Target/Emitters.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -59,39 +61,45 @@ static LogicalResult writeFiles(Operation *anchor, ArrayRef<EmittedFile> files,
   return success();
 }
 
-/// Fails with a located error when `module` was never compiled: no function
-/// holds a spyre.kernel or a device tensor, yet some function has ops to
-/// run (plain linalg, or --spyre-convert-linalg output). Emitting such a
-/// module would silently give an empty bundle or no DCIs.
+/// Fails with a located error unless every function of `module` is in
+/// kernel form: its body holds only spyre ops, calls (of host segments),
+/// constants and the return. A function still in linalg (never compiled, or
+/// added after compilation) would silently give no SuperDSC and no DCIs.
+/// Host segments themselves are the host's code.
 static LogicalResult checkCompiled(ModuleOp module) {
-  FunctionOpInterface uncompiled;
-  bool compiled = false;
-  module.walk([&](Operation *op) {
-    if (isa<KernelOp>(op) ||
-        llvm::any_of(op->getResultTypes(), isDeviceTensor)) {
-      compiled = true;
-      return WalkResult::interrupt();
-    }
-    if (auto function = dyn_cast<FunctionOpInterface>(op)) {
-      if (llvm::any_of(function.getArgumentTypes(), isDeviceTensor) ||
-          llvm::any_of(function.getResultTypes(), isDeviceTensor)) {
-        compiled = true;
-        return WalkResult::interrupt();
+  for (auto function : module.getOps<FunctionOpInterface>()) {
+    if (function.isExternal() ||
+        function->hasAttr(SpyreDialect::kHostSegmentAttrName))
+      continue;
+    for (Operation &op : function.getFunctionBody().getOps()) {
+      // spyre ops on device tensors are the emitters' to judge (a compute
+      // op outside spyre.kernel is one of their located errors); on host
+      // tensors they were never laid out. Calls only of host segments.
+      if (isa<SpyreDialect>(op.getDialect()) &&
+          (!isa<KernelPayloadOpInterface>(op) ||
+           llvm::any_of(op.getResultTypes(), isDeviceTensor)))
+        continue;
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (callee && callee->hasAttr(SpyreDialect::kHostSegmentAttrName))
+          continue;
       }
-      if (!uncompiled && !function.isExternal() &&
-          llvm::any_of(function.getFunctionBody().getOps(), [](Operation &o) {
-            return !o.hasTrait<OpTrait::IsTerminator>();
-          }))
-        uncompiled = function;
+      if (op.hasTrait<OpTrait::IsTerminator>() ||
+          op.hasTrait<OpTrait::ConstantLike>())
+        continue;
+      if (isa<SpyreDialect>(op.getDialect()))
+        return emitError(op.getLoc())
+               << "'" << op.getName()
+               << "' op is not in kernel form; run --spyre-lower-to-kernels "
+                  "(or --spyre-pipeline) first";
+      return function.emitError()
+             << "@" << function.getName()
+             << " is not in kernel form (it holds '" << op.getName()
+             << "'); compile it with spyre-opt --spyre-pipeline first";
     }
-    return WalkResult::advance();
-  });
-  if (compiled || !uncompiled)
-    return success();
-  return uncompiled.emitError()
-         << "@" << uncompiled.getName()
-         << " is not in kernel form (it has no spyre.kernel and no device "
-            "tensors); compile it with spyre-opt --spyre-pipeline first";
+  }
+  return success();
 }
 
 /// The module a translation reads: `op`, which must be a module in kernel

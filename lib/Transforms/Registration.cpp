@@ -3,7 +3,10 @@
 
 #include "Spyre/InitSpyre.h"
 #include "Spyre/Transforms/Passes.h"
+
 #include "Spyre/Transforms/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Verifier.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,6 +53,43 @@ struct PipelineCheckPass
       compiled = true;
     }
     if (compiled)
+      return signalPassFailure();
+
+    bool bad = false;
+    // Functions in nested modules: the pipeline compiles one module.
+    module.walk([&](ModuleOp nested) {
+      if (nested == module)
+        return WalkResult::advance();
+      for (auto function : nested.getOps<FunctionOpInterface>())
+        if (!function.isExternal()) {
+          emitError(nested.getLoc())
+              << "a nested module holds @" << function.getName()
+              << "; --spyre-pipeline compiles the functions of one module: "
+                 "run it on the nested module (--pass-pipeline='"
+                 "builtin.module(builtin.module(spyre-pipeline))') or move "
+                 "the functions to the top level";
+          bad = true;
+          return WalkResult::skip();
+        }
+      return WalkResult::advance();
+    });
+    // Structured ops whose implicit bodies are invalid (linalg.add on ui8
+    // builds arith.addi on unsigned integers): the verifier would report
+    // the body at an unknown location; say it at the op.
+    module.walk([&](linalg::LinalgOp op) {
+      for (Operation &inner : op->getRegion(0).getOps())
+        if (failed(mlir::verify(&inner, /*verifyRecursively=*/false))) {
+          emitError(op->getLoc())
+              << "'" << op->getName() << "' on "
+              << getElementTypeOrSelf(op->getOperand(0).getType())
+              << " has an invalid body: '" << inner.getName()
+              << "' does not accept these element types (signless integers "
+                 "and floats only)";
+          bad = true;
+          return;
+        }
+    });
+    if (bad)
       signalPassFailure();
   }
 

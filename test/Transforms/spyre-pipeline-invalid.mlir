@@ -50,3 +50,16 @@ func.func @abs(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> (!t {spyre.mem = #spyre
   }
   return %0 : !t
 }
+
+// -----
+
+// A function in a nested module is an error at the module, not left
+// uncompiled with exit 0.
+module {
+  // expected-error @+1 {{a nested module holds @f; --spyre-pipeline compiles the functions of one module}}
+  module @inner {
+    func.func @f(%a: tensor<64x128xf16>) -> tensor<64x128xf16> {
+      return %a : tensor<64x128xf16>
+    }
+  }
+}

@@ -206,3 +206,9 @@ def test_model_only_times_without_values():
     assert model["ddr_bytes"] == with_values["ddr_bytes"]
     with pytest.raises(ValueError, match="model_only"):
         spyre.run(text, [], model_only=True, check=True)
+
+
+def test_deep_nesting_is_refused():
+    deep = "func.func @f() attributes {x = " + "[" * 5000 + "]" * 5000 + "} { return }"
+    with pytest.raises(ValueError, match="nests brackets more than 1000 deep"):
+        spyre.compile(deep)

@@ -52,6 +52,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "spyre-opt: error: " << error << "\n";
     return 1;
   }
+  if (std::optional<mlir::spyre::driver::NestingError> deep =
+          mlir::spyre::driver::checkNestingDepth(file->getBuffer())) {
+    llvm::errs() << deep->str(inputFile) << "\n";
+    return 1;
+  }
   std::string output;
   llvm::raw_string_ostream os(output);
   if (mlir::failed(mlir::MlirOptMain(os, std::move(file), registry, config)))

@@ -119,6 +119,11 @@ int main(int argc, char **argv) {
   if (!input)
     return fail(errorMessage);
 
+  if (std::optional<mlir::spyre::driver::NestingError> deep =
+          mlir::spyre::driver::checkNestingDepth(input->getBuffer())) {
+    llvm::errs() << deep->str(inputFilename) << "\n";
+    return 1;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   auto processBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,

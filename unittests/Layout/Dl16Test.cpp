@@ -20,11 +20,11 @@ namespace {
 TEST(Dl16, HandDerivedEncodings) {
   EXPECT_EQ(floatToDl16(0.0f), 0x0000);
   EXPECT_EQ(floatToDl16(-0.0f), 0x8000);
-  EXPECT_EQ(floatToDl16(1.0f), 31 << 9);              // 2^0
-  EXPECT_EQ(floatToDl16(0.5f), 30 << 9);              // 2^-1
-  EXPECT_EQ(floatToDl16(-2.0f), 0x8000 | (32 << 9));  // -2^1
-  EXPECT_EQ(floatToDl16(1.5f), (31 << 9) | 256);      // 1 + 256/512
-  EXPECT_EQ(floatToDl16(65536.0f), 47 << 9);          // 2^16
+  EXPECT_EQ(floatToDl16(1.0f), 31 << 9);             // 2^0
+  EXPECT_EQ(floatToDl16(0.5f), 30 << 9);             // 2^-1
+  EXPECT_EQ(floatToDl16(-2.0f), 0x8000 | (32 << 9)); // -2^1
+  EXPECT_EQ(floatToDl16(1.5f), (31 << 9) | 256);     // 1 + 256/512
+  EXPECT_EQ(floatToDl16(65536.0f), 47 << 9);         // 2^16
   EXPECT_EQ(dl16ToFloat(31 << 9), 1.0f);
   EXPECT_EQ(dl16ToFloat((31 << 9) | 1), 1.0f + 1.0f / 512);
   // The largest finite value: exponent and fraction all ones is special.
@@ -93,9 +93,9 @@ TEST(Dl16, TheSwitchChangesOnlySen169) {
     EXPECT_EQ(bytes[0] | bytes[1] << 8, 31 << 9);
     EXPECT_EQ(loadDeviceElement(DataFormat::SEN169_FP16, bytes), 1.0f);
     // 100000 overflows binary16 but not DLFloat16.
-    EXPECT_EQ(llvm::cantFail(encodeDeviceValue(DataFormat::SEN169_FP16,
-                                               100000.0)),
-              floatToDl16(100000.0f));
+    EXPECT_EQ(
+        llvm::cantFail(encodeDeviceValue(DataFormat::SEN169_FP16, 100000.0)),
+        floatToDl16(100000.0f));
     EXPECT_FALSE(isBitExactTransfer(HostType::Float16));
     EXPECT_TRUE(isBitExactTransfer(HostType::Float32));
   }

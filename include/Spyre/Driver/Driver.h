@@ -97,6 +97,21 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
+/// The deepest nesting of brackets ((), [], {}, <>) the tools read. MLIR's
+/// parser, verifier and printer recurse per level; real programs nest a few
+/// dozen deep, and a few thousand levels exhaust a thread's stack.
+constexpr int kMaxNestingDepth = 1000;
+
+/// Where `buffer` first nests deeper than kMaxNestingDepth (strings and
+/// comments are skipped; `->`, `<=` and `>=` are not brackets).
+struct NestingError {
+  unsigned line = 0, column = 0;
+  std::string message;
+  /// "name:line:col: error: message", as a diagnostic prints.
+  std::string str(llvm::StringRef name) const;
+};
+std::optional<NestingError> checkNestingDepth(llvm::StringRef buffer);
+
 /// One diagnostic, as printed: "file:line:col: error: message" plus the
 /// source line and notes.
 struct Message {
