@@ -10,13 +10,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "Spyre/Sim/Npy.h"
+#include "Spyre/Support/HostMemory.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -380,14 +384,111 @@ llvm::Expected<HostTensor> mlir::spyre::sim::parseNpy(ArrayRef<uint8_t> bytes,
   return tensor;
 }
 
+/// The size of the whole .npy file `prefix` starts, once enough of it is
+/// there (0: read more, up to `need`), or the error its first bytes already
+/// show. Only the preamble and header are looked at.
+static llvm::Expected<uint64_t> npyFileSize(ArrayRef<uint8_t> prefix,
+                                            StringRef name, uint64_t &need) {
+  need = 0;
+  if (prefix.size() >= kMagicLen &&
+      std::memcmp(prefix.data(), kMagic, kMagicLen) == 0 &&
+      prefix.size() >= kMagicLen + 2) {
+    unsigned major = prefix[kMagicLen];
+    size_t preamble = kMagicLen + 2 + (major == 1 ? 2 : 4);
+    if (prefix.size() < preamble) {
+      need = preamble;
+      return 0;
+    }
+    const uint8_t *lengthBytes = prefix.data() + kMagicLen + 2;
+    uint64_t headerLength = major == 1
+                                ? llvm::support::endian::read16le(lengthBytes)
+                                : llvm::support::endian::read32le(lengthBytes);
+    if (prefix.size() < preamble + headerLength) {
+      need = preamble + headerLength;
+      return 0;
+    }
+  }
+  // The header is complete (or the prefix is broken): parse it as a file
+  // with no data, and read the expected size from the "truncated data"
+  // error, or report the header's error.
+  llvm::Expected<HostTensor> parsed = parseNpy(prefix, name);
+  if (parsed)
+    return prefix.size();
+  std::string message = llvm::toString(parsed.takeError());
+  StringRef text(message);
+  size_t at = text.find("truncated data (expected ");
+  if (at == StringRef::npos)
+    return makeError(message);
+  uint64_t dataBytesExpected = 0;
+  text.drop_front(at + strlen("truncated data (expected "))
+      .consumeInteger(10, dataBytesExpected);
+  // The data starts where the prefix ends.
+  return prefix.size() + dataBytesExpected;
+}
+
 llvm::Expected<HostTensor> mlir::spyre::sim::readNpy(StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!buffer)
+  // Read the header first: a stream that is not a .npy file (/dev/zero) is
+  // refused after a few bytes, and the data size is checked against the
+  // host's memory before anything that large is read.
+  int fd = -1;
+  if (std::error_code error = llvm::sys::fs::openFileForRead(path, fd))
+    return makeError("cannot read " + path + ": " + error.message());
+  llvm::scope_exit closeFd(
+      [&] { llvm::sys::Process::SafelyCloseFileDescriptor(fd); });
+  std::vector<uint8_t> bytes;
+  auto readTo = [&](uint64_t size) -> llvm::Error {
+    while (bytes.size() < size) {
+      size_t old = bytes.size();
+      size_t chunk = std::min<uint64_t>(size - old, uint64_t(1) << 26);
+      bytes.resize(old + chunk);
+      llvm::Expected<size_t> got = llvm::sys::fs::readNativeFile(
+          llvm::sys::fs::convertFDToNativeFile(fd),
+          llvm::MutableArrayRef<char>(
+              reinterpret_cast<char *>(bytes.data() + old), chunk));
+      if (!got)
+        return got.takeError();
+      bytes.resize(old + *got);
+      if (*got == 0)
+        break; // end of file
+    }
+    return llvm::Error::success();
+  };
+  uint64_t need = kMagicLen + 2 + 4;
+  uint64_t total = 0;
+  for (int round = 0; round < 4; ++round) {
+    if (llvm::Error error = readTo(need))
+      return makeError("cannot read " + path + ": " +
+                       llvm::toString(std::move(error)));
+    bool complete = bytes.size() >= need;
+    llvm::Expected<uint64_t> size = npyFileSize(bytes, path, need);
+    if (!size)
+      return size.takeError();
+    if (*size) {
+      total = *size;
+      break;
+    }
+    if (!complete)
+      break; // the file ends inside its header
+  }
+  if (!total)
+    return parseNpy(bytes, path); // the header itself is cut short
+  uint64_t available = hostMemoryBytes();
+  if (total > available / 2)
+    return makeError(llvm::formatv(
+        "{0}: the array needs {1} of memory to read; this machine has {2}",
+        path, formatBytes(total), formatBytes(available)));
+  // The whole of a regular file (its trailing bytes, if any, are counted in
+  // the error); one byte more than expected from a stream, to notice them.
+  uint64_t toRead = total + 1;
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(path, status) &&
+      llvm::sys::fs::is_regular_file(status) && status.getSize() > total &&
+      status.getSize() <= available / 2)
+    toRead = status.getSize();
+  if (llvm::Error error = readTo(toRead))
     return makeError("cannot read " + path + ": " +
-                     buffer.getError().message());
-  return parseNpy(llvm::arrayRefFromStringRef((*buffer)->getBuffer()), path);
+                     llvm::toString(std::move(error)));
+  return parseNpy(bytes, path);
 }
 
 llvm::Expected<std::vector<uint8_t>>

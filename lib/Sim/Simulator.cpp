@@ -14,6 +14,7 @@
 #include "Spyre/Layout/Stickify.h"
 
 #include "Spyre/Sim/Reference.h"
+#include "Spyre/Support/HostMemory.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -365,6 +366,43 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
     machine.pool.resize(bytes, target.stickBytes);
   }
   machine.pool.name = "the DDR pool";
+
+  // The host memory the run needs, before any of it is allocated: the DDR
+  // pool, the host-visible buffers, the LX of every core a kernel uses, and
+  // the host copies of inputs and results.
+  {
+    uint64_t needed = static_cast<uint64_t>(machine.pool.size());
+    auto deviceBytes = [](Type type) -> uint64_t {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !isDeviceTensor(tensor))
+        return 0;
+      llvm::Expected<BoundLayout> bound = bindLayout(tensor);
+      if (!bound) {
+        llvm::consumeError(bound.takeError());
+        return 0;
+      }
+      return static_cast<uint64_t>(bound->layout().deviceBytes());
+    };
+    for (Type type : function.getArgumentTypes())
+      needed += 2 * deviceBytes(type);
+    for (Type type : function.getResultTypes())
+      needed += 2 * deviceBytes(type);
+    int64_t cores = 0;
+    function.walk([&](KernelOp kernel) {
+      cores = std::max<int64_t>(cores, kernel.getNumCores());
+    });
+    needed +=
+        static_cast<uint64_t>(cores) * static_cast<uint64_t>(target.lxBytes);
+    uint64_t available = hostMemoryBytes();
+    if (needed > available / 10 * 8)
+      return llvm::createStringError(llvm::formatv(
+          "simulating @{0} needs about {1} of host memory (the DDR pool, "
+          "the tensors' buffers and {2} cores' LX of {3} each); this machine "
+          "has {4}",
+          function.getName(), formatBytes(needed), cores,
+          formatBytes(static_cast<uint64_t>(target.lxBytes)),
+          formatBytes(available)));
+  }
 
   for (auto [i, arg] : llvm::enumerate(block.getArguments())) {
     std::string what = llvm::formatv("argument {0}", i).str();

@@ -19,6 +19,7 @@
 #include "Spyre/Sim/Npy.h"
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Sim/Simulator.h"
+#include "Spyre/Support/HostMemory.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"
@@ -261,6 +262,17 @@ int main(int argc, char **argv) {
   if (modelOnly) {
     // No values.
   } else if (generated) {
+    uint64_t bytes = 0;
+    for (Type type : argTypes)
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        if (FailureOr<HostType> host = getHostTypeOf(tensor); succeeded(host))
+          bytes += static_cast<uint64_t>(tensor.getNumElements()) *
+                   hostElementBytes(*host);
+    if (bytes > hostMemoryBytes() / 2)
+      return fail(llvm::formatv("the inputs of @{0} need {1} of memory; this "
+                                "machine has {2}",
+                                name, formatBytes(bytes),
+                                formatBytes(hostMemoryBytes())));
     values = driver::randomInputs(picked, static_cast<unsigned>(randomInputs));
   } else {
     if (inputs.size() != argTypes.size())
