@@ -1,4 +1,5 @@
-//===- HostMemory.h - The memory of the machine the tools run on -*- C++ -*-===//
+//===- HostMemory.h - The memory of the machine the tools run on -*- C++
+//-*-===//
 //
 // The tools check the host memory a run needs before allocating it (a
 // 2^31-element input, a 10 GB result, a simulated machine with large
