@@ -680,6 +680,9 @@ std::string nestRepr(const DmaNest &nest) {
 
 } // namespace
 
+// spyre.quantize / spyre.dequantize (QuantBindings.cpp).
+void bindQuant(py::module_ &m);
+
 PYBIND11_MODULE(_spyre, m) {
   m.doc() = "Spyre tensor layouts: the layout algebra of spyre-mlir";
 
@@ -953,4 +956,5 @@ bfloat16, float32, int8, int32, int64, float8_e4m3fn, float8_e5m2, bool, int4.
       py::arg("dtype"), "The device format (DataFormats) of a host dtype.");
   m.attr("DEFAULT_STICK_BYTES") = kDefaultStickBytes;
   m.attr("MAX_HOST_RANK") = kMaxHostRank;
+  bindQuant(m);
 }

@@ -205,3 +205,152 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
         stats["check_ok"] = all(row["ok"] for row in stats["check"])
         stats["reference"] = list(raw["reference"])
     return outputs, stats
+
+
+# ---------------------------------------------------------------------------
+# Quantized tensors (TensorCast): spyre.quantize / spyre.dequantize
+# ---------------------------------------------------------------------------
+
+__all__ += ["QuantizedTensor", "quant_shapes", "quantize", "dequantize"]
+
+_QUANT_DTYPES = (
+    "e4m3fn", "e5m2", "e4m3fnuz", "e5m2fnuz", "e3m2fnuz", "e2m3fnuz",
+    "e2m1fnuz", "e3m2fn", "e2m3fn", "e2m1fn", "int8", "int4", "uint4", "int2",
+)
+
+
+def _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2, tile2,
+                multiscale, zero_point, sparsity):
+    if scale is not None and not isinstance(scale, str):
+        raise ValueError("scale must be a name (mx, tensor, channel, tile, "
+                         "matrix) or None")
+    return dict(dtype=str(dtype), axis=int(axis), tile=int(tile),
+                mode=str(mode), scale=scale, scale_dtype=scale_dtype,
+                axis2=int(axis2), tile2=int(tile2),
+                multiscale=bool(multiscale), zero_point=bool(zero_point),
+                sparsity=None if sparsity is None else int(sparsity))
+
+
+class QuantizedTensor:
+    """A tensor with its scales and metadata (TensorCast's tcast.Tensor).
+
+    Attributes (numpy arrays, None when the scheme has no such companion):
+        data      the quantized values: float32 fake-quantized values
+                  (mode "virtual"), the actual dtype's raw values
+                  ("actual": fp8 bits as uint8, ints as int8/uint8) or the
+                  packed bytes ("compressed": 4-bit values two per byte,
+                  2-bit four per byte, low bits first, pruned values left out)
+        scale     one scale per tile (float32, float16, bfloat16 as uint16
+                  bits, float8_e4m3fn or float8_e8m0fnu as uint8 bits)
+        zero      zero points (asymmetric integers; packed when compressed)
+        tenscale  the tensor scale of multiscale (0-d float32)
+        meta      codebook metadata (codebooks are not implemented: None)
+        mask      the sparsity mask (bool; packed 8 per byte when compressed)
+    shape, dtype, mode: the original shape, the quantized dtype, the cast mode.
+    shapes: per companion {shape, dtype, compressed_shape, compressed_dtype}.
+    bits_per_value: bytes of the compressed tensor and its companions, in
+        bits per value (MXFP4: 4.25).
+    """
+
+    def __init__(self, shape, spec, parts):
+        self.shape = tuple(shape)
+        self._spec = spec
+        self.dtype = spec["dtype"]
+        self.mode = spec["mode"]
+        for name in ("data", "scale", "zero", "tenscale", "meta", "mask"):
+            setattr(self, name, parts[name])
+        self.shapes = parts["shapes"]
+        self.bits_per_value = parts["bits_per_value"]
+
+    def dequantize(self):
+        return dequantize(self)
+
+    def layouts(self, stick_bytes=DEFAULT_STICK_BYTES):
+        """The Spyre layout of each stored companion (None for 0-d ones).
+
+        Every companion puts its stick on the scaled (and packed) dim, so that
+        a stick of data and the scales that belong to it line up (a 128-byte
+        stick of MXFP4 data holds 256 values and 8 scales); one-byte types
+        numpy lacks are laid out as their int8 bits."""
+        axis = self._spec["axis"] % max(len(self.shape), 1)
+        out = {}
+        for name in ("data", "scale", "zero", "mask"):
+            array = getattr(self, name)
+            if array is None or array.ndim == 0:
+                out[name] = None
+                continue
+            order = [d for d in range(array.ndim) if d != axis] + [axis]
+            dtype = array.dtype
+            if dtype.itemsize == 1 and dtype.kind == "u":
+                dtype = "int8"
+            out[name] = SpyreTensorLayout(list(array.shape), dtype, order,
+                                          stick_bytes=stick_bytes)
+        return out
+
+    def __repr__(self):
+        return (f"QuantizedTensor(shape={self.shape}, dtype={self.dtype!r}, "
+                f"mode={self.mode!r}, bits_per_value="
+                f"{self.bits_per_value:.4g})")
+
+
+def quant_shapes(shape, dtype, axis=-1, tile=32, mode="compressed",
+                 scale="mx", *, scale_dtype=None, axis2=-2, tile2=32,
+                 multiscale=False, zero_point=False, sparsity=None,
+                 stick_bytes=DEFAULT_STICK_BYTES):
+    """The shapes and dtypes of every companion of a quantized tensor of
+    `shape`, without data: {name: {shape, dtype, compressed_shape,
+    compressed_dtype} or None, "bits_per_value", "compressed_bytes",
+    "tile_shape", "sticks": {values_per_stick, scales_per_stick} (or why the
+    tiles do not fit the sticks)}. Arguments as for quantize()."""
+    from ._spyre import _quant_shapes
+
+    spec = _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2,
+                       tile2, multiscale, zero_point, sparsity)
+    return _quant_shapes([int(d) for d in shape], int(stick_bytes), **spec)
+
+
+def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
+             *, scale_dtype=None, axis2=-2, tile2=32, multiscale=False,
+             zero_point=False, sparsity=None):
+    """Quantizes a float array (read as float32) to a QuantizedTensor.
+
+    dtype: e4m3fn, e5m2, e4m3fnuz, e5m2fnuz (fp8); e3m2fnuz, e2m3fnuz,
+        e3m2fn, e2m3fn (fp6); e2m1fnuz, e2m1fn (fp4); int8, int4, uint4,
+        int2.
+    scale: "mx" (OCP MX: blocks of 32 along `axis`, E8M0 scales; MXFP8,
+        MXFP6, MXFP4 and MXINT8), "tile" (tiles of `tile` along `axis`),
+        "matrix" (`tile` along `axis` by `tile2` along `axis2`), "channel"
+        (one scale per slice along `axis`), "tensor", or None (unscaled;
+        float dtypes only).
+    mode: "virtual" (quantize-dequantize, float32 out), "actual" (the
+        smallest standard dtype holding the values; fp6/fp4 in fp8) or
+        "compressed" (packed, pruned values omitted).
+    scale_dtype: float32 (default; float8_e8m0fnu for mx), float16,
+        bfloat16, float8_e4m3fn, float8_e8m0fnu.
+    multiscale: also a float32 tensor scale (tenscale).
+    zero_point: asymmetric integers with a zero point per scale (uint4
+        needs them).
+    sparsity: None, 25 or 50: structured 1-D sparsity along `axis`, the
+        largest magnitudes of each group of 4 kept.
+    Bad arguments raise ValueError with the library's message.
+    """
+    import numpy as np
+
+    from ._spyre import _quantize
+
+    spec = _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2,
+                       tile2, multiscale, zero_point, sparsity)
+    values = np.ascontiguousarray(np.asarray(array, dtype=np.float32))
+    return QuantizedTensor(values.shape, spec, _quantize(values, **spec))
+
+
+def dequantize(q):
+    """The float32 values a QuantizedTensor stands for, read back from its
+    stored arrays (unpacked, pruned zeros reinstated, scales applied)."""
+    from ._spyre import _dequantize
+
+    if not isinstance(q, QuantizedTensor):
+        raise ValueError("dequantize takes a QuantizedTensor (from "
+                         "spyre.quantize)")
+    return _dequantize(list(q.shape), q.data, q.scale, q.zero, q.tenscale,
+                       q.mask, **q._spec)

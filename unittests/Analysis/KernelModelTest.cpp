@@ -424,8 +424,9 @@ TEST(Property, RandomProblemsKeepLimitsAndModelBeatsGreedy) {
     // and then says why.
     if (greedy && !model)
       ADD_FAILURE() << "model failed where greedy succeeded";
-    if (!model)
+    if (!model) {
       EXPECT_FALSE(llvm::toString(model.takeError()).empty());
+    }
     if (!greedy)
       llvm::consumeError(greedy.takeError());
   }

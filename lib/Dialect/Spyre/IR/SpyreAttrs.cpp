@@ -13,6 +13,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -546,4 +548,190 @@ void SpyreDialect::registerAttributes() {
 #define GET_ATTRDEF_LIST
 #include "Spyre/Dialect/Spyre/IR/SpyreAttrs.cpp.inc"
       >();
+}
+
+//===----------------------------------------------------------------------===//
+// QuantAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Parses a keyword that `symbolize` maps to a value, or explains the
+/// choices.
+template <typename T, typename Symbolize>
+FailureOr<T> parseQuantKeyword(AsmParser &parser, Symbolize symbolize,
+                               StringRef what, StringRef choices) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  if (std::optional<T> value = symbolize(keyword))
+    return *value;
+  return parser.emitError(loc, "unknown ")
+         << what << " '" << keyword << "'; expected one of " << choices;
+}
+} // namespace
+
+FailureOr<quant::Format> mlir::spyre::parseQuantFormat(AsmParser &parser) {
+  SmallVector<StringRef> names;
+  for (quant::Format format : quant::allFormats())
+    if (quant::getFormatInfo(format).kind != quant::FormatKind::Exponent)
+      names.push_back(quant::getFormatInfo(format).name);
+  std::string choices = llvm::join(names, ", ");
+  return parseQuantKeyword<quant::Format>(
+      parser,
+      [](StringRef name) -> std::optional<quant::Format> {
+        std::optional<quant::Format> format = quant::parseFormat(name);
+        if (format &&
+            quant::getFormatInfo(*format).kind == quant::FormatKind::Exponent)
+          return std::nullopt;
+        return format;
+      },
+      "quantized format", choices);
+}
+void mlir::spyre::printQuantFormat(AsmPrinter &printer, quant::Format format) {
+  printer << quant::getFormatInfo(format).name;
+}
+FailureOr<quant::Scaling> mlir::spyre::parseQuantScaling(AsmParser &parser) {
+  return parseQuantKeyword<quant::Scaling>(
+      parser, quant::parseScaling, "scaling",
+      "none, tensor, channel, tile, matrix, mx");
+}
+void mlir::spyre::printQuantScaling(AsmPrinter &printer,
+                                    quant::Scaling scaling) {
+  printer << quant::stringifyScaling(scaling);
+}
+FailureOr<quant::CastMode> mlir::spyre::parseQuantCastMode(AsmParser &parser) {
+  return parseQuantKeyword<quant::CastMode>(
+      parser, quant::parseCastMode, "cast mode", "virtual, actual, compressed");
+}
+void mlir::spyre::printQuantCastMode(AsmPrinter &printer,
+                                     quant::CastMode mode) {
+  printer << quant::stringifyCastMode(mode);
+}
+FailureOr<std::optional<quant::ScaleType>>
+mlir::spyre::parseQuantScaleType(AsmParser &parser) {
+  FailureOr<quant::ScaleType> type = parseQuantKeyword<quant::ScaleType>(
+      parser, quant::parseScaleType, "scale type",
+      "float32, float16, bfloat16, float8_e4m3fn, float8_e8m0fnu");
+  if (failed(type))
+    return failure();
+  return std::optional<quant::ScaleType>(*type);
+}
+void mlir::spyre::printQuantScaleType(AsmPrinter &printer,
+                                      quant::ScaleType type) {
+  printer << quant::stringifyScaleType(type);
+}
+
+static quant::QuantSpec
+makeQuantSpec(quant::Format format, quant::Scaling scaling,
+              quant::CastMode mode, int64_t axis, int64_t tile, int64_t axis2,
+              int64_t tile2, std::optional<quant::ScaleType> scaleType,
+              bool multiscale, bool zeroPoint, int64_t sparsity) {
+  quant::QuantSpec spec;
+  spec.format = format;
+  spec.scaling = scaling;
+  spec.mode = mode;
+  spec.axis = axis;
+  spec.tile = tile;
+  spec.axis2 = axis2;
+  spec.tile2 = tile2;
+  spec.scaleType = scaleType;
+  spec.multiscale = multiscale;
+  spec.zeroPoint = zeroPoint;
+  spec.sparsityPercent = static_cast<unsigned>(
+      std::clamp<int64_t>(sparsity, 0, std::numeric_limits<unsigned>::max()));
+  return spec;
+}
+
+LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                quant::Format format, quant::Scaling scaling,
+                                quant::CastMode mode, int64_t axis,
+                                int64_t tile, int64_t axis2, int64_t tile2,
+                                std::optional<quant::ScaleType> scaleType,
+                                bool multiscale, bool zeroPoint,
+                                int64_t sparsity) {
+  constexpr int64_t kMaxAxis = 64;
+  for (int64_t a : {axis, axis2})
+    if (a < -kMaxAxis || a >= kMaxAxis)
+      return emitError() << "axis " << a << " is out of range [-" << kMaxAxis
+                         << ", " << kMaxAxis << ")";
+  if (sparsity != 0 && sparsity != 25 && sparsity != 50)
+    return emitError() << "sparsity is 0, 25 or 50 percent (got " << sparsity
+                       << ")";
+  // What does not depend on the tensor: checked on a probe shape every axis
+  // fits, with dims every tile and sparse group divides.
+  quant::QuantSpec spec =
+      makeQuantSpec(format, scaling, mode, axis, tile, axis2, tile2, scaleType,
+                    multiscale, zeroPoint, sparsity);
+  int64_t rank = 2;
+  for (int64_t a : {axis, axis2})
+    rank = std::max(rank, a < 0 ? -a : a + 1);
+  SmallVector<int64_t> probe(rank, 64);
+  if (llvm::Expected<quant::QuantShapes> shapes =
+          quant::computeShapes(probe, spec);
+      !shapes)
+    return emitError() << llvm::toString(shapes.takeError());
+  return success();
+}
+
+quant::QuantSpec QuantAttr::getSpec() const {
+  return makeQuantSpec(getFormat(), getScaling(), getMode(), getAxis(),
+                       getTile(), getAxis2(), getTile2(), getScaleType(),
+                       getMultiscale(), getZeroPoint(), getSparsity());
+}
+
+llvm::Expected<quant::QuantShapes>
+QuantAttr::getShapes(ArrayRef<int64_t> shape) const {
+  return quant::computeShapes(shape, getSpec());
+}
+
+/// The MLIR element type of a quantized dtype (torch spelling): integers
+/// and packed bytes are signless.
+static Type quantElementType(MLIRContext *ctx, StringRef dtype) {
+  Builder b(ctx);
+  return llvm::StringSwitch<Type>(dtype)
+      .Case("float32", b.getF32Type())
+      .Case("float16", b.getF16Type())
+      .Case("bfloat16", b.getBF16Type())
+      .Case("bool", b.getI1Type())
+      .Cases({"int8", "uint8"}, b.getI8Type())
+      .Case("float8_e4m3fn", b.getType<Float8E4M3FNType>())
+      .Case("float8_e5m2", b.getType<Float8E5M2Type>())
+      .Case("float8_e4m3fnuz", b.getType<Float8E4M3FNUZType>())
+      .Case("float8_e5m2fnuz", b.getType<Float8E5M2FNUZType>())
+      .Case("float8_e8m0fnu", b.getType<Float8E8M0FNUType>())
+      .Default(Type());
+}
+
+FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>>
+QuantAttr::getPartTypes(RankedTensorType type,
+                        function_ref<InFlightDiagnostic()> emitError) const {
+  Type floatType = type.getElementType();
+  if (!floatType.isF32() && !floatType.isF16() && !floatType.isBF16())
+    return emitError() << "quantizes f32, f16 or bf16 tensors, not "
+                       << floatType;
+  if (!type.hasStaticShape())
+    return emitError() << "quantized tensors need static shapes";
+  llvm::Expected<quant::QuantShapes> shapes = getShapes(type.getShape());
+  if (!shapes)
+    return emitError() << llvm::toString(shapes.takeError());
+  bool compressed = getMode() == quant::CastMode::Compressed;
+  SmallVector<std::pair<StringRef, RankedTensorType>> parts;
+  auto add = [&](StringRef name, const quant::Companion &c) {
+    if (!c.present)
+      return;
+    ArrayRef<int64_t> shape = compressed ? c.compressedShape : c.shape;
+    Type element = quantElementType(getContext(),
+                                    compressed ? c.compressedDtype : c.dtype);
+    parts.emplace_back(name, RankedTensorType::get(shape, element));
+  };
+  if (getMode() == quant::CastMode::Virtual)
+    parts.emplace_back("data", type);
+  else
+    add("data", shapes->data);
+  add("scale", shapes->scale);
+  add("zero", shapes->zero);
+  add("tenscale", shapes->tenscale);
+  add("mask", shapes->mask);
+  return parts;
 }

@@ -119,3 +119,40 @@ OpFoldResult RestickifyOp::fold(FoldAdaptor) {
     return getInput();
   return changed ? getResult() : OpFoldResult();
 }
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp / DequantizeOp
+//===----------------------------------------------------------------------===//
+
+/// `parts` must be the stored parts `quant` gives a tensor of `type`.
+static LogicalResult verifyQuantParts(Operation *op, QuantAttr quant,
+                                      RankedTensorType type, TypeRange parts,
+                                      StringRef role) {
+  FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> expected =
+      quant.getPartTypes(type, [&] { return op->emitOpError(); });
+  if (failed(expected))
+    return failure();
+  if (parts.size() != expected->size()) {
+    auto diag = op->emitOpError("expects ")
+                << expected->size() << " " << role << "s (";
+    llvm::interleaveComma(*expected, diag,
+                          [&](const auto &part) { diag << part.first; });
+    return diag << ") for " << quant << ", got " << parts.size();
+  }
+  for (auto [i, part, got] : llvm::enumerate(*expected, parts))
+    if (got != part.second)
+      return op->emitOpError()
+             << role << " #" << i << " (" << part.first << ") must be "
+             << part.second << " for " << type << ", got " << got;
+  return success();
+}
+
+LogicalResult QuantizeOp::verify() {
+  return verifyQuantParts(*this, getQuant(), getInput().getType(),
+                          getParts().getTypes(), "result");
+}
+
+LogicalResult DequantizeOp::verify() {
+  return verifyQuantParts(*this, getQuant(), getResult().getType(),
+                          getParts().getTypes(), "operand");
+}

@@ -11,6 +11,7 @@
 
 #include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/Layout/Layout.h"
+#include "Spyre/Quant/Quant.h"
 #include "Spyre/Support/TargetModel.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -40,6 +41,15 @@ FailureOr<std::optional<DataFormat>> parseDataFormat(AsmParser &parser);
 void printDataFormat(AsmPrinter &printer, DataFormat format);
 FailureOr<ElementArrangement> parseArrangement(AsmParser &parser);
 void printArrangement(AsmPrinter &printer, ElementArrangement arrangement);
+FailureOr<quant::Format> parseQuantFormat(AsmParser &parser);
+void printQuantFormat(AsmPrinter &printer, quant::Format format);
+FailureOr<quant::Scaling> parseQuantScaling(AsmParser &parser);
+void printQuantScaling(AsmPrinter &printer, quant::Scaling scaling);
+FailureOr<quant::CastMode> parseQuantCastMode(AsmParser &parser);
+void printQuantCastMode(AsmPrinter &printer, quant::CastMode mode);
+FailureOr<std::optional<quant::ScaleType>>
+parseQuantScaleType(AsmParser &parser);
+void printQuantScaleType(AsmPrinter &printer, quant::ScaleType type);
 
 } // namespace mlir::spyre
 

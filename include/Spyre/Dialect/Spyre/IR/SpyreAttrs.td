@@ -341,4 +341,98 @@ def Spyre_AccessAttr : Spyre_Attr<"Access", "access"> {
   }];
 }
 
+
+//===----------------------------------------------------------------------===//
+// Quantized tensors
+//===----------------------------------------------------------------------===//
+
+class Spyre_QuantKeywordParameter<string cppType, string parseFn,
+                                  string printFn, string desc>
+    : AttrParameter<cppType, desc> {
+  let parser = "::mlir::spyre::" # parseFn # "($_parser)";
+  let printer = "::mlir::spyre::" # printFn # "($_printer, $_self)";
+}
+
+def Spyre_QuantModeParameter
+    : DefaultValuedParameter<"::mlir::spyre::quant::CastMode",
+                             "::mlir::spyre::quant::CastMode::Compressed",
+                             "cast mode"> {
+  let parser = "::mlir::spyre::parseQuantCastMode($_parser)";
+  let printer = "::mlir::spyre::printQuantCastMode($_printer, $_self)";
+}
+
+def Spyre_QuantScaleTypeParameter
+    : OptionalParameter<"std::optional<::mlir::spyre::quant::ScaleType>",
+                        "scale type"> {
+  let parser = "::mlir::spyre::parseQuantScaleType($_parser)";
+  let printer = "::mlir::spyre::printQuantScaleType($_printer, *$_self)";
+}
+
+def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
+  let summary = "How a tensor is quantized (TensorCast's data type and cast)";
+  let description = [{
+    Describes a quantized tensor: its element format, how its scales are
+    found, and how it is stored (the cast mode). `spyre.quantize` and
+    `spyre.dequantize` carry one; the shapes and element types of the data
+    and of every companion tensor (scale, zero, tenscale, mask) follow from
+    it and the unquantized tensor's shape (docs/quantization.md).
+
+    - `format`: `e4m3fn`, `e5m2`, `e4m3fnuz`, `e5m2fnuz` (fp8), `e3m2fnuz`,
+      `e2m3fnuz`, `e3m2fn`, `e2m3fn` (fp6), `e2m1fnuz`, `e2m1fn` (fp4),
+      `int8`, `int4`, `uint4`, `int2`.
+    - `scaling`: `mx` (OCP MX: blocks of 32 along `axis`, E8M0 scales),
+      `tile` (tiles of `tile` along `axis`), `matrix` (`tile` along `axis`
+      by `tile2` along `axis2`), `channel` (one scale per slice along
+      `axis`), `tensor`, or `none`.
+    - `mode`: `virtual` (quantize-dequantize), `actual` (the smallest
+      standard type holding the values) or `compressed` (packed: 4-bit
+      values 2 per byte and 2-bit values 4 per byte along `axis`, pruned
+      values omitted; the default).
+    - `scale_type`: `float32` (default; `float8_e8m0fnu` for MX), `float16`,
+      `bfloat16`, `float8_e4m3fn`, `float8_e8m0fnu`.
+    - `multiscale`: a tensor scale (`tenscale`) combined with the tile
+      scales; `zero_point`: asymmetric integers; `sparsity`: 0, 25 or 50
+      percent of each group of 4 along `axis` pruned.
+
+    ```mlir
+    #spyre.quant<format = e2m1fn, scaling = mx>                  // MXFP4
+    #spyre.quant<format = int8, scaling = channel, zero_point = true>
+    ```
+  }];
+  let parameters = (ins
+    Spyre_QuantKeywordParameter<"::mlir::spyre::quant::Format",
+        "parseQuantFormat", "printQuantFormat", "element format">:$format,
+    Spyre_QuantKeywordParameter<"::mlir::spyre::quant::Scaling",
+        "parseQuantScaling", "printQuantScaling", "scaling">:$scaling,
+    Spyre_QuantModeParameter:$mode,
+    DefaultValuedParameter<"int64_t", "-1", "scaled dim">:$axis,
+    DefaultValuedParameter<"int64_t", "32", "tile along axis">:$tile,
+    DefaultValuedParameter<"int64_t", "-2", "second dim of matrix tiles">:$axis2,
+    DefaultValuedParameter<"int64_t", "32", "tile along axis2">:$tile2,
+    Spyre_QuantScaleTypeParameter:$scale_type,
+    DefaultValuedParameter<"bool", "false", "tensor scale too">:$multiscale,
+    DefaultValuedParameter<"bool", "false", "zero points">:$zero_point,
+    DefaultValuedParameter<"int64_t", "0", "sparsity percent">:$sparsity
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The library's description of the scheme.
+    ::mlir::spyre::quant::QuantSpec getSpec() const;
+    /// The shapes and dtypes of the data and its companions for an
+    /// unquantized tensor of `shape` (fails with the reason when the scheme
+    /// does not fit it).
+    ::llvm::Expected<::mlir::spyre::quant::QuantShapes>
+    getShapes(::llvm::ArrayRef<int64_t> shape) const;
+    /// The tensor types of the stored parts (data, then each companion
+    /// present: scale, zero, tenscale, mask) for an unquantized tensor of
+    /// `type`, with their names.
+    ::mlir::FailureOr<::llvm::SmallVector<
+        std::pair<::llvm::StringRef, ::mlir::RankedTensorType>>>
+    getPartTypes(::mlir::RankedTensorType type,
+                 ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError)
+        const;
+  }];
+}
+
 #endif // SPYRE_DIALECT_SPYRE_IR_SPYREATTRS_TD

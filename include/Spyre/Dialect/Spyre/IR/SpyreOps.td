@@ -277,4 +277,54 @@ def Spyre_YieldOp : Spyre_Op<"yield", [Pure, Terminator,
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
+
+//===----------------------------------------------------------------------===//
+// Quantized tensors
+//===----------------------------------------------------------------------===//
+
+def Spyre_QuantizeOp : Spyre_Op<"quantize", [Pure]> {
+  let summary = "Quantize a tensor into its data and companion tensors";
+  let description = [{
+    Quantizes `input` as `quant` describes and returns the stored parts:
+    the data, then each companion the scheme has, in the order scale, zero,
+    tenscale, mask. Their shapes and element types follow from `quant` and
+    the input's shape (docs/quantization.md): for MXFP4 of a `[R, C]` tensor,
+    packed data `[R, C/2] x i8` and E8M0 scales `[R, C/32]`. Packed bytes
+    and integers are signless; fp8 data and scales use MLIR's fp8 types.
+
+    ```mlir
+    %data, %scale = spyre.quantize %w {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+        : tensor<64x256xf32> -> tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>
+    ```
+
+    The op runs on the host (the simulator's reference and Python's
+    `spyre.quantize` compute the same values); the device-side cast is not
+    modelled yet.
+  }];
+  let arguments = (ins Spyre_HostTensor:$input, Spyre_QuantAttr:$quant);
+  let results = (outs Variadic<Spyre_HostTensor>:$parts);
+  let assemblyFormat =
+      "$input attr-dict `:` type($input) `->` type($parts)";
+  let hasVerifier = 1;
+}
+
+def Spyre_DequantizeOp : Spyre_Op<"dequantize", [Pure]> {
+  let summary = "The values a quantized tensor stands for";
+  let description = [{
+    The inverse of `spyre.quantize`: reads the data and companion tensors
+    (same order and types) and returns the unquantized tensor, scales and
+    zero points applied and pruned values reinstated as zeros.
+
+    ```mlir
+    %w = spyre.dequantize %data, %scale {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+        : tensor<64x128xi8>, tensor<64x8xf8E8M0FNU> -> tensor<64x256xf16>
+    ```
+  }];
+  let arguments = (ins Variadic<Spyre_HostTensor>:$parts, Spyre_QuantAttr:$quant);
+  let results = (outs Spyre_HostTensor:$result);
+  let assemblyFormat =
+      "$parts attr-dict `:` type($parts) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // SPYRE_DIALECT_SPYRE_IR_SPYREOPS_TD

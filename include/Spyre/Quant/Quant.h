@@ -1,0 +1,197 @@
+//===- Quant.h - Quantized, scaled and sparse tensors -----------*- C++ -*-===//
+//
+// TensorCast's tensor (../shared/spec/tcast_tensor_scales_metadata.md) as
+// plain C++ over LLVM Support: the element formats and their bit-exact
+// codecs, the scaling schemes (tensor, channel, tile along any dim, 2-D
+// tiles, multiscale, zero points), structured 1-D sparsity, the shapes of
+// every companion tensor (scale, zero, tenscale, meta, mask) uncompressed and
+// compressed, and quantize / dequantize on host arrays in the three cast
+// modes. docs/quantization.md describes every choice and its source.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_QUANT_QUANT_H
+#define SPYRE_QUANT_QUANT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+struct fltSemantics;
+} // namespace llvm
+
+namespace mlir::spyre::quant {
+
+//===----------------------------------------------------------------------===//
+// Formats
+//===----------------------------------------------------------------------===//
+
+enum class Format : uint8_t {
+#define SPYRE_QUANT_FORMAT(Enum, ...) Enum,
+#include "Spyre/Quant/Formats.def"
+};
+
+enum class FormatKind : uint8_t { Float, Int, UInt, Exponent };
+
+struct FormatInfo {
+  Format format;
+  llvm::StringRef name;
+  FormatKind kind;
+  unsigned bits;
+  /// The values' semantics (Float and Exponent kinds).
+  const llvm::fltSemantics *semantics;
+  llvm::StringRef actualDtype;
+  bool negZeroIsNaN;
+  /// Largest finite value and smallest (most negative) value.
+  double maxValue;
+  double lowest;
+  /// Exponent of the largest normal value (OCP's emax_elem).
+  int emax;
+  bool hasNaN;
+  bool hasInfinity;
+};
+
+const FormatInfo &getFormatInfo(Format format);
+std::optional<Format> parseFormat(llvm::StringRef name);
+/// Every format, in table order.
+llvm::ArrayRef<Format> allFormats();
+/// "e4m3fn, e5m2, ..." for diagnostics.
+std::string formatNames();
+
+/// Encodes `value` in `format`: round to nearest, ties to even; finite values
+/// beyond the range saturate to the largest magnitude; infinities stay
+/// infinite where the format has them and saturate otherwise; NaN becomes the
+/// format's NaN, or 0 where it has none (integers, OCP FP6/FP4: the scale of
+/// a block with a NaN is NaN). Integers are returned as two's complement
+/// in the low `bits`. E8M0 takes the exponent of the power of two nearest
+/// `value` (in [2^-127, 2^127]).
+uint32_t encode(Format format, double value);
+/// The value of an encoding (the low `bits` of `code`).
+double decode(Format format, uint32_t code);
+
+//===----------------------------------------------------------------------===//
+// Quantization schemes
+//===----------------------------------------------------------------------===//
+
+/// How the scales are found (TensorCast's scale specs).
+enum class Scaling : uint8_t {
+  None,    ///< unscaled cast (float formats only)
+  Tensor,  ///< one scale for the tensor
+  Channel, ///< one scale per slice: the tile spans the whole `axis`
+  Tile,    ///< 1-D tiles of `tile` elements along `axis`
+  Matrix,  ///< 2-D tiles: `tile` along `axis`, `tile2` along `axis2`
+  MX,      ///< OCP MX: tiles of 32 along `axis`, E8M0 scales
+};
+
+enum class CastMode : uint8_t { Virtual, Actual, Compressed };
+
+/// The data type of the scales.
+enum class ScaleType : uint8_t { Float32, Float16, BFloat16, E4M3FN, E8M0 };
+
+struct QuantSpec {
+  Format format = Format::E4M3FN;
+  Scaling scaling = Scaling::Tile;
+  CastMode mode = CastMode::Compressed;
+  /// The scaled (and packed, and sparse) dim; negative counts from the end.
+  int64_t axis = -1;
+  int64_t tile = 32;
+  /// Matrix tiles only.
+  int64_t axis2 = -2;
+  int64_t tile2 = 32;
+  /// Defaults to E8M0 for MX, Float32 otherwise.
+  std::optional<ScaleType> scaleType;
+  /// A tensor scale (`tenscale`) combined with the tile scales.
+  bool multiscale = false;
+  /// Asymmetric integers: a zero point per scale.
+  bool zeroPoint = false;
+  /// Structured 1-D sparsity along `axis`: 0 (dense), 25 or 50 percent of
+  /// each group of `sparseGroup` consecutive values pruned.
+  unsigned sparsityPercent = 0;
+  int64_t sparseGroup = 4;
+};
+
+llvm::StringRef stringifyScaling(Scaling scaling);
+std::optional<Scaling> parseScaling(llvm::StringRef name);
+llvm::StringRef stringifyCastMode(CastMode mode);
+std::optional<CastMode> parseCastMode(llvm::StringRef name);
+llvm::StringRef stringifyScaleType(ScaleType type);
+std::optional<ScaleType> parseScaleType(llvm::StringRef name);
+
+/// One companion tensor's shape and dtype, uncompressed and compressed.
+/// dtypes are torch spellings ("float32", "uint8", "bool",
+/// "float8_e4m3fn"); `storage` is the numpy dtype a host buffer holds them in.
+struct Companion {
+  bool present = false;
+  llvm::SmallVector<int64_t> shape;
+  std::string dtype;
+  llvm::SmallVector<int64_t> compressedShape;
+  std::string compressedDtype;
+};
+
+struct QuantShapes {
+  Companion data, scale, zero, tenscale, meta, mask;
+  /// The spec with defaults and negative axes resolved.
+  QuantSpec spec;
+  /// Per dim: how many data elements one scale covers (the dim's size when
+  /// the whole dim shares it, 1 when unscaled along it).
+  llvm::SmallVector<int64_t> tileShape;
+  /// Bytes of the compressed data, scale, zero, tenscale and mask together
+  /// and per data value, in bits.
+  int64_t compressedBytes = 0;
+  double bitsPerValue = 0;
+};
+
+/// Checks `spec` against a tensor of `shape` and derives every companion's
+/// shapes: the scale's is the data's with each scaled dim divided (ceil) by
+/// its tile; compressed, 4-bit values pack 2 per byte and 2-bit values 4 per
+/// byte along `axis` (only `axis` for matrix tiles), pruned values are
+/// omitted, the mask packs 8 per byte along `axis`.
+llvm::Expected<QuantShapes> computeShapes(llvm::ArrayRef<int64_t> shape,
+                                          const QuantSpec &spec);
+
+/// A host buffer: row-major elements of `shape` in the numpy dtype `storage`
+/// (float32, float16, uint16 for bfloat16 bits, uint8, int8, bool).
+struct Buffer {
+  llvm::SmallVector<int64_t> shape;
+  std::string dtype;   ///< what the elements mean (torch spelling)
+  std::string storage; ///< numpy dtype of `bytes`
+  std::vector<uint8_t> bytes;
+};
+
+struct QuantizedTensor {
+  QuantShapes shapes;
+  llvm::SmallVector<int64_t> shape;
+  Buffer data;
+  std::optional<Buffer> scale, zero, tenscale, meta, mask;
+};
+
+/// Quantizes a row-major float32 tensor of `shape`.
+llvm::Expected<QuantizedTensor> quantize(llvm::ArrayRef<float> values,
+                                         llvm::ArrayRef<int64_t> shape,
+                                         const QuantSpec &spec);
+
+/// The float32 values a quantized tensor stands for, read back from its
+/// stored buffers (unpacked, pruned zeros reinstated, scales applied).
+llvm::Expected<std::vector<float>> dequantize(const QuantizedTensor &tensor);
+
+/// How the companions line up on `stickBytes`-byte sticks along the packed
+/// dim: data values per stick and scales per stick (e.g. 256 MXFP4 values
+/// and 8 scales on a 128-byte stick). Fails when a stick would hold a
+/// partial scale tile.
+struct StickFit {
+  int64_t valuesPerStick;
+  int64_t scalesPerStick;
+};
+llvm::Expected<StickFit> fitOnSticks(const QuantShapes &shapes,
+                                     int64_t stickBytes);
+
+} // namespace mlir::spyre::quant
+
+#endif // SPYRE_QUANT_QUANT_H

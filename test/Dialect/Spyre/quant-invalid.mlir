@@ -1,0 +1,111 @@
+// RUN: spyre-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+2 {{unknown quantized format 'fp5'; expected one of e4m3fn, e5m2, e4m3fnuz, e5m2fnuz, e3m2fnuz, e2m3fnuz, e2m1fnuz, e3m2fn, e2m3fn, e2m1fn, int8, int4, uint4, int2}}
+// expected-error @+1 {{failed to parse Spyre_QuantAttr parameter 'format'}}
+func.func private @bad_format() attributes {q = #spyre.quant<format = fp5, scaling = mx>}
+
+// -----
+
+// E8M0 is a scale format only.
+// expected-error @+2 {{unknown quantized format 'e8m0'}}
+// expected-error @+1 {{failed to parse Spyre_QuantAttr parameter 'format'}}
+func.func private @e8m0_data() attributes {q = #spyre.quant<format = e8m0, scaling = mx>}
+
+// -----
+
+// expected-error @+2 {{unknown scaling 'block'; expected one of none, tensor, channel, tile, matrix, mx}}
+// expected-error @+1 {{failed to parse Spyre_QuantAttr parameter 'scaling'}}
+func.func private @bad_scaling() attributes {q = #spyre.quant<format = int8, scaling = block>}
+
+// -----
+
+// expected-error @+1 {{MX scaling uses blocks of 32 values (tile = 16)}}
+func.func private @mx_tile() attributes {q = #spyre.quant<format = e2m1fn, scaling = mx, tile = 16>}
+
+// -----
+
+// expected-error @+1 {{int4 is not an MX element format}}
+func.func private @mx_int4() attributes {q = #spyre.quant<format = int4, scaling = mx>}
+
+// -----
+
+// expected-error @+1 {{uint4 holds no negative values: give it zero points (zero_point=True)}}
+func.func private @uint4_symmetric() attributes {q = #spyre.quant<format = uint4, scaling = tile>}
+
+// -----
+
+// expected-error @+1 {{zero points are for integer formats, not e4m3fn}}
+func.func private @float_zero() attributes {q = #spyre.quant<format = e4m3fn, scaling = tile, zero_point = true>}
+
+// -----
+
+// expected-error @+1 {{sparsity is 0, 25 or 50 percent (got 75)}}
+func.func private @sparsity() attributes {q = #spyre.quant<format = e4m3fn, scaling = tile, sparsity = 75>}
+
+// -----
+
+// expected-error @+1 {{matrix tiles need two different dims (axis and axis2 are both 1)}}
+func.func private @matrix_same_dim() attributes {q = #spyre.quant<format = int8, scaling = matrix, axis = 1, axis2 = 1>}
+
+// -----
+
+// expected-error @+1 {{int8 needs a scale (only float formats cast unscaled)}}
+func.func private @int_unscaled() attributes {q = #spyre.quant<format = int8, scaling = none>}
+
+// -----
+
+// The parts must be those the scheme gives the tensor.
+func.func @wrong_count(%w: tensor<64x256xf32>) {
+  // expected-error @+1 {{'spyre.quantize' op expects 2 results (data, scale) for #spyre.quant<format = e2m1fn, scaling = mx>, got 1}}
+  %d = spyre.quantize %w {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<64x256xf32> -> tensor<64x128xi8>
+  return
+}
+
+// -----
+
+func.func @unpacked_data(%w: tensor<64x256xf32>) {
+  // expected-error @+1 {{'spyre.quantize' op result #0 (data) must be 'tensor<64x128xi8>' for 'tensor<64x256xf32>', got 'tensor<64x256xi8>'}}
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<64x256xf32> -> tensor<64x256xi8>, tensor<64x8xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @wrong_scale_type(%d: tensor<64x128xi8>, %s: tensor<64x8xi8>) {
+  // expected-error @+1 {{'spyre.dequantize' op operand #1 (scale) must be 'tensor<64x8xf8E8M0FNU>' for 'tensor<64x256xf16>', got 'tensor<64x8xi8>'}}
+  %r = spyre.dequantize %d, %s {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<64x128xi8>, tensor<64x8xi8> -> tensor<64x256xf16>
+  return
+}
+
+// -----
+
+// Shape-dependent checks happen at the op.
+func.func @axis_out_of_range(%w: tensor<64xf32>) {
+  // expected-error @+1 {{'spyre.quantize' op axis 1 is out of range for a rank-1 tensor}}
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e4m3fn, scaling = tile, axis = 1>} : tensor<64xf32> -> tensor<64xf8E4M3FN>, tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @sparse_dim(%w: tensor<4x66xf32>) {
+  // expected-error @+1 {{the sparse dim 1 (size 66) is not a multiple of the sparse group (4)}}
+  %d, %s, %m = spyre.quantize %w {quant = #spyre.quant<format = e4m3fn, scaling = tile, sparsity = 50>} : tensor<4x66xf32> -> tensor<4x33xf8E4M3FN>, tensor<4x3xf32>, tensor<4x9xi8>
+  return
+}
+
+// -----
+
+func.func @integer_input(%w: tensor<4x64xi32>) {
+  // expected-error @+1 {{'spyre.quantize' op quantizes f32, f16 or bf16 tensors, not 'i32'}}
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = int8, scaling = tile>} : tensor<4x64xi32> -> tensor<4x64xi8>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @missing_attr(%w: tensor<4x64xf32>) {
+  // expected-error @+1 {{'spyre.quantize' op requires attribute 'quant'}}
+  %d = spyre.quantize %w : tensor<4x64xf32> -> tensor<4x64xf32>
+  return
+}

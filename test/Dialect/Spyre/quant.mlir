@@ -1,0 +1,56 @@
+// RUN: spyre-opt %s | FileCheck %s
+// RUN: spyre-opt %s --mlir-print-op-generic | spyre-opt | FileCheck %s
+// RUN: spyre-opt %s --emit-bytecode | spyre-opt | FileCheck %s
+
+// MXFP4: packed bytes [R, C/2] and one E8M0 scale per 32 values. Defaults
+// (mode = compressed, axis = -1, tile = 32) are not printed.
+// CHECK-LABEL: func.func @mxfp4
+// CHECK: %[[D:.*]]:2 = spyre.quantize %{{.*}} {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<64x256xf32> -> tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>
+// CHECK: spyre.dequantize %[[D]]#0, %[[D]]#1 {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<64x128xi8>, tensor<64x8xf8E8M0FNU> -> tensor<64x256xf16>
+func.func @mxfp4(%w: tensor<64x256xf32>) -> tensor<64x256xf16> {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e2m1fn, scaling = mx, mode = compressed, tile = 32>}
+      : tensor<64x256xf32> -> tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>
+  %r = spyre.dequantize %d, %s {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<64x128xi8>, tensor<64x8xf8E8M0FNU> -> tensor<64x256xf16>
+  return %r : tensor<64x256xf16>
+}
+
+// Per-channel int8 with zero points: a scale and an int8 zero per row.
+// CHECK-LABEL: func.func @int8_channel
+// CHECK: spyre.quantize %{{.*}} {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>} : tensor<4x100xf32> -> tensor<4x100xi8>, tensor<4x1xf32>, tensor<4x1xi8>
+func.func @int8_channel(%w: tensor<4x100xf32>) -> (tensor<4x100xi8>, tensor<4x1xf32>, tensor<4x1xi8>) {
+  %d, %s, %z = spyre.quantize %w {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>}
+      : tensor<4x100xf32> -> tensor<4x100xi8>, tensor<4x1xf32>, tensor<4x1xi8>
+  return %d, %s, %z : tensor<4x100xi8>, tensor<4x1xf32>, tensor<4x1xi8>
+}
+
+// Actual mode: fp4 values held in fp8 (e4m3fnuz for the fnuz formats);
+// 2-D tiles divide both dims (partial tiles at the edge count).
+// CHECK-LABEL: func.func @actual_matrix
+// CHECK: spyre.quantize %{{.*}} {quant = #spyre.quant<format = e2m1fnuz, scaling = matrix, mode = actual, tile = 16, axis2 = 0, tile2 = 8, scale_type = float16>} : tensor<20x40xbf16> -> tensor<20x40xf8E4M3FNUZ>, tensor<3x3xf16>
+func.func @actual_matrix(%w: tensor<20x40xbf16>) -> (tensor<20x40xf8E4M3FNUZ>, tensor<3x3xf16>) {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e2m1fnuz, scaling = matrix, mode = actual, tile = 16, axis2 = 0, tile2 = 8, scale_type = float16>}
+      : tensor<20x40xbf16> -> tensor<20x40xf8E4M3FNUZ>, tensor<3x3xf16>
+  return %d, %s : tensor<20x40xf8E4M3FNUZ>, tensor<3x3xf16>
+}
+
+// Multiscale with 50% sparsity: pruned values omitted (64 -> 32 fp4 values,
+// 16 bytes), a float32 tenscale, the mask packed 8 per byte.
+// CHECK-LABEL: func.func @sparse_multiscale
+// CHECK: -> tensor<8x16xi8>, tensor<8x4xf8E4M3FN>, tensor<f32>, tensor<8x8xi8>
+func.func @sparse_multiscale(%w: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %d, %s, %t, %m = spyre.quantize %w {quant = #spyre.quant<format = e2m1fn, scaling = tile, tile = 16, scale_type = float8_e4m3fn, multiscale = true, sparsity = 50>}
+      : tensor<8x64xf16> -> tensor<8x16xi8>, tensor<8x4xf8E4M3FN>, tensor<f32>, tensor<8x8xi8>
+  %r = spyre.dequantize %d, %s, %t, %m {quant = #spyre.quant<format = e2m1fn, scaling = tile, tile = 16, scale_type = float8_e4m3fn, multiscale = true, sparsity = 50>}
+      : tensor<8x16xi8>, tensor<8x4xf8E4M3FN>, tensor<f32>, tensor<8x8xi8> -> tensor<8x64xf16>
+  return %r : tensor<8x64xf16>
+}
+
+// Virtual mode: the data is the fake-quantized tensor itself.
+// CHECK-LABEL: func.func @virtual
+// CHECK: spyre.quantize %{{.*}} {quant = #spyre.quant<format = e4m3fn, scaling = tensor, mode = virtual>} : tensor<3x5xf32> -> tensor<3x5xf32>, tensor<1x1xf32>
+func.func @virtual(%w: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e4m3fn, scaling = tensor, mode = virtual>}
+      : tensor<3x5xf32> -> tensor<3x5xf32>, tensor<1x1xf32>
+  return %d : tensor<3x5xf32>
+}

@@ -1,0 +1,188 @@
+"""spyre.quantize / spyre.dequantize against NumPy references written here
+from the format definitions (OCP MX v1.0, OFP8), not from the library."""
+
+import numpy as np
+import pytest
+
+import spyre
+
+
+def float_grid(ebits, mbits, bias, nan_codes=()):
+    """Every code's value of a sign/exponent/mantissa format."""
+    bits = 1 + ebits + mbits
+    codes = np.arange(1 << bits)
+    sign = np.where(codes >> (bits - 1), -1.0, 1.0)
+    exponent = (codes >> mbits) & ((1 << ebits) - 1)
+    mantissa = (codes & ((1 << mbits) - 1)) / 2.0**mbits
+    value = np.where(exponent == 0, mantissa * 2.0 ** (1 - bias),
+                     (1 + mantissa) * 2.0 ** (exponent - bias))
+    value = sign * value
+    value[list(nan_codes)] = np.nan
+    return value
+
+
+def round_to_grid(x, grid):
+    """Nearest finite grid value, ties to the even code (even mantissa);
+    beyond the range: the largest magnitude."""
+    finite = np.where(np.isnan(grid), np.inf, grid)
+    top = np.nanmax(grid)
+    x = np.clip(x, -top, top)
+    distance = np.abs(x[..., None] - finite[None, :])
+    best = distance.min(axis=-1, keepdims=True)
+    candidates = distance == best
+    # Prefer even codes among the nearest, then positive zero.
+    codes = np.arange(grid.size)
+    score = np.where(candidates, (codes % 2) * 2 + (codes >= grid.size // 2),
+                     99)
+    return finite[score.argmin(axis=-1)]
+
+
+FP4 = float_grid(2, 1, 1)
+E4M3FN = float_grid(4, 3, 7, nan_codes=(0x7F, 0xFF))
+
+
+def mxfp4_reference(x):
+    blocks = x.reshape(x.shape[0], -1, 32).astype(np.float64)
+    amax = np.abs(blocks).max(axis=-1, keepdims=True)
+    shared = np.where(amax > 0, np.floor(np.log2(np.where(amax > 0, amax, 1)))
+                      - 2, -127)
+    scale = 2.0 ** np.clip(shared, -127, 127)
+    q = round_to_grid(blocks / scale, FP4) * scale
+    return q.reshape(x.shape), (np.clip(shared, -127, 127) + 127).astype(
+        np.uint8).reshape(x.shape[0], -1)
+
+
+def test_mxfp4_matches_the_ocp_algorithm():
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal((8, 256)) *
+         2.0 ** rng.integers(-8, 8, (8, 1))).astype(np.float32)
+    x[3, 32:64] = 0
+    expected, scales = mxfp4_reference(x)
+    for mode in ("virtual", "actual", "compressed"):
+        q = spyre.quantize(x, "e2m1fn", mode=mode)
+        np.testing.assert_array_equal(q.scale, scales)
+        np.testing.assert_array_equal(q.dequantize(), expected)
+    q = spyre.quantize(x, "e2m1fn")
+    assert q.data.shape == (8, 128) and q.data.dtype == np.uint8
+    assert q.scale.shape == (8, 8)
+    assert q.bits_per_value == 4.25
+    # Packed low nibble first.
+    low = q.data & 0xF
+    np.testing.assert_array_equal(
+        FP4[low] * 2.0 ** (q.scale.astype(np.int64).repeat(16, axis=1) - 127),
+        expected[:, 0::2])
+
+
+def test_e4m3fn_tiles_with_float32_scales():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((3, 100)).astype(np.float32)
+    q = spyre.quantize(x, "e4m3fn", scale="tile", tile=16, mode="actual")
+    assert q.scale.shape == (3, 7) and q.scale.dtype == np.float32
+    padded = np.zeros((3, 112), np.float64)
+    padded[:, :100] = x
+    blocks = padded.reshape(3, 7, 16)
+    scale = (np.abs(blocks).max(axis=-1) / 448).astype(np.float32)
+    np.testing.assert_array_equal(q.scale, scale)
+    expected = round_to_grid(blocks / scale[..., None].astype(np.float64),
+                             E4M3FN) * scale[..., None]
+    np.testing.assert_array_equal(
+        q.dequantize(), expected.reshape(3, 112)[:, :100].astype(np.float32))
+    # actual mode holds the e4m3fn bits.
+    np.testing.assert_array_equal(
+        E4M3FN[q.data].reshape(3, 100),
+        expected.reshape(3, 112)[:, :100] /
+        np.repeat(scale, 16, axis=1)[:, :100])
+
+
+def test_int8_channel_with_zero_points():
+    rng = np.random.default_rng(3)
+    w = (rng.standard_normal((64, 512)) + 0.7).astype(np.float32)
+    q = spyre.quantize(w, "int8", scale="channel", zero_point=True,
+                       mode="actual")
+    assert q.scale.shape == (64, 1) and q.zero.shape == (64, 1)
+    lo = np.minimum(w.min(axis=1, keepdims=True), 0).astype(np.float64)
+    hi = np.maximum(w.max(axis=1, keepdims=True), 0).astype(np.float64)
+    scale = ((hi - lo) / 255).astype(np.float32)
+    zero = np.clip(np.rint(-128 - lo / scale), -128, 127)
+    np.testing.assert_array_equal(q.scale, scale)
+    np.testing.assert_array_equal(q.zero, zero.astype(np.int8))
+    codes = np.clip(np.rint(w / scale.astype(np.float64)) + zero, -128, 127)
+    np.testing.assert_array_equal(q.data, codes.astype(np.int8))
+    np.testing.assert_allclose(q.dequantize(), (codes - zero) * scale,
+                               rtol=1e-6)
+    # 8 bits plus a float32 scale and an int8 zero per row.
+    assert q.bits_per_value == pytest.approx(8 + 5 * 8 / 512)
+
+
+def test_uint4_zero_points_pack_two_per_byte():
+    x = np.linspace(0, 3, 4 * 64, dtype=np.float32).reshape(4, 64)
+    q = spyre.quantize(x, "uint4", scale="tile", tile=32, zero_point=True)
+    assert q.data.shape == (4, 32) and q.zero.shape == (4, 1)
+    shapes = q.shapes
+    assert shapes["zero"]["shape"] == (4, 2)
+    assert shapes["zero"]["compressed_shape"] == (4, 1)
+    err = np.abs(q.dequantize() - x)
+    step = (x.reshape(4, 2, 32).max(-1) - np.minimum(
+        x.reshape(4, 2, 32).min(-1), 0)) / 15
+    assert (err.reshape(4, 2, 32) <= step[..., None] * 0.5 + 1e-6).all()
+
+
+def test_sparsity_keeps_the_largest_two_of_four():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((4, 64)).astype(np.float32)
+    q = spyre.quantize(x, "e4m3fn", scale="tile", tile=32, sparsity=50)
+    assert q.data.shape == (4, 32) and q.mask.shape == (4, 8)
+    groups = np.abs(x).reshape(4, 16, 4)
+    kept = np.zeros_like(groups, dtype=bool)
+    order = np.argsort(-groups, axis=-1, kind="stable")[..., :2]
+    np.put_along_axis(kept, order, True, axis=-1)
+    mask = np.unpackbits(q.mask, axis=1, bitorder="little").astype(bool)
+    np.testing.assert_array_equal(mask, kept.reshape(4, 64))
+    back = q.dequantize()
+    assert (back[~mask] == 0).all()
+    virtual = spyre.quantize(x, "e4m3fn", scale="tile", tile=32, sparsity=50,
+                             mode="virtual")
+    np.testing.assert_array_equal(virtual.mask, kept.reshape(4, 64))
+    np.testing.assert_array_equal(virtual.data, back)
+
+
+def test_shapes_and_sticks():
+    s = spyre.quant_shapes([4096, 11008], "e2m1fn")
+    assert s["scale"]["shape"] == (4096, 344)
+    assert s["data"]["compressed_shape"] == (4096, 5504)
+    assert s["sticks"] == {"values_per_stick": 256, "scales_per_stick": 8}
+    s = spyre.quant_shapes([64, 100], "e4m3fn", scale="matrix", tile=32,
+                           tile2=16, axis2=0)
+    assert s["scale"]["shape"] == (4, 4)
+    s = spyre.quant_shapes([4, 96], "int8", scale="tile", tile=48)
+    assert "straddle" in s["sticks"]
+    q = spyre.quantize(np.ones((2, 256), np.float32), "e2m1fn")
+    layouts = q.layouts()
+    assert layouts["data"].device_size[-1] == 128
+    assert layouts["zero"] is None
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(dtype="fp5"), "unknown quantized dtype 'fp5'"),
+    (dict(dtype="e8m0"), "unknown quantized dtype 'e8m0'"),
+    (dict(dtype="int4"), "not an MX element format"),
+    (dict(dtype="e2m1fn", tile=64), "MX scaling uses blocks of 32"),
+    (dict(dtype="e2m1fn", axis=5), "axis 5 is out of range"),
+    (dict(dtype="e2m1fn", mode="packed"), "unknown mode 'packed'"),
+    (dict(dtype="int8", scale=None), "needs a scale"),
+    (dict(dtype="e4m3fn", scale="tile", sparsity=30), "25 or 50 percent"),
+])
+def test_bad_arguments_raise_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        spyre.quantize(np.ones((4, 64), np.float32), **kwargs)
+
+
+def test_dequantize_checks_what_it_is_given():
+    q = spyre.quantize(np.ones((4, 64), np.float32), "e2m1fn")
+    q.scale = q.scale[:, :1]
+    with pytest.raises(ValueError, match="scale has shape"):
+        q.dequantize()
+    q = spyre.quantize(np.ones((4, 64), np.float32), "e2m1fn")
+    q.data = q.data.astype(np.int16)
+    with pytest.raises(ValueError, match="data must hold uint8"):
+        q.dequantize()

@@ -1,0 +1,429 @@
+//===- QuantTest.cpp - Scales, companion shapes, quantize, dequantize -----===//
+
+#include "Spyre/Quant/Quant.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+
+using namespace mlir::spyre::quant;
+using llvm::SmallVector;
+
+namespace {
+
+QuantShapes shapesOf(llvm::ArrayRef<int64_t> shape, const QuantSpec &spec) {
+  llvm::Expected<QuantShapes> shapes = computeShapes(shape, spec);
+  if (!shapes) {
+    ADD_FAILURE() << llvm::toString(shapes.takeError());
+    return {};
+  }
+  return *shapes;
+}
+
+std::string errorOf(llvm::ArrayRef<int64_t> shape, const QuantSpec &spec) {
+  llvm::Expected<QuantShapes> shapes = computeShapes(shape, spec);
+  if (shapes)
+    return "";
+  return llvm::toString(shapes.takeError());
+}
+
+using Shape = SmallVector<int64_t>;
+
+QuantSpec mx(Format format) {
+  QuantSpec spec;
+  spec.format = format;
+  spec.scaling = Scaling::MX;
+  return spec;
+}
+
+TEST(QuantShapes, TileScalesDivideTheScaledDimCeil) {
+  QuantSpec spec;
+  spec.format = Format::E4M3FN;
+  spec.scaling = Scaling::Tile;
+  spec.tile = 32;
+  QuantShapes s = shapesOf({7, 100}, spec);
+  EXPECT_EQ(s.scale.shape, Shape({7, 4}));
+  EXPECT_EQ(s.scale.compressedShape, Shape({7, 4}));
+  EXPECT_EQ(s.scale.dtype, "float32");
+  EXPECT_EQ(s.data.compressedShape, Shape({7, 100}));
+  EXPECT_EQ(s.data.compressedDtype, "float8_e4m3fn");
+  // Along dim 0 instead.
+  spec.axis = 0;
+  spec.tile = 3;
+  s = shapesOf({7, 100}, spec);
+  EXPECT_EQ(s.scale.shape, Shape({3, 100}));
+  EXPECT_FALSE(s.zero.present);
+  EXPECT_FALSE(s.mask.present);
+  EXPECT_FALSE(s.tenscale.present);
+}
+
+TEST(QuantShapes, MXFP4PacksTwoPerByteAndCosts425Bits) {
+  QuantShapes s = shapesOf({4, 256}, mx(Format::E2M1FN));
+  EXPECT_EQ(s.data.compressedShape, Shape({4, 128}));
+  EXPECT_EQ(s.data.compressedDtype, "uint8");
+  EXPECT_EQ(s.data.dtype, "float8_e4m3fn");
+  EXPECT_EQ(s.scale.shape, Shape({4, 8}));
+  EXPECT_EQ(s.scale.dtype, "float8_e8m0fnu");
+  EXPECT_DOUBLE_EQ(s.bitsPerValue, 4.25);
+  EXPECT_DOUBLE_EQ(shapesOf({4, 256}, mx(Format::E4M3FN)).bitsPerValue, 8.25);
+  // fp6 takes a byte.
+  EXPECT_DOUBLE_EQ(shapesOf({4, 256}, mx(Format::E3M2FN)).bitsPerValue, 8.25);
+  // On 128-byte sticks: 256 fp4 values and 8 scales, 128 fp8 and 4.
+  llvm::Expected<StickFit> fit = fitOnSticks(s, 128);
+  ASSERT_TRUE(bool(fit));
+  EXPECT_EQ(fit->valuesPerStick, 256);
+  EXPECT_EQ(fit->scalesPerStick, 8);
+  fit = fitOnSticks(shapesOf({4, 256}, mx(Format::E5M2)), 128);
+  ASSERT_TRUE(bool(fit));
+  EXPECT_EQ(fit->valuesPerStick, 128);
+  EXPECT_EQ(fit->scalesPerStick, 4);
+}
+
+TEST(QuantShapes, TwoBitValuesPackFourPerByteWithAPartialByte) {
+  QuantSpec spec;
+  spec.format = Format::Int2;
+  spec.scaling = Scaling::Channel;
+  spec.axis = 0;
+  QuantShapes s = shapesOf({10, 3}, spec);
+  EXPECT_EQ(s.data.compressedShape, Shape({3, 3}));
+  EXPECT_EQ(s.scale.shape, Shape({1, 3}));
+  EXPECT_EQ(s.data.dtype, "int8");
+}
+
+TEST(QuantShapes, MatrixTilesReduceBothDimsButPackOnlyOne) {
+  QuantSpec spec;
+  spec.format = Format::UInt4;
+  spec.scaling = Scaling::Matrix;
+  spec.axis = 1;
+  spec.tile = 32;
+  spec.axis2 = 0;
+  spec.tile2 = 16;
+  spec.zeroPoint = true;
+  QuantShapes s = shapesOf({64, 100}, spec);
+  EXPECT_EQ(s.scale.shape, Shape({4, 4}));
+  EXPECT_EQ(s.scale.compressedShape, Shape({4, 4}));
+  // Zero points are uint4: they pack, scales do not.
+  EXPECT_EQ(s.zero.shape, Shape({4, 4}));
+  EXPECT_EQ(s.zero.dtype, "uint8");
+  EXPECT_EQ(s.zero.compressedShape, Shape({4, 2}));
+  EXPECT_EQ(s.data.compressedShape, Shape({64, 50}));
+}
+
+TEST(QuantShapes, SparsityOmitsPrunedValuesAndPacksTheMask) {
+  QuantSpec spec = mx(Format::E2M1FNUZ);
+  spec.sparsityPercent = 50;
+  QuantShapes s = shapesOf({8, 64}, spec);
+  EXPECT_EQ(s.data.compressedShape, Shape({8, 16}));
+  EXPECT_EQ(s.mask.shape, Shape({8, 64}));
+  EXPECT_EQ(s.mask.dtype, "bool");
+  EXPECT_EQ(s.mask.compressedShape, Shape({8, 8}));
+  EXPECT_EQ(s.mask.compressedDtype, "uint8");
+  spec.sparsityPercent = 25;
+  EXPECT_EQ(shapesOf({8, 64}, spec).data.compressedShape, Shape({8, 24}));
+}
+
+TEST(QuantShapes, TensorAndMultiscale) {
+  QuantSpec spec;
+  spec.format = Format::E4M3FN;
+  spec.scaling = Scaling::Tensor;
+  QuantShapes s = shapesOf({5, 6, 7}, spec);
+  EXPECT_EQ(s.scale.shape, Shape({1, 1, 1}));
+  EXPECT_FALSE(s.tenscale.present);
+  spec.scaling = Scaling::Tile;
+  spec.tile = 16;
+  spec.multiscale = true;
+  spec.scaleType = ScaleType::E4M3FN;
+  s = shapesOf({5, 6, 32}, spec);
+  EXPECT_TRUE(s.tenscale.present);
+  EXPECT_TRUE(s.tenscale.shape.empty());
+  EXPECT_EQ(s.scale.shape, Shape({5, 6, 2}));
+  EXPECT_EQ(s.scale.dtype, "float8_e4m3fn");
+}
+
+TEST(QuantShapes, BadSpecsAreExplained) {
+  QuantSpec spec = mx(Format::E2M1FN);
+  spec.axis = 2;
+  EXPECT_EQ(errorOf({4, 4}, spec),
+            "axis 2 is out of range for a rank-2 tensor");
+  spec = mx(Format::Int4);
+  EXPECT_NE(errorOf({4, 64}, spec).find("not an MX element format"),
+            std::string::npos);
+  spec = mx(Format::E2M1FN);
+  spec.tile = 64;
+  EXPECT_EQ(errorOf({4, 64}, spec),
+            "MX scaling uses blocks of 32 values (tile = 64)");
+  spec = QuantSpec();
+  spec.format = Format::UInt4;
+  EXPECT_NE(errorOf({4, 64}, spec).find("zero_point=True"), std::string::npos);
+  spec.format = Format::E8M0;
+  EXPECT_EQ(errorOf({4, 64}, spec),
+            "e8m0 is a scale format, not a data format");
+  spec = mx(Format::E2M1FN);
+  spec.sparsityPercent = 50;
+  EXPECT_NE(errorOf({4, 66}, spec).find("not a multiple of the sparse group"),
+            std::string::npos);
+  spec.sparsityPercent = 30;
+  EXPECT_EQ(errorOf({4, 64}, spec), "sparsity is 25 or 50 percent (got 30)");
+  spec = QuantSpec();
+  spec.format = Format::Int8;
+  spec.scaling = Scaling::None;
+  EXPECT_NE(errorOf({4}, spec).find("needs a scale"), std::string::npos);
+  // A tile of 48 int8 values straddles 128-byte sticks.
+  spec = QuantSpec();
+  spec.format = Format::Int8;
+  spec.tile = 48;
+  llvm::Expected<StickFit> fit = fitOnSticks(shapesOf({2, 96}, spec), 128);
+  ASSERT_FALSE(bool(fit));
+  EXPECT_NE(llvm::toString(fit.takeError()).find("straddle"),
+            std::string::npos);
+}
+
+std::vector<float> randomValues(size_t n, unsigned seed, float spread = 4) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0, 1);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = normal(rng) * std::exp2(spread * normal(rng) / 4);
+  return v;
+}
+
+std::vector<float> roundTrip(llvm::ArrayRef<float> values,
+                             llvm::ArrayRef<int64_t> shape, QuantSpec spec) {
+  llvm::Expected<QuantizedTensor> q = quantize(values, shape, spec);
+  if (!q) {
+    ADD_FAILURE() << llvm::toString(q.takeError());
+    return {};
+  }
+  llvm::Expected<std::vector<float>> back = dequantize(*q);
+  if (!back) {
+    ADD_FAILURE() << llvm::toString(back.takeError());
+    return {};
+  }
+  return *back;
+}
+
+// All three cast modes stand for the same values: quantize-dequantize
+// (virtual), the actual dtype, and the packed bytes read back.
+TEST(Quantize, TheThreeModesAgreeForEveryFormatAndScheme) {
+  Shape shape = {6, 96};
+  std::vector<float> x = randomValues(6 * 96, 7);
+  struct Case {
+    Format format;
+    Scaling scaling;
+    bool zero;
+    unsigned sparsity;
+    bool multiscale;
+  };
+  std::vector<Case> cases;
+  for (Format f : allFormats()) {
+    const FormatInfo &info = getFormatInfo(f);
+    if (info.kind == FormatKind::Exponent)
+      continue;
+    bool isInt = info.kind != FormatKind::Float;
+    bool needsZero = info.kind == FormatKind::UInt;
+    for (Scaling s : {Scaling::None, Scaling::Tensor, Scaling::Channel,
+                      Scaling::Tile, Scaling::Matrix, Scaling::MX}) {
+      if (s == Scaling::None && isInt)
+        continue;
+      if (s == Scaling::MX &&
+          (needsZero || f == Format::Int4 || f == Format::Int2 ||
+           f == Format::E4M3FNUZ || f == Format::E5M2FNUZ))
+        continue;
+      cases.push_back({f, s, needsZero && s != Scaling::MX, 0, false});
+      if (s == Scaling::Tile) {
+        cases.push_back({f, s, needsZero, 50, false});
+        if (!isInt)
+          cases.push_back({f, s, false, 25, true});
+        if (isInt && !needsZero)
+          cases.push_back({f, s, true, 0, false});
+      }
+    }
+  }
+  for (const Case &c : cases) {
+    QuantSpec spec;
+    spec.format = c.format;
+    spec.scaling = c.scaling;
+    spec.zeroPoint = c.zero;
+    spec.sparsityPercent = c.sparsity;
+    spec.multiscale = c.multiscale;
+    spec.tile = 32;
+    spec.axis2 = 0;
+    spec.tile2 = 4;
+    SCOPED_TRACE(getFormatInfo(c.format).name.str() + " " +
+                 stringifyScaling(c.scaling).str() +
+                 " zero=" + std::to_string(c.zero) +
+                 " sparsity=" + std::to_string(c.sparsity));
+    std::vector<std::vector<float>> results;
+    for (CastMode mode :
+         {CastMode::Virtual, CastMode::Actual, CastMode::Compressed}) {
+      spec.mode = mode;
+      results.push_back(roundTrip(x, shape, spec));
+    }
+    ASSERT_EQ(results[0].size(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      ASSERT_EQ(results[1][i], results[0][i]) << i;
+      ASSERT_EQ(results[2][i], results[0][i]) << i;
+    }
+    // Quantizing what came back changes nothing (without sparsity, whose
+    // choice among equal magnitudes may differ).
+    if (!c.sparsity && !c.multiscale && !c.zero) {
+      spec.mode = CastMode::Virtual;
+      std::vector<float> again = roundTrip(results[0], shape, spec);
+      for (size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(again[i], results[0][i]) << i;
+    }
+  }
+}
+
+TEST(Quantize, MXFP4FollowsTheOCPAlgorithm) {
+  // One block of 32: the largest magnitude 6.5 has exponent 2, FP4's emax is
+  // 2, so the shared scale is 2^0 and the values round to FP4 directly; 6.5
+  // saturates to 6.
+  std::vector<float> x(32, 0.0f);
+  x[0] = 6.5f;
+  x[1] = -2.5f; // tie: 2 (even mantissa)
+  x[2] = 0.3f;  // nearest 0.5
+  x[3] = 0.2f;  // nearest 0
+  x[4] = 1.25f; // tie between 1 and 1.5: 1
+  llvm::Expected<QuantizedTensor> q = quantize(x, {32}, mx(Format::E2M1FN));
+  ASSERT_TRUE(bool(q));
+  ASSERT_EQ(q->scale->bytes.size(), 1u);
+  EXPECT_EQ(q->scale->bytes[0], 127);
+  // Packed low nibble first: codes 7 (6.0), 0xc (-2.0), 1 (0.5), 0, 2 (1.0).
+  ASSERT_EQ(q->data.bytes.size(), 16u);
+  EXPECT_EQ(q->data.bytes[0], 0xc7);
+  EXPECT_EQ(q->data.bytes[1], 0x01);
+  EXPECT_EQ(q->data.bytes[2], 0x02);
+  // Scaled by 2^-10: the exponent follows, the codes do not change.
+  for (float &v : x)
+    v = std::ldexp(v, -10);
+  q = quantize(x, {32}, mx(Format::E2M1FN));
+  ASSERT_TRUE(bool(q));
+  EXPECT_EQ(q->scale->bytes[0], 117);
+  EXPECT_EQ(q->data.bytes[0], 0xc7);
+  // An all-zero block gets the smallest scale, a NaN one the NaN scale.
+  std::vector<float> zeros(64, 0.0f);
+  zeros[40] = NAN;
+  q = quantize(zeros, {64}, mx(Format::E4M3FN));
+  ASSERT_TRUE(bool(q));
+  EXPECT_EQ(q->scale->bytes[0], 0);
+  EXPECT_EQ(q->scale->bytes[1], 0xff);
+  llvm::Expected<std::vector<float>> back = dequantize(*q);
+  ASSERT_TRUE(bool(back));
+  EXPECT_EQ((*back)[0], 0.0f);
+  EXPECT_TRUE(std::isnan((*back)[33]));
+}
+
+TEST(Quantize, MXINT8HasAnImplicitScaleOfTwoToTheMinusSix) {
+  std::vector<float> x(32, 0.0f);
+  x[0] = 1.0f;
+  x[1] = -0.5f;
+  x[2] = 1.99f;
+  llvm::Expected<QuantizedTensor> q = quantize(x, {32}, mx(Format::Int8));
+  ASSERT_TRUE(bool(q));
+  EXPECT_EQ(q->scale->bytes[0], 127); // emax_elem of MXINT8 is 0
+  EXPECT_EQ(static_cast<int8_t>(q->data.bytes[0]), 64);
+  EXPECT_EQ(static_cast<int8_t>(q->data.bytes[1]), -32);
+  EXPECT_EQ(static_cast<int8_t>(q->data.bytes[2]), 127);
+}
+
+TEST(Quantize, Int8PerChannelWithZeroPointsStaysWithinHalfAStep) {
+  int64_t rows = 16, cols = 256;
+  std::vector<float> x = randomValues(rows * cols, 3, 2);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] += (i / cols) * 0.5f; // asymmetric rows
+  QuantSpec spec;
+  spec.format = Format::Int8;
+  spec.scaling = Scaling::Channel;
+  spec.zeroPoint = true;
+  llvm::Expected<QuantizedTensor> q = quantize(x, {rows, cols}, spec);
+  ASSERT_TRUE(bool(q));
+  EXPECT_EQ(q->scale->shape, Shape({rows, 1}));
+  EXPECT_EQ(q->zero->shape, Shape({rows, 1}));
+  llvm::Expected<std::vector<float>> back = dequantize(*q);
+  ASSERT_TRUE(bool(back));
+  for (int64_t r = 0; r < rows; ++r) {
+    float lo = 0, hi = 0;
+    for (int64_t c = 0; c < cols; ++c) {
+      lo = std::min(lo, x[r * cols + c]);
+      hi = std::max(hi, x[r * cols + c]);
+    }
+    float step = (hi - lo) / 255;
+    for (int64_t c = 0; c < cols; ++c)
+      ASSERT_NEAR((*back)[r * cols + c], x[r * cols + c], step * 0.501f)
+          << r << "," << c;
+  }
+  // 8 bits plus a float32 scale and an int8 zero per row of 256.
+  EXPECT_DOUBLE_EQ(q->shapes.bitsPerValue, 8.0 + 5.0 * 8 / cols);
+}
+
+TEST(Quantize, HalfSparsityKeepsTheTwoLargestOfEachFour) {
+  std::vector<float> x = {1, -4, 3, 2, 0.5f, 0.25f, -0.75f, 1,
+                          8, 8,  8, 8, 0,    0,     0,      0};
+  QuantSpec spec;
+  spec.format = Format::E4M3FN;
+  spec.scaling = Scaling::Tensor;
+  spec.sparsityPercent = 50;
+  llvm::Expected<QuantizedTensor> q = quantize(x, {16}, spec);
+  ASSERT_TRUE(bool(q));
+  ASSERT_EQ(q->mask->bytes.size(), 2u);
+  // Bits, first value lowest: 0110 (-4, 3), 1100 (-0.75, 1), 0011 (the first
+  // two of equal values), 0011.
+  EXPECT_EQ(q->mask->bytes[0], 0b11000110);
+  EXPECT_EQ(q->mask->bytes[1], 0b00110011);
+  EXPECT_EQ(q->data.bytes.size(), 8u);
+  llvm::Expected<std::vector<float>> back = dequantize(*q);
+  ASSERT_TRUE(bool(back));
+  int nonzero = 0;
+  for (float v : *back)
+    nonzero += v != 0;
+  EXPECT_EQ(nonzero, 6);
+  EXPECT_EQ((*back)[1], -4);
+  EXPECT_EQ((*back)[8], 8);
+  EXPECT_EQ((*back)[10], 0);
+}
+
+TEST(Quantize, MultiscaleKeepsTileScalesInTheirFormatsRange) {
+  // NVFP4-like: e2m1 values, e4m3 tile scales, a float32 tensor scale.
+  std::vector<float> x = randomValues(4 * 64, 11, 12);
+  QuantSpec spec;
+  spec.format = Format::E2M1FN;
+  spec.scaling = Scaling::Tile;
+  spec.tile = 16;
+  spec.multiscale = true;
+  spec.scaleType = ScaleType::E4M3FN;
+  llvm::Expected<QuantizedTensor> q = quantize(x, {4, 64}, spec);
+  ASSERT_TRUE(bool(q));
+  float amax = 0;
+  for (float v : x)
+    amax = std::max(amax, std::fabs(v));
+  float ts;
+  std::memcpy(&ts, q->tenscale->bytes.data(), 4);
+  EXPECT_FLOAT_EQ(ts, amax / (6 * 448));
+  for (uint8_t s : q->scale->bytes)
+    EXPECT_LE(decode(Format::E4M3FN, s), 448);
+  llvm::Expected<std::vector<float>> back = dequantize(*q);
+  ASSERT_TRUE(bool(back));
+  // The largest magnitude comes back within FP4's step at the top (2 of 6).
+  size_t top = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (std::fabs(x[i]) == amax)
+      top = i;
+  EXPECT_NEAR((*back)[top], x[top], amax / 3);
+}
+
+TEST(Quantize, RankZeroAndEmptyTensors) {
+  QuantSpec spec;
+  spec.format = Format::E5M2;
+  spec.scaling = Scaling::Tensor;
+  std::vector<float> one = {3.0f};
+  EXPECT_EQ(roundTrip(one, {}, spec), std::vector<float>({3.0f}));
+  spec.scaling = Scaling::Tile;
+  EXPECT_EQ(roundTrip({}, {0, 64}, spec), std::vector<float>());
+  llvm::Expected<QuantizedTensor> q = quantize(one, {2}, spec);
+  ASSERT_FALSE(bool(q));
+  EXPECT_EQ(llvm::toString(q.takeError()), "1 values given for a tensor of 2");
+}
+
+} // namespace
