@@ -711,7 +711,7 @@ static SmallVector<Box, 2> boxesOf(const Group &group,
 
 /// One nest from one box per group: loops in device dim order.
 static DmaNest nestFromBoxes(const BoundLayout &bound, ArrayRef<Box> boxes,
-                             bool withHostStrides) {
+                             bool withHostStrides, DmaForm form) {
   const SpyreTensorLayout &layout = bound.layout();
   SmallVector<int64_t, 8> deviceStrides = layout.deviceStrides();
   int rank = layout.deviceRank();
@@ -719,11 +719,12 @@ static DmaNest nestFromBoxes(const BoundLayout &bound, ArrayRef<Box> boxes,
   for (const Box &box : boxes)
     for (const Range &range : box)
       byDim[range.dim] = range;
+  bool deviceRank = form == DmaForm::DeviceRank;
   DmaNest nest;
   for (int d = 0; d < rank; ++d) {
-    if (!byDim[d])
+    if (!byDim[d] && !deviceRank)
       continue;
-    const Range &range = *byDim[d];
+    Range range = byDim[d].value_or(Range{d, 0, 1});
     const BoundLayout::DimRole &role = bound.roles()[d];
     int64_t hostStride =
         withHostStrides && role.kind == BoundLayout::DimKind::Piece
@@ -731,19 +732,30 @@ static DmaNest nestFromBoxes(const BoundLayout &bound, ArrayRef<Box> boxes,
             : 0;
     nest.deviceOffset += range.lo * deviceStrides[d];
     nest.hostOffset += range.lo * hostStride;
+    if (deviceRank) {
+      // The runtime's form: a synthetic (or size-1) dim steps the host by 1
+      // over its single iteration.
+      int64_t stride = layout.getStrideMap()[d];
+      if (withHostStrides && role.kind != BoundLayout::DimKind::Piece)
+        hostStride = stride < 0 ? 1 : stride;
+      nest.loops.push_back({range.hi - range.lo, deviceStrides[d], hostStride});
+      continue;
+    }
     // Synthetic and broadcast-read dims pinned to coordinate 0 carry no loop.
     if (role.kind != BoundLayout::DimKind::Piece && range.hi - range.lo == 1)
       continue;
     nest.loops.push_back({range.hi - range.lo, deviceStrides[d], hostStride});
   }
-  nest.coalesce();
+  if (!deviceRank)
+    nest.coalesce();
   return nest;
 }
 
 /// Appends the nest of every combination of one box per group.
 static void crossProduct(const BoundLayout &bound,
                          ArrayRef<SmallVector<Box, 2>> perGroup,
-                         bool withHostStrides, DmaPlan &plan) {
+                         bool withHostStrides, DmaPlan &plan,
+                         DmaForm form = DmaForm::Compact) {
   for (const SmallVector<Box, 2> &boxes : perGroup)
     if (boxes.empty())
       return;
@@ -752,7 +764,7 @@ static void crossProduct(const BoundLayout &bound,
     SmallVector<Box, 8> chosen;
     for (auto [g, boxes] : llvm::enumerate(perGroup))
       chosen.push_back(boxes[index[g]]);
-    plan.nests.push_back(nestFromBoxes(bound, chosen, withHostStrides));
+    plan.nests.push_back(nestFromBoxes(bound, chosen, withHostStrides, form));
     int g = static_cast<int>(perGroup.size()) - 1;
     for (; g >= 0; --g) {
       if (++index[g] < perGroup[g].size())
@@ -764,14 +776,17 @@ static void crossProduct(const BoundLayout &bound,
   }
 }
 
-DmaPlan BoundLayout::dmaPlan(DmaDirection direction) const {
+DmaPlan BoundLayout::dmaPlan(DmaDirection direction, DmaForm form) const {
   SmallVector<Group, 8> groups = groupsOf(*this);
   SmallVector<SmallVector<Box, 2>, 8> perGroup;
+  // The runtime writes broadcast dims in full in both directions.
+  DmaDirection boxDirection =
+      form == DmaForm::DeviceRank ? DmaDirection::HostToDevice : direction;
   for (const Group &group : groups)
     perGroup.push_back(boxesOf(group, layout_.getDeviceSize(), roles_,
-                               BoxSet::Valid, direction));
+                               BoxSet::Valid, boxDirection));
   DmaPlan plan;
-  crossProduct(*this, perGroup, /*withHostStrides=*/true, plan);
+  crossProduct(*this, perGroup, /*withHostStrides=*/true, plan, form);
   return plan;
 }
 

@@ -33,8 +33,7 @@ struct Transfer {
   std::string what;
 };
 
-FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
-                           int64_t buffer, StringRef function) {
+FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer) {
   auto type = cast<RankedTensorType>(transfer.value.getType());
   llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
@@ -56,9 +55,11 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
     hostShape.push_back(1);
   ArrayRef<int64_t> deviceShape = bound->layout().getDeviceSize();
 
+  // One loop per device dim, as the runtime writes its stride infos.
   DmaPlan plan =
       bound->dmaPlan(transfer.hostToDevice ? DmaDirection::HostToDevice
-                                           : DmaDirection::DeviceToHost);
+                                           : DmaDirection::DeviceToHost,
+                     DmaForm::DeviceRank);
   Array infos;
   for (const DmaNest &nest : plan.nests) {
     SmallVector<int64_t> sizes, hostStrides, deviceStrides;
@@ -76,17 +77,16 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer,
                {"offset_dst_", h2d ? nest.deviceOffset : nest.hostOffset}});
   }
   bool h2d = transfer.hostToDevice;
+  // Every descriptor is named as the runtime names it; which tensor and
+  // buffer it moves is our metadata, written beside it (the manifest).
   return JValue(Object{
-      {"dci_dsName_", "DCI-Tensor-" + std::to_string(buffer)},
+      {"dci_dsName_", "DCI-Tensor-0"},
       {"isHostToSen_", h2d},
       {"dataformat_src_", h2d ? hostName : deviceName},
       {"dataformat_dst_", h2d ? deviceName : hostName},
       {"input_shape_", h2d ? reversed(hostShape) : reversed(deviceShape)},
       {"output_shape_", h2d ? reversed(deviceShape) : reversed(hostShape)},
-      {"dcsi_", std::move(infos)},
-      {"spyre_", Object{{"function", function.str()},
-                        {"tensor", transfer.what},
-                        {"buffer", buffer}}}});
+      {"dcsi_", std::move(infos)}});
 }
 
 } // namespace
@@ -130,8 +130,7 @@ FailureOr<std::vector<EmittedFile>> mlir::spyre::emitDci(ModuleOp module) {
             << " has no host-visible buffer; run --spyre-plan-memory first";
         return failure();
       }
-      FailureOr<JValue> json =
-          describe(function, transfer, mem.getValue(), function.getName());
+      FailureOr<JValue> json = describe(function, transfer);
       if (failed(json))
         return failure();
       std::string what = transfer.what;

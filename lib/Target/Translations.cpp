@@ -142,9 +142,15 @@ static LogicalResult translateToDci(Operation *op, raw_ostream &os) {
     return failure();
   if (!outputDir.empty())
     return writeFiles(op, *files, std::nullopt, os);
+  // Each descriptor exactly as its file holds it, with what it moves beside
+  // it (the runtime's descriptor has no field for that).
   llvm::json::Array all;
-  for (const EmittedFile &file : *files)
-    all.push_back(file.json);
+  for (const EmittedFile &file : *files) {
+    llvm::json::Object entry = file.metadata;
+    entry["file"] = file.name;
+    entry["dci"] = file.json;
+    all.push_back(std::move(entry));
+  }
   os << render(std::move(all));
   return success();
 }

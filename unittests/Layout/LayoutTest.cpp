@@ -464,6 +464,24 @@ TEST(Dma, RemainderNestForPartialSticks) {
   EXPECT_EQ(padding.numElements(), 1000 * 56);
 }
 
+TEST(Dma, DeviceRankFormKeepsEveryDim) {
+  // The runtime's DCI form of [4096, 64] f16: nothing merged, the size-1
+  // stick-column dim kept: ((1, 4096, 64), (262144, 64, 1), (64, 64, 1)).
+  BoundLayout bound = bindContiguous(defaultLayout({4096, 64}), {4096, 64});
+  DmaPlan plan = bound.dmaPlan(DmaDirection::HostToDevice, DmaForm::DeviceRank);
+  ASSERT_EQ(plan.nests.size(), 1u);
+  EXPECT_EQ(plan.nests[0].str(),
+            "((1, 4096, 64), (262144, 64, 1), (64, 64, 1))");
+  // [1000, 200]: the remainder nest keeps all three loops too.
+  bound = bindContiguous(defaultLayout({1000, 200}), {1000, 200});
+  plan = bound.dmaPlan(DmaDirection::DeviceToHost, DmaForm::DeviceRank);
+  ASSERT_EQ(plan.nests.size(), 2u);
+  EXPECT_EQ(plan.nests[1].str(),
+            "((1, 1000, 8), (64000, 64, 1), (64, 200, 1))");
+  EXPECT_EQ(plan.nests[1].hostOffset, 192);
+  EXPECT_EQ(plan.nests[1].deviceOffset, 192000);
+}
+
 TEST(Dma, ContiguousDimsCoalesce) {
   // [4096, 64]: every row is one stick, so the device tensor is the host
   // tensor and the whole transfer is one contiguous run.

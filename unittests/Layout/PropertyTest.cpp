@@ -331,7 +331,25 @@ TEST(LayoutProperties, RandomDefaultLayoutsAgreeWithDimMapSemantics) {
       ASSERT_EQ(count, 1) << "host offset " << offset;
 
     // The DMA nests move exactly these pairs; padding nests the rest.
-    std::vector<std::pair<int64_t, int64_t>> dmaPairs;
+    std::vector<std::pair<int64_t, int64_t>> dmaPairs, deviceRankPairs;
+    // The runtime's form (one loop per device dim, nothing merged) moves
+    // the same pairs; broadcast dims it writes in full, like HostToDevice.
+    for (const DmaNest &nest :
+         bound.dmaPlan(DmaDirection::HostToDevice, DmaForm::DeviceRank).nests) {
+      ASSERT_EQ(static_cast<int64_t>(nest.loops.size()),
+                bound.layout().deviceRank());
+      Ints ranges;
+      for (const DmaLoop &loop : nest.loops)
+        ranges.push_back(loop.range);
+      forEachCoord(ranges, [&](ArrayRef<int64_t> i) {
+        int64_t dev = nest.deviceOffset, host = nest.hostOffset;
+        for (size_t k = 0; k < i.size(); ++k) {
+          dev += i[k] * nest.loops[k].deviceStride;
+          host += i[k] * nest.loops[k].hostStride;
+        }
+        deviceRankPairs.emplace_back(dev, host);
+      });
+    }
     for (const DmaNest &nest : bound.dmaPlan().nests) {
       Ints ranges;
       for (const DmaLoop &loop : nest.loops)
@@ -348,6 +366,8 @@ TEST(LayoutProperties, RandomDefaultLayoutsAgreeWithDimMapSemantics) {
     std::sort(pairs.begin(), pairs.end());
     std::sort(dmaPairs.begin(), dmaPairs.end());
     ASSERT_EQ(dmaPairs, pairs);
+    std::sort(deviceRankPairs.begin(), deviceRankPairs.end());
+    ASSERT_EQ(deviceRankPairs, pairs);
     std::vector<int64_t> padPositions;
     for (const DmaNest &nest : bound.paddingPlan().nests) {
       Ints ranges;

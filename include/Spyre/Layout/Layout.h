@@ -198,6 +198,13 @@ struct DmaNest {
 
 enum class DmaDirection { HostToDevice, DeviceToHost };
 
+/// How the loops of a nest are written: merged where contiguous on both
+/// sides, size-1 loops dropped (what the simulator walks), or one loop per
+/// device dim, outermost first, as the runtime's DataConversionInfo writes
+/// them (size-1 dims kept, a synthetic dim's host stride 1, a broadcast
+/// dim written in full in both directions).
+enum class DmaForm { Compact, DeviceRank };
+
 /// Every element of a host <-> device transfer: a main nest over the full
 /// tiles followed by remainder nests for partial sticks. Padding is never
 /// transferred from the host.
@@ -257,7 +264,8 @@ public:
   /// The transfer nests for every non-padding element. For HostToDevice,
   /// broadcast dims are written in full (host stride 0); for DeviceToHost
   /// only their first copy is read.
-  DmaPlan dmaPlan(DmaDirection direction = DmaDirection::HostToDevice) const;
+  DmaPlan dmaPlan(DmaDirection direction = DmaDirection::HostToDevice,
+                  DmaForm form = DmaForm::Compact) const;
   /// Nests (host strides 0) covering exactly the padding positions.
   DmaPlan paddingPlan() const;
 
