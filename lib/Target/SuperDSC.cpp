@@ -95,9 +95,19 @@ private:
   Object coordInfo(const SdscTensor &tensor, StringRef label);
   FailureOr<JValue> constants(ArrayRef<std::pair<std::string, double>> values);
 
+  /// The extents of op dim `d`, or of the synthetic stick dim (the last
+  /// label when `syntheticStick`): one stick, not split, one chunk.
+  struct DimView {
+    int64_t padded, chunks, split;
+  };
+  DimView dimAt(unsigned d);
+  unsigned numOpDims() { return kernel.getDims().size(); }
+
   KernelOp kernel;
   const TargetModel &target;
   Operation *payload = nullptr;
+  bool syntheticStick = false;
+  int64_t syntheticSize = 0;
   SmallVector<AffineMap> maps;
   SmallVector<utils::IteratorType> iterators;
   SmallVector<std::string> labels;
@@ -184,6 +194,27 @@ LogicalResult KernelEmitter::analyse() {
     t.layoutClass = -1;
     tensors.push_back(std::move(t));
   }
+  // Tensors whose stick holds no op dim (every operand of a pointwise op on
+  // per-row values, e.g. the reciprocal of row sums) get a synthetic stick
+  // dim, as the reference generator writes them: labelled with the next
+  // unused label, one stick long, not split. A stick label is never empty.
+  if (llvm::any_of(tensors,
+                   [](const SdscTensor &t) { return t.stick.empty(); })) {
+    std::string label = getUnusedDimLabel(labels);
+    syntheticStick = true;
+    labels.push_back(label);
+    for (SdscTensor &t : tensors) {
+      if (t.stick.empty()) {
+        t.stick = label;
+        syntheticSize = std::max(syntheticSize, t.eps);
+        t.order.push_back(label);
+        t.scale.push_back(1);
+      } else if (!isMatmul) {
+        t.order.push_back(label);
+        t.scale.push_back(-1);
+      }
+    }
+  }
   for (SdscTensor &t : tensors) {
     for (auto [c, first] : llvm::enumerate(classFirst)) {
       SmallVector<std::string> x(t.order), y(first->order);
@@ -205,19 +236,26 @@ LogicalResult KernelEmitter::analyse() {
   return success();
 }
 
+KernelEmitter::DimView KernelEmitter::dimAt(unsigned d) {
+  if (d >= numOpDims())
+    return {syntheticSize, 1, 1};
+  KernelDimAttr dim = kernel.getDim(d);
+  return {dim.getPadded(), dim.getChunks(), dim.getSplit()};
+}
+
 Object KernelEmitter::coordInfo(const SdscTensor &tensor, StringRef label) {
   const SdscTensor &cls = *classFirst[tensor.layoutClass];
   unsigned d = llvm::find(labels, label) - labels.begin();
-  KernelDimAttr dim = kernel.getDim(d);
+  DimView dim = dimAt(d);
   int scale = -1;
   for (auto [l, s] : llvm::zip(tensor.order, tensor.scale))
     if (l == label)
       scale = s;
-  int64_t extent = dim.getPadded() / dim.getChunks();
+  int64_t extent = dim.padded / dim.chunks;
   int64_t size = 1, splits = 1;
   if (scale == 1) {
-    size = extent / dim.getSplit();
-    splits = dim.getSplit();
+    size = extent / dim.split;
+    splits = dim.split;
   }
   Object folds;
   if (label != cls.stick) {
@@ -257,7 +295,7 @@ JValue KernelEmitter::allocateNode(unsigned i, int64_t chunk) {
   int64_t chunkOffset = 0;
   if (!access.getChunkSteps().empty()) {
     int64_t rest = chunk;
-    for (int d = static_cast<int>(labels.size()) - 1; d >= 0; --d) {
+    for (int d = static_cast<int>(numOpDims()) - 1; d >= 0; --d) {
       int64_t chunks = kernel.getDim(d).getChunks();
       chunkOffset += (rest % chunks) * access.getChunkSteps()[d];
       rest /= chunks;
@@ -328,7 +366,7 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
   // Core tables.
   Object coreIdToDsc, coreIdToWkSlice, schedule, slicesPerDim;
   for (unsigned d = 0; d < numDims; ++d)
-    slicesPerDim[labels[d]] = kernel.getDim(d).getSplit();
+    slicesPerDim[labels[d]] = dimAt(d).split;
   Array coreIds;
   for (int64_t c = 0; c < cores; ++c) {
     std::string key = std::to_string(c);
@@ -336,7 +374,7 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
     SmallVector<int64_t> at = kernel.getSliceOf(c);
     Object slice;
     for (unsigned d = 0; d < numDims; ++d)
-      slice[labels[d]] = at[d];
+      slice[labels[d]] = d < at.size() ? at[d] : 0;
     coreIdToWkSlice[key] = std::move(slice);
     schedule[key] = Array{Array{-1, 0, 0, 0}};
     coreIds.push_back(c);
@@ -345,10 +383,10 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
   // Extents.
   Object n{{"name_", "n"}}, perCore{{"name_", "core"}};
   for (unsigned d = 0; d < numDims; ++d) {
-    KernelDimAttr dim = kernel.getDim(d);
-    int64_t extent = dim.getPadded() / dim.getChunks();
+    DimView dim = dimAt(d);
+    int64_t extent = dim.padded / dim.chunks;
     n[labels[d] + "_"] = extent;
-    perCore[labels[d] + "_"] = extent / dim.getSplit();
+    perCore[labels[d] + "_"] = extent / dim.split;
   }
 
   // Constants and masking.
@@ -364,7 +402,7 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
     maskedDims.push_back(static_cast<unsigned>(reduction.getReducedDim()));
   } else if (auto pad = dyn_cast<PadOp>(payload)) {
     maskValue = pad.getValue().convertToDouble();
-    for (unsigned d = 0; d < numDims; ++d)
+    for (unsigned d = 0; d < numOpDims(); ++d)
       maskedDims.push_back(d);
   }
   for (unsigned d : maskedDims) {

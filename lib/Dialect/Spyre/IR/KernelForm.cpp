@@ -77,6 +77,10 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
   return problem;
 }
 
+/// The SuperDSC labels of the dims of SFP ops but the last (`out`).
+static const char *const kInputLabels[] = {"mb", "x",  "y", "i",
+                                           "j",  "ki", "kj"};
+
 SmallVector<std::string> mlir::spyre::getDimLabels(Operation *payload) {
   auto info = cast<KernelPayloadOpInterface>(payload);
   size_t n = info.getNumLoops();
@@ -89,13 +93,21 @@ SmallVector<std::string> mlir::spyre::getDimLabels(Operation *payload) {
       labels.push_back(kMatmul[i]);
     return labels;
   }
-  static const char *const kInput[] = {"mb", "x", "y", "i", "j", "ki", "kj"};
   for (size_t i = 0; i + 1 < n; ++i)
-    labels.push_back(i < std::size(kInput) ? kInput[i]
-                                           : "d" + std::to_string(i));
+    labels.push_back(i < std::size(kInputLabels) ? kInputLabels[i]
+                                                 : "d" + std::to_string(i));
   if (n)
     labels.push_back("out");
   return labels;
+}
+
+std::string mlir::spyre::getUnusedDimLabel(ArrayRef<std::string> used) {
+  for (size_t i = 0;; ++i) {
+    std::string label =
+        i < std::size(kInputLabels) ? kInputLabels[i] : "d" + std::to_string(i);
+    if (!llvm::is_contained(used, label))
+      return label;
+  }
 }
 
 std::string mlir::spyre::getSuperDscOpFunc(Operation *payload) {

@@ -26,6 +26,9 @@ FailureOr<kernel::Problem> getKernelProblem(Operation *op, std::string &reason);
 /// The SuperDSC label of every op dim: matmul (..., y, x,) mb, out, in;
 /// other ops mb, x, y, i, j, ki, kj with the last dim called out.
 SmallVector<std::string> getDimLabels(Operation *payload);
+/// The first label of the SFP sequence (mb, x, y, ...) not in `used`: the
+/// label of a synthetic stick dim.
+std::string getUnusedDimLabel(ArrayRef<std::string> used);
 
 /// The OpFunc the SuperDSC names: the op's, with the reference stack's
 /// `nonstick` suffix for sum/max/min/mean whose result keeps a stick.
