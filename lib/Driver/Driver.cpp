@@ -188,6 +188,116 @@ OwningOpRef<ModuleOp> Session::parseString(StringRef text,
   return parse(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName));
 }
 
+namespace {
+struct LegacySpelling {
+  StringRef from, to;
+};
+const LegacySpelling kLegacySpellings[] = {
+    {"linalg.matmul_transpose_b",
+     "linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
+     "affine_map<(d0, d1, d2) -> (d1, d2)>, "
+     "affine_map<(d0, d1, d2) -> (d0, d1)>]"},
+    {"linalg.matmul_transpose_a",
+     "linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, "
+     "affine_map<(d0, d1, d2) -> (d2, d1)>, "
+     "affine_map<(d0, d1, d2) -> (d0, d1)>]"},
+    {"linalg.batch_matmul_transpose_b",
+     "linalg.batch_matmul indexing_maps = ["
+     "affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, "
+     "affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, "
+     "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]"},
+    {"linalg.batch_matmul_transpose_a",
+     "linalg.batch_matmul indexing_maps = ["
+     "affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, "
+     "affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, "
+     "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]"},
+    {"tensor.pack", "linalg.pack"},
+    {"tensor.unpack", "linalg.unpack"},
+};
+
+bool isIdentifierChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+}
+
+/// `linalg.init_tensor [2, 3]` (static sizes only) at `text[i]`: the length
+/// of the spelling up to and including `]`, or 0.
+size_t matchInitTensor(StringRef text, size_t i) {
+  StringRef name = "linalg.init_tensor";
+  if (!text.substr(i).starts_with(name))
+    return 0;
+  size_t j = i + name.size();
+  while (j < text.size() && text[j] == ' ')
+    ++j;
+  if (j >= text.size() || text[j] != '[')
+    return 0;
+  size_t close = text.find(']', j);
+  if (close == StringRef::npos)
+    return 0;
+  for (char c : text.slice(j + 1, close))
+    if (!llvm::isDigit(c) && c != ',' && c != ' ')
+      return 0;
+  return close + 1 - i;
+}
+} // namespace
+
+std::unique_ptr<llvm::MemoryBuffer>
+mlir::spyre::driver::upgradeLegacySpellings(const llvm::MemoryBuffer &buffer) {
+  StringRef text = buffer.getBuffer();
+  // Cheap exit for the common case.
+  if (!text.contains("_transpose_") && !text.contains("tensor.pack") &&
+      !text.contains("tensor.unpack") && !text.contains("init_tensor"))
+    return nullptr;
+  std::string out;
+  out.reserve(text.size());
+  bool changed = false;
+  for (size_t i = 0, n = text.size(); i < n;) {
+    char c = text[i];
+    if (c == '"') { // a string: copied as it is
+      size_t j = i + 1;
+      while (j < n && text[j] != '"' && text[j] != '\n')
+        j += text[j] == '\\' ? 2 : 1;
+      j = std::min(n, j + 1);
+      out.append(text.data() + i, j - i);
+      i = j;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && text[i + 1] == '/') { // a comment
+      size_t j = text.find('\n', i);
+      j = j == StringRef::npos ? n : j;
+      out.append(text.data() + i, j - i);
+      i = j;
+      continue;
+    }
+    if (i == 0 || !isIdentifierChar(text[i - 1])) {
+      bool replaced = false;
+      for (const LegacySpelling &spelling : kLegacySpellings) {
+        size_t end = i + spelling.from.size();
+        if (text.substr(i).starts_with(spelling.from) &&
+            (end >= n || !isIdentifierChar(text[end]))) {
+          out += spelling.to;
+          i = end;
+          replaced = changed = true;
+          break;
+        }
+      }
+      if (!replaced)
+        if (size_t length = matchInitTensor(text, i)) {
+          out += "tensor.empty()";
+          i += length;
+          replaced = changed = true;
+        }
+      if (replaced)
+        continue;
+    }
+    out += c;
+    ++i;
+  }
+  if (!changed)
+    return nullptr;
+  return llvm::MemoryBuffer::getMemBufferCopy(out,
+                                              buffer.getBufferIdentifier());
+}
+
 std::string NestingError::str(StringRef name) const {
   return llvm::formatv("{0}:{1}:{2}: error: {3}", name, line, column, message)
       .str();
@@ -246,6 +356,9 @@ Session::parse(std::unique_ptr<llvm::MemoryBuffer> buffer) {
         << deep->message;
     return nullptr;
   }
+  if (std::unique_ptr<llvm::MemoryBuffer> upgraded =
+          upgradeLegacySpellings(*buffer))
+    buffer = std::move(upgraded);
   // The parser reads a source manager of one buffer; diagnostics are
   // rendered from the session's, which keeps a copy of every buffer.
   sourceMgr.AddNewSourceBuffer(

@@ -57,6 +57,11 @@ int main(int argc, char **argv) {
     llvm::errs() << deep->str(inputFile) << "\n";
     return 1;
   }
+  // Op spellings of older MLIR releases (linalg.matmul_transpose_b,
+  // tensor.pack, ...) in their current form.
+  if (std::unique_ptr<llvm::MemoryBuffer> upgraded =
+          mlir::spyre::driver::upgradeLegacySpellings(*file))
+    file = std::move(upgraded);
   std::string output;
   llvm::raw_string_ostream os(output);
   if (mlir::failed(mlir::MlirOptMain(os, std::move(file), registry, config)))

@@ -112,6 +112,18 @@ struct NestingError {
 };
 std::optional<NestingError> checkNestingDepth(llvm::StringRef buffer);
 
+/// Rewrites op spellings older MLIR releases wrote and LLVM 22 no longer
+/// parses into their current form, so front ends' exports keep working:
+///   linalg.matmul_transpose_a/b, linalg.batch_matmul_transpose_a/b
+///     -> linalg.matmul / batch_matmul with the equivalent indexing_maps
+///   tensor.pack / tensor.unpack -> linalg.pack / linalg.unpack
+///   linalg.init_tensor [static sizes] -> tensor.empty()
+/// Comments and strings are left alone; lines are never added or removed
+/// (diagnostics keep their line numbers; columns after a rewritten op name
+/// on its line shift). Returns nullptr when nothing needed rewriting.
+std::unique_ptr<llvm::MemoryBuffer>
+upgradeLegacySpellings(const llvm::MemoryBuffer &buffer);
+
 /// One diagnostic, as printed: "file:line:col: error: message" plus the
 /// source line and notes.
 struct Message {

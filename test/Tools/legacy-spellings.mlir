@@ -1,0 +1,48 @@
+// Op spellings older MLIR releases wrote (and front ends' exports still
+// hold) are read in their current form by every tool.
+// RUN: spyre-opt %s | FileCheck %s
+// RUN: spyre-run %s --function=mm_t_b --random-inputs=1 --check | FileCheck %s --check-prefix=RUN-CHECK
+// RUN: spyre-run %s --function=pack --random-inputs=2 --check | FileCheck %s --check-prefix=PACK
+
+// A comment naming linalg.matmul_transpose_b stays as it is.
+// CHECK: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK: #[[$C:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @mm_t_b
+// CHECK: tensor.empty() : tensor<64x96xf16>
+// CHECK: linalg.matmul indexing_maps = [#[[$A]], #[[$B]], #[[$C]]] {note = "linalg.matmul_transpose_b"} ins(%{{.*}}, %{{.*}} : tensor<64x128xf16>, tensor<96x128xf16>)
+func.func @mm_t_b(%a: tensor<64x128xf16>, %b: tensor<96x128xf16>) -> tensor<64x96xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = linalg.init_tensor [64, 96] : tensor<64x96xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<64x96xf16>) -> tensor<64x96xf16>
+  %r = linalg.matmul_transpose_b ins(%a, %b : tensor<64x128xf16>, tensor<96x128xf16>) outs(%f : tensor<64x96xf16>) {note = "linalg.matmul_transpose_b"} -> tensor<64x96xf16>
+  return %r : tensor<64x96xf16>
+}
+
+// CHECK-LABEL: func.func @mm_t_a
+// CHECK: linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%{{.*}}, %{{.*}} : tensor<128x64xf32>, tensor<128x96xf32>)
+func.func @mm_t_a(%a: tensor<128x64xf32>, %b: tensor<128x96xf32>, %c: tensor<64x96xf32>) -> tensor<64x96xf32> {
+  %r = linalg.matmul_transpose_a ins(%a, %b : tensor<128x64xf32>, tensor<128x96xf32>) outs(%c : tensor<64x96xf32>) -> tensor<64x96xf32>
+  return %r : tensor<64x96xf32>
+}
+
+// CHECK-LABEL: func.func @bmm_t_b
+// CHECK: linalg.batch_matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(
+func.func @bmm_t_b(%a: tensor<2x64x32xf16>, %b: tensor<2x48x32xf16>, %c: tensor<2x64x48xf16>) -> tensor<2x64x48xf16> {
+  %r = linalg.batch_matmul_transpose_b ins(%a, %b : tensor<2x64x32xf16>, tensor<2x48x32xf16>) outs(%c : tensor<2x64x48xf16>) -> tensor<2x64x48xf16>
+  return %r : tensor<2x64x48xf16>
+}
+
+// CHECK-LABEL: func.func @pack
+// CHECK: linalg.pack %{{.*}} inner_dims_pos = [0, 1] inner_tiles = [8, 16]
+// CHECK: linalg.unpack
+func.func @pack(%a: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %e = tensor.empty() : tensor<4x4x8x16xf32>
+  %p = tensor.pack %a inner_dims_pos = [0, 1] inner_tiles = [8, 16] into %e : tensor<32x64xf32> -> tensor<4x4x8x16xf32>
+  %u0 = tensor.empty() : tensor<32x64xf32>
+  %u = tensor.unpack %p inner_dims_pos = [0, 1] inner_tiles = [8, 16] into %u0 : tensor<4x4x8x16xf32> -> tensor<32x64xf32>
+  return %u : tensor<32x64xf32>
+}
+
+// RUN-CHECK: check result 0: ok
+// PACK: check result 0: ok, max abs error 0.000000e+00
