@@ -13,6 +13,7 @@
 // 2. Aggregated ops (linalg.softmax) are decomposed through
 //    linalg::AggregatedOpInterface; upstream has no pass that does it.
 // 3. Passes, in three stages with C++ steps after each of the first two:
+//      convert-elementwise-to-linalg,
 //      linalg-morph-ops{named-to-generic category-to-generic}
 //      [accumulateReductionsInF32: every generic with a reduction loop and an
 //       f16 or bf16 output becomes an f32 generic on an extended init,
@@ -694,6 +695,9 @@ void interchangeContractions(ModuleOp module) {
 /// Stage 1: every linalg op in generic form (then accumulateReductionsInF32
 /// and interchangeContractions).
 void buildGeneralization(OpPassManager &pm) {
+  // Elementwise ops on whole tensors, which one-shot-bufferize cannot
+  // bufferize, as linalg.generic.
+  pm.addPass(createConvertElementwiseToLinalgPass());
   LinalgMorphOpsPassOptions morph;
   morph.namedToGeneric = true;
   morph.categoryToGeneric = true;

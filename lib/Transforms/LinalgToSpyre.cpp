@@ -755,7 +755,7 @@ std::optional<Unsupported> Converter::convertContraction(linalg::LinalgOp op) {
   // B and S): merge each group into one loop, so the device sees a matmul or
   // a batched matmul; the result is split back afterwards.
   SmallVector<SmallVector<unsigned, 2>> groups;
-  if (numLoops > 4) {
+  if (numLoops >= 4) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(ArrayRef<AffineMap>{
             operands[0].map, operands[1].map,
@@ -775,6 +775,10 @@ std::optional<Unsupported> Converter::convertContraction(linalg::LinalgOp op) {
     if (grouped != numLoops)
       return Unsupported{"it is a contraction with loops that are not batch, "
                          "M, N or K dims"};
+    // A plain batched matmul (one loop per group) needs no merging; a
+    // batch-reduce matmul (two K loops) does.
+    if (llvm::all_of(groups, [](const auto &g) { return g.size() == 1; }))
+      groups.clear();
   }
   if (!groups.empty()) {
     SmallVector<int64_t> groupRanges;
@@ -879,6 +883,23 @@ FailureOr<Value> Converter::multiply(Location loc, ArrayRef<Term> terms,
                    inputElement))) {
     why = "the PT unit multiplies DL16 or fp8, not " + str(inputElement);
     return failure();
+  }
+  // A unit N or K leaves B or C one value per stick, which the PT unit
+  // cannot read (it needs B and C sticked on N, A on K): such a
+  // matrix-vector or outer product stays on the host.
+  for (unsigned d = 0; d < cMap.getNumDims(); ++d) {
+    if (ranges[d] != 1)
+      continue;
+    bool inA = operands[0].map.isFunctionOfDim(d);
+    bool inB = operands[1].map.isFunctionOfDim(d);
+    bool inC = cMap.isFunctionOfDim(d);
+    if ((inB && inC && !inA) || (inA && inB && !inC)) {
+      why = std::string("its ") + (inC ? "N" : "K") +
+            " is 1 (a matrix-vector or outer product): the PT unit needs B "
+            "and C sticked on N and A on K, and a unit dim leaves one value "
+            "per stick";
+      return failure();
+    }
   }
   SmallVector<int64_t> cShape;
   for (AffineExpr expr : cMap.getResults())

@@ -6,6 +6,7 @@
 
 #include "Spyre/Transforms/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/Verifier.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -123,6 +124,9 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
     OpPassManager &functions = pm.nestAny();
     SpyreConvertLinalgOptions convert;
     convert.f32Matmul = options.f32Matmul;
+    // Elementwise arith and math ops on whole tensors (`math.absf %t :
+    // tensor<64xf32>`) as the linalg.generic they stand for.
+    functions.addPass(createConvertElementwiseToLinalgPass());
     functions.addPass(createSpyreConvertLinalg(convert));
     functions.addPass(createCanonicalizerPass());
     functions.addPass(createSpyreCanonicalizeShapes());

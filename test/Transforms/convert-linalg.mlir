@@ -638,3 +638,33 @@ func.func @ordered_select_stays(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
   } -> tensor<8x64xf16>
   return %relu : tensor<8x64xf16>
 }
+
+// -----
+
+// A batch-reduce matmul (two K loops: the batch and k) merges its K loops
+// into one and runs as one matmul.
+// CHECK-LABEL: func.func @batch_reduce_matmul
+// CHECK: spyre.transpose
+// CHECK: spyre.matmul
+// CHECK-NOT: linalg.batch_reduce_matmul
+func.func @batch_reduce_matmul(%a: tensor<4x32x64xf16>, %b: tensor<4x64x48xf16>) -> tensor<32x48xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x48xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<32x48xf16>) -> tensor<32x48xf16>
+  %r = linalg.batch_reduce_matmul ins(%a, %b : tensor<4x32x64xf16>, tensor<4x64x48xf16>) outs(%f : tensor<32x48xf16>) -> tensor<32x48xf16>
+  return %r : tensor<32x48xf16>
+}
+
+// -----
+
+// A matrix-vector product (N = 1) stays on the host, saying why.
+// CHECK-LABEL: func.func @unit_n_matmul
+// CHECK: linalg.matmul
+func.func @unit_n_matmul(%a: tensor<16x64xf16>, %b: tensor<64x1xf16>) -> tensor<16x1xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x1xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<16x1xf16>) -> tensor<16x1xf16>
+  // expected-remark @+1 {{'linalg.matmul' stays on the host: its N is 1 (a matrix-vector or outer product)}}
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x1xf16>) outs(%f : tensor<16x1xf16>) -> tensor<16x1xf16>
+  return %r : tensor<16x1xf16>
+}

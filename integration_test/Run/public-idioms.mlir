@@ -1,0 +1,30 @@
+// Forms found in other projects' public linalg programs (IREE's e2e tests,
+// tpp-mlir), each checked against upstream MLIR's lowering of it.
+// RUN: spyre-run %s --function=batch_reduce --random-inputs=1 --check | FileCheck %s --check-prefix=BRGEMM
+// RUN: spyre-run %s --function=matvec --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=MATVEC
+// RUN: spyre-run %s --function=tensor_math --random-inputs=1 --check | FileCheck %s --check-prefix=MATH
+
+// tpp-mlir's batch-reduce GEMM: both K loops merged, one device matmul.
+// BRGEMM: @batch_reduce: {{[0-9]+}} kernels
+// BRGEMM: check result 0: ok
+func.func @batch_reduce(%a: tensor<4x32x32xf16>, %b: tensor<4x32x32xf16>, %c: tensor<32x32xf16>) -> tensor<32x32xf16> {
+  %r = linalg.batch_reduce_matmul ins(%a, %b : tensor<4x32x32xf16>, tensor<4x32x32xf16>) outs(%c : tensor<32x32xf16>) -> tensor<32x32xf16>
+  return %r : tensor<32x32xf16>
+}
+
+// IREE's matmul_NxKxf16_times_Kx1: a matrix-vector product runs on the host.
+// MATVEC: remark: 'linalg.matmul' stays on the host: its N is 1
+// MATVEC: check result 0: ok
+func.func @matvec(%a: tensor<16x16xf16>, %b: tensor<16x1xf16>, %acc: tensor<16x1xf16>) -> tensor<16x1xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x16xf16>, tensor<16x1xf16>) outs(%acc : tensor<16x1xf16>) -> tensor<16x1xf16>
+  return %r : tensor<16x1xf16>
+}
+
+// Elementwise math on whole tensors (IREE's simple_abs): two device kernels (no fusion).
+// MATH: @tensor_math: 2 kernels
+// MATH: check result 0: ok
+func.func @tensor_math(%x: tensor<64x64xf16>, %y: tensor<64x64xf16>) -> tensor<64x64xf16> {
+  %a = math.absf %x : tensor<64x64xf16>
+  %r = arith.addf %a, %y : tensor<64x64xf16>
+  return %r : tensor<64x64xf16>
+}
