@@ -39,9 +39,10 @@ namespace {
 /// than cut at: constants and other ops that make a value from nothing
 /// (tensor.empty).
 bool isRematerializable(Operation &op) {
+  // (A `return` of nothing has no operands and no effects too.)
   return op.hasTrait<OpTrait::ConstantLike>() ||
          (op.getNumOperands() == 0 && op.getNumRegions() == 0 &&
-          isMemoryEffectFree(&op));
+          op.getNumResults() > 0 && isMemoryEffectFree(&op));
 }
 
 /// Whether `op`, directly in a function body, runs on the host (calls of

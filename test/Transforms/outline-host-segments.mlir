@@ -62,3 +62,17 @@ func.func @device_only(%a: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %d = spyre.exp %a : (tensor<4x64xf16>) -> tensor<4x64xf16>
   return %d : tensor<4x64xf16>
 }
+
+// -----
+
+// A function returning nothing keeps its return when the host code it held
+// is outlined (a `return` of nothing is no dead constant).
+// CHECK-LABEL: func.func @returns_nothing
+// CHECK: call @returns_nothing__host0
+// CHECK-NEXT: return
+func.func @returns_nothing(%a: tensor<4x2xf32>) {
+  %c = arith.constant dense<1.0> : tensor<2x16xf32>
+  %e = tensor.empty() : tensor<2x16xf32>
+  %r = linalg.exp ins(%c : tensor<2x16xf32>) outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
+  return
+}
