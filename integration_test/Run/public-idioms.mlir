@@ -28,3 +28,24 @@ func.func @tensor_math(%x: tensor<64x64xf16>, %y: tensor<64x64xf16>) -> tensor<6
   %r = arith.addf %a, %y : tensor<64x64xf16>
   return %r : tensor<64x64xf16>
 }
+
+// tpp-mlir's blocked matmul (6 loops, [2, 2, 32, 32] blocks): the merged
+// product is split back into blocks through the host, where no device
+// layout makes that reshape a view.
+// RUN: spyre-run %s --function=blocked --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=BLOCKED
+// BLOCKED: remark: 'spyre.reshape' runs on the host
+// BLOCKED: check result 0: ok
+#blk_a = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>
+#blk_b = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5, d4)>
+#blk_c = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>
+func.func @blocked(%A: tensor<2x2x32x32xf16>, %B: tensor<2x2x32x32xf16>, %C: tensor<2x2x32x32xf16>) -> tensor<2x2x32x32xf16> {
+  %r = linalg.generic {indexing_maps = [#blk_a, #blk_b, #blk_c],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : tensor<2x2x32x32xf16>, tensor<2x2x32x32xf16>) outs(%C : tensor<2x2x32x32xf16>) {
+  ^bb0(%x: f16, %y: f16, %acc: f16):
+    %m = arith.mulf %x, %y : f16
+    %s = arith.addf %acc, %m : f16
+    linalg.yield %s : f16
+  } -> tensor<2x2x32x32xf16>
+  return %r : tensor<2x2x32x32xf16>
+}

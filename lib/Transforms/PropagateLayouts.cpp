@@ -25,10 +25,19 @@
 #include "Spyre/Transforms/Utils.h"
 #include <limits>
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::spyre {
+/// A reshape copied through the host costs this many times its elements (a
+/// device restickify costs its elements once: the host link is slower than
+/// the DDR, and the data crosses it twice), plus a fixed cost that keeps it
+/// the last resort: chosen only when no device layouts make the reshape a
+/// view (a host round trip stops the device).
+constexpr int64_t kHostReshapeCostFactor = 16;
+constexpr int64_t kHostReshapeFixedCost = int64_t(1) << 40;
 #define GEN_PASS_DEF_SPYREPROPAGATELAYOUTS
 #include "Spyre/Transforms/Passes.h.inc"
 } // namespace mlir::spyre
@@ -87,12 +96,16 @@ private:
   FailureOr<Value> withKey(int valueId, Key key, Operation *user,
                            unsigned operandIndex);
   FailureOr<LayoutAttr> layoutFor(RankedTensorType type, Key key, Location loc);
+  LogicalResult reshapeOnHost(ReshapeOp op, Value input, int resultId,
+                              StringRef why);
   LogicalResult finishBoundary();
 
   func::FuncOp function;
   int64_t stickBytes;
   stick::SolveOptions options;
   ArgLayouts argLayouts;
+  /// Reshapes replaced by a host round trip, erased once materialized.
+  SmallVector<Operation *> hostReshapes;
   OpBuilder builder;
 
   stick::Problem problem;
@@ -422,6 +435,19 @@ LogicalResult FunctionPropagation::addNode(Operation *op) {
       config.results.push_back(*viewKey);
       node.configs.push_back(config);
     }
+    // Else a copy through the host into any layout of the new shape: the
+    // input goes out as it is and comes back in the layout its readers
+    // need. Far dearer than a device restickify (the host link, twice), so
+    // chosen only when no view works.
+    int64_t elements = inputType.getNumElements();
+    for (Key key = stick::kSparse; key < resultType.getRank(); ++key) {
+      stick::Config config;
+      config.inputs.push_back(stick::kAny);
+      config.results.push_back(key);
+      config.cost = kHostReshapeFixedCost +
+                    kHostReshapeCostFactor * std::max<int64_t>(elements, 1);
+      node.configs.push_back(config);
+    }
   } else {
     // Constants: uploaded in whatever layout suits the readers.
     for (Key key = rank > 0 ? 0 : stick::kSparse; key < rank; ++key) {
@@ -568,6 +594,40 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
           builder, host.getLoc(), withLayout(type, *layout), host);
       continue;
     }
+    // A reshape whose input cannot take the stick it needs (sparse and
+    // dense layouts do not convert), or that would still move data, runs on
+    // the host: an explicit transfer out, the reshape, a transfer back.
+    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      int inputId = node.inputs[0];
+      Key want = config.inputs[0];
+      if (want == stick::kAny) {
+        if (failed(reshapeOnHost(reshape, deviceValues[inputId], resultId,
+                                 "no layout of its input is a view of its "
+                                 "result the device could use")))
+          return failure();
+        continue;
+      }
+      if (want != keys[inputId] && !stick::canRestickify(keys[inputId], want)) {
+        if (failed(reshapeOnHost(reshape, deviceValues[inputId], resultId,
+                                 "its input is sparse (one value per stick) "
+                                 "and its result dense, or the other way "
+                                 "round, which no device copy converts")))
+          return failure();
+        continue;
+      }
+      FailureOr<Value> operand = withKey(inputId, want, op, 0);
+      if (failed(operand))
+        return failure();
+      if (failed(reshapeViewLayout(
+              cast<RankedTensorType>(operand->getType()),
+              cast<RankedTensorType>(reshape.getType()).getShape()))) {
+        if (failed(reshapeOnHost(reshape, deviceValues[inputId], resultId,
+                                 "no layout of its input is a view of its "
+                                 "result")))
+          return failure();
+        continue;
+      }
+    }
     // Operands with the sticks the configuration needs.
     for (auto [i, input] : llvm::enumerate(node.inputs)) {
       FailureOr<Value> operand =
@@ -613,6 +673,38 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
     if (succeeded(actual))
       keys[resultId] = *actual;
   }
+  for (Operation *op : hostReshapes)
+    op->erase();
+  hostReshapes.clear();
+  return success();
+}
+
+LogicalResult FunctionPropagation::reshapeOnHost(ReshapeOp op, Value input,
+                                                 int resultId, StringRef why) {
+  Location loc = op.getLoc();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  RankedTensorType resultType =
+      withoutLayout(cast<RankedTensorType>(op.getType()));
+  FailureOr<LayoutAttr> layout = layoutFor(resultType, keys[resultId], loc);
+  if (failed(layout))
+    return failure();
+  emitRemark(loc) << "'" << op->getName() << "' runs on the host: " << why;
+  builder.setInsertionPoint(op);
+  Value host = input;
+  if (isDeviceTensor(inputType))
+    host = FromDeviceOp::create(builder, loc, withoutLayout(inputType), input);
+  SmallVector<int64_t> shape(resultType.getShape());
+  auto shapeType = RankedTensorType::get({static_cast<int64_t>(shape.size())},
+                                         builder.getI64Type());
+  Value shapeValue = arith::ConstantOp::create(
+      builder, loc, DenseIntElementsAttr::get(shapeType, shape));
+  Value reshaped =
+      tensor::ReshapeOp::create(builder, loc, resultType, host, shapeValue);
+  Value device = ToDeviceOp::create(builder, loc,
+                                    withLayout(resultType, *layout), reshaped);
+  op.getResult().replaceAllUsesWith(device);
+  deviceValues[resultId] = device;
+  hostReshapes.push_back(op);
   return success();
 }
 

@@ -153,7 +153,9 @@ def SpyrePropagateLayouts
              clEnumValN(::mlir::spyre::ArgLayouts::Default, "default",
                         "the default layout of the shape"))}]>,
   ];
-  let dependentDialects = ["::mlir::spyre::SpyreDialect"];
+  let dependentDialects = ["::mlir::spyre::SpyreDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def SpyreInsertPadding
