@@ -49,3 +49,12 @@ func.func @blocked(%A: tensor<2x2x32x32xf16>, %B: tensor<2x2x32x32xf16>, %C: ten
   } -> tensor<2x2x32x32xf16>
   return %r : tensor<2x2x32x32xf16>
 }
+
+// IREE's integer division on random inputs divides by zero: the host code's
+// arithmetic fault is an error, not the end of the process.
+// RUN: not spyre-run %s --function=divide --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=SIGFPE
+// SIGFPE: error: host segment @divide__host0: {{.*}}stopped with an arithmetic fault (SIGFPE) on the host
+func.func @divide(%a: tensor<1024xi32>, %b: tensor<1024xi32>, %init: tensor<1024xi32>) -> tensor<1024xi32> {
+  %r = linalg.div_unsigned ins(%a, %b : tensor<1024xi32>, tensor<1024xi32>) outs(%init : tensor<1024xi32>) -> tensor<1024xi32>
+  return %r : tensor<1024xi32>
+}

@@ -75,6 +75,10 @@
 
 #include "Spyre/Sim/Reference.h"
 
+#include <csetjmp>
+#include <csignal>
+#include <mutex>
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1084,6 +1088,51 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
   return ReferenceProgram(std::move(impl));
 }
 
+namespace {
+/// Where a SIGFPE in JIT-compiled code on this thread returns to.
+thread_local sigjmp_buf *faultReturn = nullptr;
+
+void onArithmeticFault(int) {
+  if (faultReturn)
+    siglongjmp(*faultReturn, 1);
+  // Not ours: the default action.
+  std::signal(SIGFPE, SIG_DFL);
+  std::raise(SIGFPE);
+}
+
+/// Calls `name` through the engine; an arithmetic fault (SIGFPE: integer
+/// division by zero or overflow) in the generated code ends the call with
+/// `fault` set instead of killing the process. The generated code holds no
+/// destructors or locks, and the blocks it allocated are the caller's
+/// BlockScope's to free.
+llvm::Error invokeGuarded(ExecutionEngine &engine, const std::string &name,
+                          SmallVectorImpl<void *> &packed, std::string &fault) {
+  static std::mutex installing;
+  struct sigaction action = {}, previous = {};
+  action.sa_handler = onArithmeticFault;
+  sigemptyset(&action.sa_mask);
+  {
+    std::lock_guard<std::mutex> lock(installing);
+    sigaction(SIGFPE, &action, &previous);
+  }
+  sigjmp_buf here;
+  sigjmp_buf *outer = faultReturn;
+  llvm::Error error = llvm::Error::success();
+  if (sigsetjmp(here, /*savemask=*/1) == 0) {
+    faultReturn = &here;
+    error = engine.invokePacked(name, packed);
+  } else {
+    fault = "stopped with an arithmetic fault (SIGFPE)";
+  }
+  faultReturn = outer;
+  {
+    std::lock_guard<std::mutex> lock(installing);
+    sigaction(SIGFPE, &previous, nullptr);
+  }
+  return error;
+}
+} // namespace
+
 llvm::Expected<std::vector<HostTensor>>
 ReferenceProgram::run(ArrayRef<HostTensor> inputs) const {
   ExecutionEngine &engine = *impl->engine;
@@ -1138,8 +1187,17 @@ ReferenceProgram::run(ArrayRef<HostTensor> inputs) const {
   std::vector<HostTensor> outputs;
   {
     BlockScope blocks;
-    if (llvm::Error error =
-            engine.invokePacked(("_mlir_ciface_" + function).str(), packed))
+    std::string fault;
+    llvm::Error error =
+        invokeGuarded(engine, "_mlir_ciface_" + function.str(), packed, fault);
+    if (!fault.empty()) {
+      llvm::consumeError(std::move(error));
+      return makeError("@" + function + " " + fault +
+                       " on the host (e.g. an integer division by zero: "
+                       "--random-inputs draws zeros; give the inputs with "
+                       "--input)");
+    }
+    if (error)
       return makeError("the reference cannot call @" + function + ": " +
                        llvm::toString(std::move(error)));
 
