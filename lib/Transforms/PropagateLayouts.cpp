@@ -721,7 +721,7 @@ LogicalResult FunctionPropagation::finishBoundary() {
     SmallVector<OpOperand *> hostUses;
     for (OpOperand &use : arg.getUses())
       if (!isDeviceOp(use.getOwner()) &&
-          !isa<RestickifyOp, ToDeviceOp>(use.getOwner()))
+          !isa<RestickifyOp, ToDeviceOp, FromDeviceOp>(use.getOwner()))
         hostUses.push_back(&use);
     if (hostUses.empty())
       continue;

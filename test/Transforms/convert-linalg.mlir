@@ -668,3 +668,21 @@ func.func @unit_n_matmul(%a: tensor<16x64xf16>, %b: tensor<64x1xf16>) -> tensor<
   %r = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x1xf16>) outs(%f : tensor<16x1xf16>) -> tensor<16x1xf16>
   return %r : tensor<16x1xf16>
 }
+
+// -----
+
+// An output written through expressions (tpp-mlir's relayout from blocks)
+// is not the iteration space reordered: it stays on the host (it was once
+// converted into a plain reshape, which is not the same thing).
+// CHECK-LABEL: func.func @from_blocks
+// CHECK: linalg.generic
+func.func @from_blocks(%x: tensor<3x8x2x2xf32>, %c: tensor<6x16xf32>) -> tensor<6x16xf32> {
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its output map is not a projected permutation}}
+  %r = linalg.generic {iterator_types = ["parallel", "parallel", "parallel", "parallel"],
+      indexing_maps = [affine_map<(n1, c1, n2, c2) -> (n1, c1, n2, c2)>, affine_map<(n1, c1, n2, c2) -> (n1 * 2 + n2, c1 * 2 + c2)>]}
+      ins(%x : tensor<3x8x2x2xf32>) outs(%c : tensor<6x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<6x16xf32>
+  return %r : tensor<6x16xf32>
+}

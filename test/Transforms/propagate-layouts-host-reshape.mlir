@@ -26,3 +26,15 @@ func.func @main(%arg0: tensor<2x2x32x32xf16>, %arg1: tensor<2x2x32x32xf16>, %arg
   return %7 : tensor<2x2x32x32xf16>
 }
 
+
+// An argument reshaped on the host is downloaded once, by the round trip.
+// CHECK-LABEL: func.func @arg_reshape
+// CHECK: %[[H:.*]] = spyre.from_device %arg0 : tensor<3x8x2x2xf32, #spyre.layout<{{.*}}>> -> tensor<3x8x2x2xf32>
+// CHECK-NEXT: arith.constant dense<[6, 16]> : tensor<2xi64>
+// CHECK-NEXT: tensor.reshape %[[H]]
+// CHECK-NOT: spyre.from_device
+func.func @arg_reshape(%x: tensor<3x8x2x2xf32>, %y: tensor<6x16xf32>) -> tensor<6x16xf32> {
+  %r = spyre.reshape %x : tensor<3x8x2x2xf32> -> tensor<6x16xf32>
+  %a = spyre.add %r, %y : (tensor<6x16xf32>, tensor<6x16xf32>) -> tensor<6x16xf32>
+  return %a : tensor<6x16xf32>
+}
