@@ -510,15 +510,15 @@ Format actualFormat(Format format) {
   }
 }
 
-/// Packs codes of `bits` along the axis of `geometry`, keeping only the
-/// positions `keep` selects (all when empty): low bits first.
-std::vector<uint8_t> packAlongAxis(const std::vector<uint32_t> &codes,
-                                   const std::vector<bool> &keep,
-                                   const Geometry &g, unsigned bits,
-                                   int64_t packedExtent) {
+/// Visits the kept positions (all when `keep` is empty) along the axis of
+/// `g`, in order, with where each one's bits go in a packed buffer of
+/// `packedExtent` bytes along the axis: `visit(linear, byte, shift, mask)`.
+template <typename Visit>
+void forEachPacked(const std::vector<bool> &keep, const Geometry &g,
+                   unsigned bits, int64_t packedExtent, Visit visit) {
   int64_t perByte = valuesPerByte(bits);
   unsigned width = perByte == 1 ? 8 : bits;
-  std::vector<uint8_t> out(g.outer * packedExtent * g.inner, 0);
+  uint32_t mask = (1u << width) - 1;
   for (int64_t o = 0; o < g.outer; ++o)
     for (int64_t in = 0; in < g.inner; ++in) {
       int64_t slot = 0;
@@ -526,12 +526,26 @@ std::vector<uint8_t> packAlongAxis(const std::vector<uint32_t> &codes,
         int64_t linear = (o * g.extent + j) * g.inner + in;
         if (!keep.empty() && !keep[linear])
           continue;
-        int64_t byte = slot / perByte, shift = slot % perByte * width;
-        out[(o * packedExtent + byte) * g.inner + in] |= static_cast<uint8_t>(
-            (codes[linear] & ((1u << width) - 1)) << shift);
+        int64_t byte = (o * packedExtent + slot / perByte) * g.inner + in;
+        visit(linear, byte, static_cast<unsigned>(slot % perByte * width),
+              mask);
         ++slot;
       }
     }
+}
+
+/// Packs codes of `bits` along the axis of `g`, keeping only the positions
+/// `keep` selects (all when empty): low bits first.
+std::vector<uint8_t> packAlongAxis(const std::vector<uint32_t> &codes,
+                                   const std::vector<bool> &keep,
+                                   const Geometry &g, unsigned bits,
+                                   int64_t packedExtent) {
+  std::vector<uint8_t> out(g.outer * packedExtent * g.inner, 0);
+  forEachPacked(
+      keep, g, bits, packedExtent,
+      [&](int64_t linear, int64_t byte, unsigned shift, uint32_t mask) {
+        out[byte] |= static_cast<uint8_t>((codes[linear] & mask) << shift);
+      });
   return out;
 }
 
@@ -540,23 +554,12 @@ std::vector<uint32_t> unpackAlongAxis(const std::vector<uint8_t> &packed,
                                       const std::vector<bool> &keep,
                                       const Geometry &g, unsigned bits,
                                       int64_t packedExtent) {
-  int64_t perByte = valuesPerByte(bits);
-  unsigned width = perByte == 1 ? 8 : bits;
   std::vector<uint32_t> codes(g.numel, 0);
-  for (int64_t o = 0; o < g.outer; ++o)
-    for (int64_t in = 0; in < g.inner; ++in) {
-      int64_t slot = 0;
-      for (int64_t j = 0; j < g.extent; ++j) {
-        int64_t linear = (o * g.extent + j) * g.inner + in;
-        if (!keep.empty() && !keep[linear])
-          continue;
-        int64_t byte = slot / perByte, shift = slot % perByte * width;
-        codes[linear] =
-            (packed[(o * packedExtent + byte) * g.inner + in] >> shift) &
-            ((1u << width) - 1);
-        ++slot;
-      }
-    }
+  forEachPacked(
+      keep, g, bits, packedExtent,
+      [&](int64_t linear, int64_t byte, unsigned shift, uint32_t mask) {
+        codes[linear] = (packed[byte] >> shift) & mask;
+      });
   return codes;
 }
 

@@ -330,39 +330,35 @@ TEST(LayoutProperties, RandomDefaultLayoutsAgreeWithDimMapSemantics) {
     for (auto [offset, count] : hits)
       ASSERT_EQ(count, 1) << "host offset " << offset;
 
-    // The DMA nests move exactly these pairs; padding nests the rest.
-    std::vector<std::pair<int64_t, int64_t>> dmaPairs, deviceRankPairs;
-    // The runtime's form (one loop per device dim, nothing merged) moves
-    // the same pairs; broadcast dims it writes in full, like HostToDevice.
-    for (const DmaNest &nest :
-         bound.dmaPlan(DmaDirection::HostToDevice, DmaForm::DeviceRank).nests) {
+    // The DMA nests move exactly these pairs; padding nests the rest. The
+    // runtime's form (one loop per device dim, nothing merged) moves the
+    // same pairs; broadcast dims it writes in full, like HostToDevice.
+    auto pairsOf = [](const DmaPlan &plan) {
+      std::vector<std::pair<int64_t, int64_t>> moved;
+      for (const DmaNest &nest : plan.nests) {
+        Ints ranges;
+        for (const DmaLoop &loop : nest.loops)
+          ranges.push_back(loop.range);
+        forEachCoord(ranges, [&](ArrayRef<int64_t> i) {
+          int64_t dev = nest.deviceOffset, host = nest.hostOffset;
+          for (size_t k = 0; k < i.size(); ++k) {
+            dev += i[k] * nest.loops[k].deviceStride;
+            host += i[k] * nest.loops[k].hostStride;
+          }
+          moved.emplace_back(dev, host);
+        });
+      }
+      return moved;
+    };
+    DmaPlan deviceRank =
+        bound.dmaPlan(DmaDirection::HostToDevice, DmaForm::DeviceRank);
+    for (const DmaNest &nest : deviceRank.nests)
       ASSERT_EQ(static_cast<int64_t>(nest.loops.size()),
                 bound.layout().deviceRank());
-      Ints ranges;
-      for (const DmaLoop &loop : nest.loops)
-        ranges.push_back(loop.range);
-      forEachCoord(ranges, [&](ArrayRef<int64_t> i) {
-        int64_t dev = nest.deviceOffset, host = nest.hostOffset;
-        for (size_t k = 0; k < i.size(); ++k) {
-          dev += i[k] * nest.loops[k].deviceStride;
-          host += i[k] * nest.loops[k].hostStride;
-        }
-        deviceRankPairs.emplace_back(dev, host);
-      });
-    }
-    for (const DmaNest &nest : bound.dmaPlan().nests) {
-      Ints ranges;
-      for (const DmaLoop &loop : nest.loops)
-        ranges.push_back(loop.range);
-      forEachCoord(ranges, [&](ArrayRef<int64_t> i) {
-        int64_t dev = nest.deviceOffset, host = nest.hostOffset;
-        for (size_t k = 0; k < i.size(); ++k) {
-          dev += i[k] * nest.loops[k].deviceStride;
-          host += i[k] * nest.loops[k].hostStride;
-        }
-        dmaPairs.emplace_back(dev, host);
-      });
-    }
+    std::vector<std::pair<int64_t, int64_t>> dmaPairs =
+        pairsOf(bound.dmaPlan());
+    std::vector<std::pair<int64_t, int64_t>> deviceRankPairs =
+        pairsOf(deviceRank);
     std::sort(pairs.begin(), pairs.end());
     std::sort(dmaPairs.begin(), dmaPairs.end());
     ASSERT_EQ(dmaPairs, pairs);
