@@ -117,14 +117,7 @@ std::optional<Buffer> fromArray(py::object object, const Companion &c,
   Buffer b;
   b.shape = compressed ? c.compressedShape : c.shape;
   b.dtype = compressed ? c.compressedDtype : c.dtype;
-  // The storage numpy holds the dtype in (bfloat16 bits as uint16, ...).
-  if (b.dtype == "float32" || b.dtype == "float16" || b.dtype == "int8" ||
-      b.dtype == "bool")
-    b.storage = b.dtype;
-  else if (b.dtype == "bfloat16")
-    b.storage = "uint16";
-  else
-    b.storage = "uint8";
+  b.storage = storageDtype(b.dtype).str();
   py::array array = py::array::ensure(object);
   if (!array)
     throw py::value_error(name.str() + " must be a numpy array");
@@ -236,14 +229,8 @@ void bindQuant(py::module_ &m) {
     q.shape.assign(shape.begin(), shape.end());
     const QuantShapes &s = q.shapes;
     bool compressed = s.spec.mode == CastMode::Compressed;
-    std::optional<Buffer> d;
-    if (s.spec.mode == CastMode::Virtual) {
-      Companion virtualData = s.data;
-      d = fromArray(data, virtualData, false, "data");
-    } else {
-      d = fromArray(data, s.data, compressed, "data");
-    }
-    q.data = *d;
+    // (In virtual mode the data's dtype is the float32 of its values.)
+    q.data = *fromArray(data, s.data, compressed, "data");
     q.scale = fromArray(scale, s.scale, compressed, "scale");
     q.zero = fromArray(zero, s.zero, compressed, "zero");
     q.tenscale = fromArray(tenscale, s.tenscale, compressed, "tenscale");

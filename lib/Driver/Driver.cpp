@@ -215,6 +215,23 @@ const LegacySpelling kLegacySpellings[] = {
     {"tensor.unpack", "linalg.unpack"},
 };
 
+/// If `text[i]` starts a string or a `//` comment, the index just past it
+/// (a string ends at its closing quote, or unterminated at the end of its
+/// line; a comment before its newline); otherwise `i`. The tools' text
+/// scanners skip both.
+size_t skipStringOrComment(StringRef text, size_t i) {
+  size_t n = text.size();
+  if (text[i] == '"') {
+    size_t j = i + 1;
+    while (j < n && text[j] != '"' && text[j] != '\n')
+      j += text[j] == '\\' ? 2 : 1;
+    return std::min(n, j + 1);
+  }
+  if (text[i] == '/' && i + 1 < n && text[i + 1] == '/')
+    return std::min(n, text.find('\n', i));
+  return i;
+}
+
 bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
 }
@@ -252,20 +269,9 @@ mlir::spyre::driver::upgradeLegacySpellings(const llvm::MemoryBuffer &buffer) {
   bool changed = false;
   for (size_t i = 0, n = text.size(); i < n;) {
     char c = text[i];
-    if (c == '"') { // a string: copied as it is
-      size_t j = i + 1;
-      while (j < n && text[j] != '"' && text[j] != '\n')
-        j += text[j] == '\\' ? 2 : 1;
-      j = std::min(n, j + 1);
-      out.append(text.data() + i, j - i);
-      i = j;
-      continue;
-    }
-    if (c == '/' && i + 1 < n && text[i + 1] == '/') { // a comment
-      size_t j = text.find('\n', i);
-      j = j == StringRef::npos ? n : j;
-      out.append(text.data() + i, j - i);
-      i = j;
+    if (size_t end = skipStringOrComment(text, i); end != i) {
+      out.append(text.data() + i, end - i); // copied as they are
+      i = end;
       continue;
     }
     if (i == 0 || !isIdentifierChar(text[i - 1])) {
@@ -314,15 +320,8 @@ mlir::spyre::driver::checkNestingDepth(StringRef buffer) {
       column = 0;
       continue;
     }
-    if (c == '"') { // a string: skip to its closing quote
-      for (++i; i < n && buffer[i] != '"' && buffer[i] != '\n'; ++i)
-        if (buffer[i] == '\\')
-          ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < n && buffer[i + 1] == '/') { // a comment
-      while (i + 1 < n && buffer[i + 1] != '\n')
-        ++i;
+    if (size_t end = skipStringOrComment(buffer, i); end != i) {
+      i = end - 1; // strings and comments hold no brackets
       continue;
     }
     char next = i + 1 < n ? buffer[i + 1] : 0;

@@ -92,7 +92,7 @@ uint32_t mlir::spyre::quant::encode(Format format, double value) {
   const FormatInfo &info = getFormatInfo(format);
   uint32_t mask = (1u << info.bits) - 1;
   uint32_t negativeZero = 1u << (info.bits - 1);
-  if (info.kind == FormatKind::Int || info.kind == FormatKind::UInt) {
+  if (info.isInteger()) {
     if (std::isnan(value))
       return 0;
     double rounded =

@@ -151,7 +151,7 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
   QuantSpec spec = given;
   const FormatInfo &info = getFormatInfo(spec.format);
   int64_t rank = static_cast<int64_t>(shape.size());
-  bool isInt = info.kind == FormatKind::Int || info.kind == FormatKind::UInt;
+  bool isInt = info.isInteger();
   if (info.kind == FormatKind::Exponent)
     return fail("e8m0 is a scale format, not a data format");
   for (int64_t size : shape)
@@ -384,6 +384,15 @@ struct Geometry {
     extent = shape.empty() ? 1 : shape[axis];
   }
 
+  /// The grid of the scales themselves (one element per scale): what zero
+  /// points are packed over.
+  static Geometry ofScales(const QuantShapes &shapes,
+                           ArrayRef<int64_t> scaleShape) {
+    QuantShapes grid = shapes;
+    grid.tileShape.assign(scaleShape.size(), 1);
+    return Geometry(grid, scaleShape);
+  }
+
   /// The linear index of the scale of element `linear`.
   int64_t scaleIndex(int64_t linear) const {
     int64_t index = 0, stride = 1;
@@ -397,28 +406,6 @@ struct Geometry {
   }
   int64_t numScales() const { return product(scaleShape); }
 };
-
-double roundToScaleType(ScaleType type, double value) {
-  auto viaSemantics = [&](const llvm::fltSemantics &sem) {
-    llvm::APFloat v(value);
-    bool loses = false;
-    v.convert(sem, llvm::APFloat::rmNearestTiesToEven, &loses);
-    return v.convertToDouble();
-  };
-  switch (type) {
-  case ScaleType::Float32:
-    return static_cast<float>(value);
-  case ScaleType::Float16:
-    return viaSemantics(llvm::APFloat::IEEEhalf());
-  case ScaleType::BFloat16:
-    return viaSemantics(llvm::APFloat::BFloat());
-  case ScaleType::E4M3FN:
-    return decode(Format::E4M3FN, encode(Format::E4M3FN, value));
-  case ScaleType::E8M0:
-    return decode(Format::E8M0, encode(Format::E8M0, value));
-  }
-  return value;
-}
 
 /// Appends `value` in the host storage of a scale type.
 void storeScale(ScaleType type, double value, std::vector<uint8_t> &bytes) {
@@ -453,6 +440,16 @@ void storeScale(ScaleType type, double value, std::vector<uint8_t> &bytes) {
 }
 
 double loadScale(ScaleType type, const std::vector<uint8_t> &bytes,
+                 int64_t index);
+
+/// `value` as a scale of `type` stores it.
+double roundToScaleType(ScaleType type, double value) {
+  std::vector<uint8_t> bytes;
+  storeScale(type, value, bytes);
+  return loadScale(type, bytes, 0);
+}
+
+double loadScale(ScaleType type, const std::vector<uint8_t> &bytes,
                  int64_t index) {
   auto fromBits = [&](const llvm::fltSemantics &sem) {
     uint16_t bits;
@@ -477,20 +474,11 @@ double loadScale(ScaleType type, const std::vector<uint8_t> &bytes,
   return 0;
 }
 
-llvm::StringRef storageOf(llvm::StringRef dtype) {
-  if (dtype == "float32" || dtype == "float16" || dtype == "int8" ||
-      dtype == "bool")
-    return dtype;
-  if (dtype == "bfloat16")
-    return "uint16";
-  return "uint8";
-}
-
 Buffer makeBuffer(ArrayRef<int64_t> shape, llvm::StringRef dtype) {
   Buffer b;
   b.shape.assign(shape.begin(), shape.end());
   b.dtype = dtype.str();
-  b.storage = storageOf(dtype).str();
+  b.storage = storageDtype(dtype).str();
   return b;
 }
 
@@ -608,6 +596,15 @@ double tensorScaleFor(const QuantSpec &spec, double amax) {
 
 } // namespace
 
+llvm::StringRef mlir::spyre::quant::storageDtype(llvm::StringRef dtype) {
+  if (dtype == "float32" || dtype == "float16" || dtype == "int8" ||
+      dtype == "bool")
+    return dtype;
+  if (dtype == "bfloat16")
+    return "uint16";
+  return "uint8";
+}
+
 llvm::Expected<QuantizedTensor>
 mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
                              const QuantSpec &given) {
@@ -620,7 +617,7 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
   if (static_cast<int64_t>(values.size()) != g.numel)
     return fail(llvm::formatv("{0} values given for a tensor of {1}",
                               values.size(), g.numel));
-  bool isInt = info.kind == FormatKind::Int || info.kind == FormatKind::UInt;
+  bool isInt = info.isInteger();
 
   // Sparsity, then scale discovery over the kept values.
   std::vector<bool> keep;
@@ -760,9 +757,7 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
       zeroCodes.push_back(encode(spec.format, z));
     if (compressed) {
       out.zero = makeBuffer(c.compressedShape, c.compressedDtype);
-      QuantShapes scaleGrid = *shapes;
-      scaleGrid.tileShape.assign(shape.size(), 1);
-      Geometry zg(scaleGrid, c.shape);
+      Geometry zg = Geometry::ofScales(*shapes, c.shape);
       out.zero->bytes = packAlongAxis(zeroCodes, {}, zg, info.bits,
                                       c.compressedShape[spec.axis]);
     } else {
@@ -799,7 +794,7 @@ mlir::spyre::quant::dequantize(const QuantizedTensor &t) {
   const QuantSpec &spec = shapes.spec;
   const FormatInfo &info = getFormatInfo(spec.format);
   Geometry g(shapes, t.shape);
-  bool isInt = info.kind == FormatKind::Int || info.kind == FormatKind::UInt;
+  bool isInt = info.isInteger();
   auto check = [&](const std::optional<Buffer> &b, const Companion &c,
                    llvm::StringRef name) -> llvm::Error {
     if (c.present && !b)
@@ -854,9 +849,7 @@ mlir::spyre::quant::dequantize(const QuantizedTensor &t) {
   if (t.zero) {
     std::vector<uint32_t> zeroCodes;
     if (compressed) {
-      QuantShapes scaleGrid = shapes;
-      scaleGrid.tileShape.assign(t.shape.size(), 1);
-      Geometry zg(scaleGrid, shapes.zero.shape);
+      Geometry zg = Geometry::ofScales(shapes, shapes.zero.shape);
       zeroCodes = unpackAlongAxis(t.zero->bytes, {}, zg, info.bits,
                                   shapes.zero.compressedShape[spec.axis]);
     } else {

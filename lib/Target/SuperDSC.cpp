@@ -95,8 +95,8 @@ private:
   Object coordInfo(const SdscTensor &tensor, StringRef label);
   FailureOr<JValue> constants(ArrayRef<std::pair<std::string, double>> values);
 
-  /// The extents of op dim `d`, or of the synthetic stick dim (the last
-  /// label when `syntheticStick`): one stick, not split, one chunk.
+  /// The extents of op dim `d`, or of the synthetic stick dim (the label
+  /// after the op dims, when there is one): one stick, not split, one chunk.
   struct DimView {
     int64_t padded, chunks, split;
   };
@@ -106,7 +106,6 @@ private:
   KernelOp kernel;
   const TargetModel &target;
   Operation *payload = nullptr;
-  bool syntheticStick = false;
   int64_t syntheticSize = 0;
   SmallVector<AffineMap> maps;
   SmallVector<utils::IteratorType> iterators;
@@ -201,7 +200,6 @@ LogicalResult KernelEmitter::analyse() {
   if (llvm::any_of(tensors,
                    [](const SdscTensor &t) { return t.stick.empty(); })) {
     std::string label = getUnusedDimLabel(labels);
-    syntheticStick = true;
     labels.push_back(label);
     for (SdscTensor &t : tensors) {
       if (t.stick.empty()) {

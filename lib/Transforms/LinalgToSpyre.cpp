@@ -525,11 +525,8 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
   // The output is the iteration space reordered (dims, constant 0 for
   // size-1 dims); an output written through expressions (a relayout into
   // blocks, `(d0 * 2 + d2, ...)`) is not.
-  for (AffineExpr expr : outputMap.getResults()) {
-    auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (!isa<AffineDimExpr>(expr) && !(constant && constant.getValue() == 0))
-      return Unsupported{"its output map is not a projected permutation"};
-  }
+  if (!outputMap.isProjectedPermutation(/*allowZeroInResults=*/true))
+    return Unsupported{"its output map is not a projected permutation"};
 
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   Value yielded = yield.getValues()[0];

@@ -600,30 +600,27 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
     if (auto reshape = dyn_cast<ReshapeOp>(op)) {
       int inputId = node.inputs[0];
       Key want = config.inputs[0];
+      StringRef viaHost;
       if (want == stick::kAny) {
-        if (failed(reshapeOnHost(reshape, deviceValues[inputId], resultId,
-                                 "no layout of its input is a view of its "
-                                 "result the device could use")))
+        viaHost = "no layout of its input is a view of its result the "
+                  "device could use";
+      } else if (want != keys[inputId] &&
+                 !stick::canRestickify(keys[inputId], want)) {
+        viaHost = "its input is sparse (one value per stick) and its result "
+                  "dense, or the other way round, which no device copy "
+                  "converts";
+      } else {
+        FailureOr<Value> operand = withKey(inputId, want, op, 0);
+        if (failed(operand))
           return failure();
-        continue;
+        if (failed(reshapeViewLayout(
+                cast<RankedTensorType>(operand->getType()),
+                cast<RankedTensorType>(reshape.getType()).getShape())))
+          viaHost = "no layout of its input is a view of its result";
       }
-      if (want != keys[inputId] && !stick::canRestickify(keys[inputId], want)) {
+      if (!viaHost.empty()) {
         if (failed(reshapeOnHost(reshape, deviceValues[inputId], resultId,
-                                 "its input is sparse (one value per stick) "
-                                 "and its result dense, or the other way "
-                                 "round, which no device copy converts")))
-          return failure();
-        continue;
-      }
-      FailureOr<Value> operand = withKey(inputId, want, op, 0);
-      if (failed(operand))
-        return failure();
-      if (failed(reshapeViewLayout(
-              cast<RankedTensorType>(operand->getType()),
-              cast<RankedTensorType>(reshape.getType()).getShape()))) {
-        if (failed(reshapeOnHost(reshape, deviceValues[inputId], resultId,
-                                 "no layout of its input is a view of its "
-                                 "result")))
+                                 viaHost)))
           return failure();
         continue;
       }

@@ -56,6 +56,10 @@ struct FormatInfo {
   int emax;
   bool hasNaN;
   bool hasInfinity;
+
+  bool isInteger() const {
+    return kind == FormatKind::Int || kind == FormatKind::UInt;
+  }
 };
 
 const FormatInfo &getFormatInfo(Format format);
@@ -171,6 +175,11 @@ struct QuantizedTensor {
   Buffer data;
   std::optional<Buffer> scale, zero, tenscale, meta, mask;
 };
+
+/// The numpy dtype a host buffer holds elements of `dtype` (a torch
+/// spelling) in: float32, float16, int8 and bool as themselves, bfloat16 as
+/// uint16 bits, every other one-byte type as uint8.
+llvm::StringRef storageDtype(llvm::StringRef dtype);
 
 /// Quantizes a row-major float32 tensor of `shape`.
 llvm::Expected<QuantizedTensor> quantize(llvm::ArrayRef<float> values,
