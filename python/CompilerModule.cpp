@@ -190,8 +190,12 @@ py::dict compile(const std::string &text, int cores, const std::string &policy,
     descriptors.push_back(std::move(file.json));
   py::dict result;
   result["ir"] = printed(lowered->getOperation());
-  result["superdsc"] = json(superDscDocument(artifacts->superdsc));
-  result["bundle"] = artifacts->bundle;
+  result["superdsc"] =
+      json(superDscDocument(artifacts->superdsc, artifacts->bundles));
+  py::dict bundles;
+  for (const EmittedBundle &bundle : artifacts->bundles)
+    bundles[py::str(bundle.name)] = bundle.text;
+  result["bundles"] = bundles;
   result["dci"] = json(std::move(descriptors));
   result["messages"] = session.messages();
   return result;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks SuperDSC documents against the contract the backend reads.
 
-Reads `spyre-translate --spyre-to-superdsc` output (a {"bundle", "sdscs"}
+Reads `spyre-translate --spyre-to-superdsc` output (a {"bundles", "sdscs"}
 document) or single sdsc_N.json files, and checks every SuperDSC: the
 fields and their JSON types, and the rules that tie them together (the
 reference generator's, see ../shared/reference/spyre_facts.md section 10):
@@ -16,6 +16,11 @@ reference generator's, see ../shared/reference/spyre_facts.md section 10):
   - coordInfo has an entry per label of the tensor's class;
   - the compute op's input and output tensors exist;
   - segment addresses of every core are decimal strings.
+
+and every bundle of a document (torch-spyre's bundle rules, the default
+target's numbers): at most 6 segments bound, the pool (if any) first; every
+SuperDSC in exactly one bundle; every DDR address of a SuperDSC inside a
+segment its bundle binds (segment i spans [i, i + 1) * 16 GiB).
 
 Prints "N SuperDSCs checked" or every violation, one per line, and exits 1.
 """
@@ -172,6 +177,56 @@ def check_sdsc(file_name, sdsc, errors):
             check_dsc(f"{where} {op}", dsc, top, errors)
 
 
+SEGMENT_BYTES = 16 << 30
+BUNDLE_SEGMENTS = 6
+
+
+def hbm_addresses(sdsc):
+    for top in sdsc.values():
+        for entry in top.get("dscs_", []):
+            for dsc in entry.values():
+                for node in dsc.get("scheduleTree_", []):
+                    if node.get("component_") != "hbm":
+                        continue
+                    data = node.get("startAddressCoreCorelet_", {})
+                    for value in data.get("data_", {}).values():
+                        if isinstance(value, str) and value.isdigit():
+                            yield node.get("name_", "?"), int(value)
+
+
+def check_bundles(document, errors):
+    """The bundles of one document; returns the SuperDSC names in order."""
+    names, owner = [], {}
+    for bundle in document.get("bundles", []):
+        where = f"bundle {bundle.get('file', '?')}"
+        segments = bundle.get("segments", [])
+        if len(segments) > BUNDLE_SEGMENTS:
+            errors.append(f"{where}: binds {len(segments)} segments, more "
+                          f"than {BUNDLE_SEGMENTS}")
+        if any("pool" in s for s in segments[1:]):
+            errors.append(f"{where}: the pool is not segment 0")
+        if len(set(segments)) != len(segments):
+            errors.append(f"{where}: a buffer is bound twice")
+        for name in bundle.get("sdscs", []):
+            if name in owner:
+                errors.append(f"{name}: in {owner[name]} and {where}")
+            owner[name] = where
+            names.append(name)
+            sdsc = document["sdscs"].get(name)
+            if sdsc is None:
+                errors.append(f"{where}: no SuperDSC {name}")
+                continue
+            for node, address in hbm_addresses(sdsc):
+                if address // SEGMENT_BYTES >= len(segments):
+                    errors.append(f"{name}: {node} at {address}, outside "
+                                  f"the {len(segments)} segments {where} "
+                                  f"binds")
+    for name in document["sdscs"]:
+        if name not in owner:
+            errors.append(f"{name}: in no bundle")
+    return names
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -193,7 +248,7 @@ def main(argv):
                 continue
             document, pos = decoder.raw_decode(text, pos)
             if "sdscs" in document:
-                for name in document.get("bundle", []):
+                for name in check_bundles(document, errors):
                     check_sdsc(name, document["sdscs"].get(name), errors)
                     count += 1
             else:

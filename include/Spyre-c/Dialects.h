@@ -59,10 +59,11 @@ MLIR_CAPI_EXPORTED MlirAttribute
 mlirSpyreLayoutAttrGetDefault(MlirType tensorType);
 
 /* The emitters of spyre-translate, on a module in kernel form (what
- * --spyre-pipeline produces): the SuperDSC document ({"bundle": [...],
- * "sdscs": {...}}), the bundle (bundle.mlir text) and the DCI descriptors (a
- * JSON array), written through `callback`. Failure, with diagnostics on the
- * module's context, when the module is null or not in kernel form. */
+ * --spyre-pipeline produces): the SuperDSC document ({"bundles": [...],
+ * "sdscs": {...}}), the bundles (a JSON object: file name -> bundle.mlir
+ * text, one per bundle) and the DCI descriptors (a JSON array), written through
+ * `callback`. Failure, with diagnostics on the module's context, when the
+ * module is null or not in kernel form. */
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirSpyreEmitSuperDsc(
     MlirOperation module, MlirStringCallback callback, void *userData);
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirSpyreEmitBundle(

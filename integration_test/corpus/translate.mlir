@@ -81,7 +81,7 @@ func.func @result_in_pool(%a: tensor<4x64xf16, #spyre.layout<device_size = [1, 4
 // TOOL: spyre-translate --spyre-to-superdsc
 // EXPECT: expected operation name in quotes
 // EXPECT-LOC: @+1:1
-{"bundle": ["sdsc_0.json"], "sdscs": {}}
+{"bundles": [], "sdscs": {}}
 
 // -----
 

@@ -106,7 +106,8 @@ MlirLogicalResult mlirSpyreEmitSuperDsc(MlirOperation module,
   return emitText(
       module, callback, userData,
       [](const driver::Artifacts &artifacts) -> FailureOr<std::string> {
-        return formatJson(superDscDocument(artifacts.superdsc));
+        return formatJson(
+            superDscDocument(artifacts.superdsc, artifacts.bundles));
       });
 }
 
@@ -116,7 +117,10 @@ MlirLogicalResult mlirSpyreEmitBundle(MlirOperation module,
   return emitText(
       module, callback, userData,
       [](const driver::Artifacts &artifacts) -> FailureOr<std::string> {
-        return artifacts.bundle;
+        llvm::json::Object bundles;
+        for (const EmittedBundle &bundle : artifacts.bundles)
+          bundles[bundle.name] = bundle.text;
+        return formatJson(std::move(bundles));
       });
 }
 

@@ -19,20 +19,20 @@ FailureOr<Artifacts> mlir::spyre::driver::emitArtifacts(ModuleOp kernels) {
   FailureOr<std::vector<EmittedFile>> sdsc = emitSuperDsc(kernels);
   if (failed(sdsc))
     return failure();
-  FailureOr<std::string> bundle = emitBundle(kernels);
-  if (failed(bundle))
+  FailureOr<std::vector<EmittedBundle>> bundles = emitBundles(kernels);
+  if (failed(bundles))
     return failure();
   FailureOr<std::vector<EmittedFile>> dci = emitDci(kernels);
   if (failed(dci))
     return failure();
   artifacts.superdsc = std::move(*sdsc);
-  artifacts.bundle = std::move(*bundle);
+  artifacts.bundles = std::move(*bundles);
   artifacts.dci = std::move(*dci);
   return artifacts;
 }
 
 static constexpr llvm::StringLiteral kManifestSchema = "spyre-manifest";
-static constexpr int64_t kManifestVersion = 1;
+static constexpr int64_t kManifestVersion = 2;
 
 /// The DCI file describing `tensor` ("argument 0", "result 1") of
 /// `function`, or "".
@@ -70,7 +70,7 @@ llvm::json::Value mlir::spyre::driver::buildManifest(func::FuncOp function,
                                                      const Artifacts &artifacts,
                                                      StringRef kernelsFile,
                                                      StringRef sourceFile) {
-  llvm::json::Array inputs, outputs, sdsc, dci;
+  llvm::json::Array inputs, outputs, sdsc, bundles, dci;
   StringRef name = function.getName();
   for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
     inputs.push_back(describeTensor(
@@ -80,12 +80,14 @@ llvm::json::Value mlir::spyre::driver::buildManifest(func::FuncOp function,
         type, dciFileOf(artifacts, name, "result " + std::to_string(i))));
   for (const EmittedFile &file : artifacts.superdsc)
     sdsc.push_back(file.name);
+  for (const EmittedBundle &bundle : artifacts.bundles)
+    bundles.push_back(bundle.name);
   for (const EmittedFile &file : artifacts.dci)
     dci.push_back(file.name);
   llvm::json::Object manifest{
       {"schema", kManifestSchema},    {"version", kManifestVersion},
       {"spyre_mlir", getVersion()},   {"function", name.str()},
-      {"kernels", kernelsFile.str()}, {"bundle", "bundle.mlir"},
+      {"kernels", kernelsFile.str()}, {"bundles", std::move(bundles)},
       {"superdsc", std::move(sdsc)},  {"dci", std::move(dci)},
       {"inputs", std::move(inputs)},  {"outputs", std::move(outputs)}};
   if (!sourceFile.empty())

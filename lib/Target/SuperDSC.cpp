@@ -555,32 +555,81 @@ FailureOr<std::vector<EmittedFile>> mlir::spyre::emitSuperDsc(ModuleOp module) {
   return files;
 }
 
-FailureOr<std::string> mlir::spyre::emitBundle(ModuleOp module) {
-  std::string text = "module {\n";
-  int64_t index = 0;
+/// The bundle `kernel` runs in: its `spyre.bundle`, or none (a bundle of
+/// its own) when --spyre-form-bundles has not run.
+static std::optional<int64_t> bundleOf(KernelOp kernel) {
+  if (auto attr =
+          kernel->getAttrOfType<IntegerAttr>(SpyreDialect::kBundleAttrName))
+    return attr.getInt();
+  return std::nullopt;
+}
+
+FailureOr<std::vector<EmittedBundle>>
+mlir::spyre::emitBundles(ModuleOp module) {
+  std::vector<EmittedBundle> bundles;
+  int64_t sdsc = 0;
+  llvm::DenseSet<int64_t> closed;
   for (auto function : module.getOps<FunctionOpInterface>()) {
     FailureOr<SmallVector<KernelOp>> kernels = collectKernels(function);
     if (failed(kernels))
       return failure();
-    if (kernels->empty())
-      continue;
-    text += "\tfunc.func @" + function.getName().str() + "() {\n";
-    // Kernels and host segments in program order; a host segment is not a
-    // SuperDSC, the runtime runs it on the CPU between them.
-    for (Operation &op : function.getFunctionBody().front()) {
-      if (auto kernel = dyn_cast<KernelOp>(op)) {
-        for (int64_t chunk = 0, e = kernel.getNumChunks(); chunk < e; ++chunk)
-          text += "\t\tsdscbundle.sdsc_execute () {sdsc_filename=\"sdsc_" +
-                  std::to_string(index++) + ".json\"}\n";
-      } else if (auto call = dyn_cast<func::CallOp>(op)) {
-        text += "\t\t// host segment @" + call.getCallee().str() +
-                " runs on the CPU here\n";
+    KernelOp first;
+    std::optional<int64_t> current;
+    llvm::json::Array sdscs;
+    std::string body;
+    auto close = [&] {
+      if (!first)
+        return;
+      llvm::json::Array segments;
+      for (Attribute mem : first.getSegments()) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << mem;
+        segments.push_back(text);
+      }
+      std::string name = "bundle_" + std::to_string(bundles.size()) + ".mlir";
+      bundles.push_back(
+          {name,
+           "module {\n\tfunc.func @sdsc_bundle() {\n" + body +
+               "\t\treturn\n\t}\n}\n",
+           llvm::json::Object{{"function", function.getName().str()},
+                              {"segments", std::move(segments)},
+                              {"sdscs", std::move(sdscs)}}});
+      if (current)
+        closed.insert(*current);
+      first = KernelOp();
+      current.reset();
+      sdscs = llvm::json::Array();
+      body.clear();
+    };
+    for (KernelOp kernel : *kernels) {
+      std::optional<int64_t> bundle = bundleOf(kernel);
+      if (!first || !bundle || bundle != current)
+        close();
+      if (bundle && closed.contains(*bundle))
+        return kernel.emitOpError()
+               << "runs in bundle " << *bundle
+               << ", which earlier kernels ended; a bundle's kernels run one "
+                  "after another";
+      if (first && first.getSegments() != kernel.getSegments())
+        return kernel.emitOpError()
+               << "binds the segments " << kernel.getSegments()
+               << ", but bundle " << *bundle << " binds " << first.getSegments()
+               << "; its kernels share one binding (run --spyre-form-bundles)";
+      if (!first) {
+        first = kernel;
+        current = bundle;
+      }
+      for (int64_t chunk = 0, e = kernel.getNumChunks(); chunk < e; ++chunk) {
+        std::string file = "sdsc_" + std::to_string(sdsc++) + ".json";
+        body +=
+            "\t\tsdscbundle.sdsc_execute () {sdsc_filename=\"" + file + "\"}\n";
+        sdscs.push_back(file);
       }
     }
-    text += "\t\treturn\n\t}\n";
+    close();
   }
-  text += "}\n";
-  return text;
+  return bundles;
 }
 
 llvm::json::Value mlir::spyre::listHostSegments(ModuleOp module) {

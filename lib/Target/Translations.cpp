@@ -36,7 +36,7 @@ static std::string render(const llvm::json::Value &value) {
 /// nothing, and lists them on `os`. File-system errors are reported at the
 /// module's location without printing the module.
 static LogicalResult writeFiles(Operation *anchor, ArrayRef<EmittedFile> files,
-                                std::optional<std::string> bundle,
+                                ArrayRef<EmittedBundle> bundles,
                                 raw_ostream &os) {
   OutputFiles outputs;
   SmallVector<std::string> paths;
@@ -50,8 +50,9 @@ static LogicalResult writeFiles(Operation *anchor, ArrayRef<EmittedFile> files,
   for (const EmittedFile &file : files)
     if (!error)
       error = add(file.name, render(file.json));
-  if (!error && bundle)
-    error = add("bundle.mlir", std::move(*bundle));
+  for (const EmittedBundle &bundle : bundles)
+    if (!error)
+      error = add(bundle.name, bundle.text);
   if (!error)
     error = outputs.commit();
   if (error)
@@ -120,12 +121,12 @@ static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
   FailureOr<std::vector<EmittedFile>> files = emitSuperDsc(*module);
   if (failed(files))
     return failure();
-  FailureOr<std::string> bundle = emitBundle(*module);
-  if (failed(bundle))
+  FailureOr<std::vector<EmittedBundle>> bundles = emitBundles(*module);
+  if (failed(bundles))
     return failure();
   if (!outputDir.empty())
-    return writeFiles(op, *files, *bundle, os);
-  llvm::json::Value document = superDscDocument(*files);
+    return writeFiles(op, *files, *bundles, os);
+  llvm::json::Value document = superDscDocument(*files, *bundles);
   llvm::json::Value segments = listHostSegments(*module);
   if (!segments.getAsArray()->empty())
     document.getAsObject()->try_emplace("host_segments", std::move(segments));
@@ -141,7 +142,7 @@ static LogicalResult translateToDci(Operation *op, raw_ostream &os) {
   if (failed(files))
     return failure();
   if (!outputDir.empty())
-    return writeFiles(op, *files, std::nullopt, os);
+    return writeFiles(op, *files, {}, os);
   // Each descriptor exactly as its file holds it, with what it moves beside
   // it (the runtime's descriptor has no field for that).
   llvm::json::Array all;
@@ -183,13 +184,18 @@ std::string mlir::spyre::sanitizeFileName(StringRef name) {
   return safe;
 }
 
-llvm::json::Value mlir::spyre::superDscDocument(ArrayRef<EmittedFile> files) {
+llvm::json::Value
+mlir::spyre::superDscDocument(ArrayRef<EmittedFile> files,
+                              ArrayRef<EmittedBundle> bundles) {
   llvm::json::Array order;
-  llvm::json::Object objects;
-  for (const EmittedFile &file : files) {
-    order.push_back(file.name);
-    objects[file.name] = file.json;
+  for (const EmittedBundle &bundle : bundles) {
+    llvm::json::Object entry = bundle.metadata;
+    entry["file"] = bundle.name;
+    order.push_back(std::move(entry));
   }
-  return llvm::json::Object{{"bundle", std::move(order)},
+  llvm::json::Object objects;
+  for (const EmittedFile &file : files)
+    objects[file.name] = file.json;
+  return llvm::json::Object{{"bundles", std::move(order)},
                             {"sdscs", std::move(objects)}};
 }

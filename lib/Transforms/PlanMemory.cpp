@@ -333,6 +333,11 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
       const Kernel *producer = byOp.lookup(root.getDefiningOp());
       if (!producer || producer->division.numChunks() > 1)
         continue;
+      // Only the outputs of the target's LX-resident ops (torch-spyre's
+      // set by default: no matmul, restickify or pad output).
+      auto payload = dyn_cast<KernelPayloadOpInterface>(producer->op);
+      if (!payload || !target.mayStayInLx(payload.getOpFuncName().str()))
+        continue;
       bool partial = false;
       for (auto [d, dim] : llvm::enumerate(producer->problem.dims))
         partial |= dim.reduction && producer->division.splits[d] > 1;

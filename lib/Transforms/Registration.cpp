@@ -157,6 +157,7 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
   SpyreOutlineHostSegmentsOptions outline;
   outline.allow = options.hostFallback;
   pm.addPass(createSpyreOutlineHostSegments(outline));
+  pm.addPass(createSpyreFormBundles());
 }
 
 void mlir::spyre::registerSpyrePassesAndPipelines() {
@@ -165,6 +166,7 @@ void mlir::spyre::registerSpyrePassesAndPipelines() {
       "spyre-pipeline",
       "The spyre compiler: linalg on tensors to spyre kernels on laid-out "
       "tensors (convert-linalg, canonicalize-shapes, propagate-layouts, "
-      "insert-padding, divide-work, plan-memory, lower-to-kernels)",
+      "insert-padding, divide-work, plan-memory, lower-to-kernels, "
+      "outline-host-segments, form-bundles)",
       buildSpyrePipeline);
 }

@@ -60,8 +60,9 @@ Compiling and simulating
         host_fallback=False; f32_matmul="f16" runs f32 matmuls on the
         device in f16.
         Artifact fields: source (the text), ir (the kernel form), superdsc
-        ({"bundle": [...], "sdscs": {...}}), bundle (bundle.mlir text), dci
-        (list of descriptors), cores.
+        ({"bundles": [...], "sdscs": {...}}), bundles ({file name:
+        bundle.mlir text}, one per bundle of kernels sharing a segment
+        binding), dci (list of descriptors), cores.
     spyre.run(program, inputs, *, function=None, cores=32, check=False,
               trace=False, host_fallback=True, f32_matmul="host")
               -> (outputs, stats)
@@ -128,17 +129,18 @@ def _warn(messages):
 class Artifact:
     """A compiled program: what spyre.compile returns."""
 
-    def __init__(self, source, ir, superdsc, bundle, dci, cores, remarks=()):
+    def __init__(self, source, ir, superdsc, bundles, dci, cores, remarks=()):
         self.source = source
         self.ir = ir
         self.superdsc = superdsc
-        self.bundle = bundle
+        self.bundles = bundles
         self.dci = dci
         self.cores = cores
         self.remarks = list(remarks)
 
     def __repr__(self):
-        return (f"<spyre.Artifact: {len(self.superdsc['bundle'])} SuperDSCs, "
+        return (f"<spyre.Artifact: {len(self.superdsc['sdscs'])} SuperDSCs "
+                f"in {len(self.bundles)} bundles, "
                 f"{len(self.dci)} DCI descriptors, {self.cores} cores>")
 
 
@@ -161,7 +163,7 @@ def compile(mlir_text, cores=32, policy="model", host_fallback=True,  # noqa: A0
                                  f32_matmul=f32_matmul)
     remarks = _warn(result["messages"])
     return Artifact(mlir_text, result["ir"], _json.loads(result["superdsc"]),
-                    result["bundle"], _json.loads(result["dci"]), cores,
+                    result["bundles"], _json.loads(result["dci"]), cores,
                     remarks)
 
 

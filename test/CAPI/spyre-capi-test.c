@@ -165,14 +165,16 @@ static int testPipeline(MlirContext ctx, const char *path) {
          mlirOperationVerify(mlirModuleGetOperation(reparsed)) ? "ok" : "bad");
 
   // CHECK: superdsc: {
-  // CHECK-NEXT: "bundle": [
-  // CHECK-NEXT: "sdsc_0.json",
+  // CHECK-NEXT: "bundles": [
+  // CHECK-NEXT: {
+  // CHECK-NEXT: "file": "bundle_0.mlir",
   printf("superdsc: ");
   if (mlirLogicalResultIsFailure(mlirSpyreEmitSuperDsc(
           mlirModuleGetOperation(reparsed), printToStdout, NULL)))
     return 16;
-  // CHECK: bundle: module {
-  // CHECK: sdscbundle.sdsc_execute
+  // CHECK: bundle: {
+  // CHECK-NEXT: "bundle_0.mlir": "module {\n\tfunc.func @sdsc_bundle()
+  // {\n\t\tsdscbundle.sdsc_execute () {sdsc_filename=\"sdsc_0.json\"}
   printf("bundle: ");
   if (mlirLogicalResultIsFailure(mlirSpyreEmitBundle(
           mlirModuleGetOperation(reparsed), printToStdout, NULL)))

@@ -1,9 +1,10 @@
-// RUN: spyre-opt %s --spyre-divide-work --spyre-plan-memory --spyre-lower-to-kernels \
+// RUN: spyre-opt %s --spyre-divide-work --spyre-plan-memory --spyre-lower-to-kernels --spyre-form-bundles \
 // RUN:   | spyre-translate --spyre-to-superdsc | FileCheck %s
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
-// RUN: spyre-opt %s --spyre-divide-work --spyre-plan-memory --spyre-lower-to-kernels \
+// RUN: spyre-opt %s --spyre-divide-work --spyre-plan-memory --spyre-lower-to-kernels --spyre-form-bundles \
 // RUN:   | spyre-translate --spyre-to-superdsc --spyre-output-dir=%t.dir | FileCheck %s --check-prefix=FILES
-// RUN: FileCheck %s --check-prefix=BUNDLE < %t.dir/bundle.mlir
+// RUN: FileCheck %s --check-prefix=BUNDLE < %t.dir/bundle_0.mlir
+// RUN: FileCheck %s --check-prefix=BUNDLE1 < %t.dir/bundle_1.mlir
 // RUN: FileCheck %s --check-prefix=FILE1 < %t.dir/sdsc_1.json
 
 // Matmul SuperDSCs with and without a K split (the splits are given as
@@ -17,17 +18,23 @@
 // FILES-NEXT: sdsc_1.json
 // FILES-NEXT: sdsc_2.json
 // FILES-NEXT: sdsc_3.json
-// FILES-NEXT: bundle.mlir
+// FILES-NEXT: bundle_0.mlir
+// FILES-NEXT: bundle_1.mlir
 
+// One bundle per function here (a bundle never spans functions): each is
+// the reference's bundle.mlir, one `@sdsc_bundle` running its SuperDSCs.
 // BUNDLE: module {
-// BUNDLE-NEXT: func.func @matmuls() {
+// BUNDLE-NEXT: func.func @sdsc_bundle() {
 // BUNDLE-NEXT: sdscbundle.sdsc_execute () {sdsc_filename="sdsc_0.json"}
 // BUNDLE-NEXT: sdscbundle.sdsc_execute () {sdsc_filename="sdsc_1.json"}
 // BUNDLE-NEXT: return
 // BUNDLE-NEXT: }
-// BUNDLE-NEXT: func.func @resident() {
-// BUNDLE-NEXT: sdscbundle.sdsc_execute () {sdsc_filename="sdsc_2.json"}
-// BUNDLE-NEXT: sdscbundle.sdsc_execute () {sdsc_filename="sdsc_3.json"}
+// BUNDLE-NEXT: }
+// BUNDLE1: module {
+// BUNDLE1-NEXT: func.func @sdsc_bundle() {
+// BUNDLE1-NEXT: sdscbundle.sdsc_execute () {sdsc_filename="sdsc_2.json"}
+// BUNDLE1-NEXT: sdscbundle.sdsc_execute () {sdsc_filename="sdsc_3.json"}
+// BUNDLE1-NEXT: return
 
 // FILE1: "1_batchmatmul": {
 
@@ -82,11 +89,13 @@
 // CHECK: "data_": {
 // CHECK-NEXT: "[0, 0, 0]": "0",
 // CHECK-NEXT: "[1, 0, 0]": "32768",
+// The result is the function's second (io 3): the bundle of both matmuls
+// binds io 0..3, so it lives in segment 3, at 3 * 16 GiB.
 // CHECK: "name_": "allocate-Tensor2_hbm",
 // CHECK: "data_": {
-// CHECK-NEXT: "[0, 0, 0]": "34359738368",
-// CHECK-NEXT: "[1, 0, 0]": "34359738368",
-// CHECK-NEXT: "[10, 0, 0]": "34359869440",
+// CHECK-NEXT: "[0, 0, 0]": "51539607552",
+// CHECK-NEXT: "[1, 0, 0]": "51539607552",
+// CHECK-NEXT: "[10, 0, 0]": "51539738624",
 // CHECK: "numWkSlicesPerDim_": {
 // CHECK-NEXT: "in": 4,
 // CHECK-NEXT: "mb": 1,

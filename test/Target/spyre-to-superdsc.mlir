@@ -7,8 +7,18 @@
 
 // f16 [128, 256] + [128, 256]: the rows are split, each core's slice starts
 // 128 bytes (one stick) per row further on.
-// CHECK-LABEL: "bundle": [
+// CHECK-LABEL: "bundles": [
+// CHECK-NEXT: {
+// CHECK-NEXT: "file": "bundle_0.mlir",
+// CHECK-NEXT: "function": "add",
+// CHECK-NEXT: "sdscs": [
 // CHECK-NEXT: "sdsc_0.json"
+// CHECK-NEXT: ],
+// CHECK-NEXT: "segments": [
+// CHECK-NEXT: "#spyre.mem<io 0>",
+// CHECK-NEXT: "#spyre.mem<io 1>",
+// CHECK-NEXT: "#spyre.mem<io 2>"
+// CHECK-NEXT: ]
 // CHECK: "0_add": {
 // CHECK: "coreFoldProp_": {
 // C1-NEXT: "factor_": 1,
@@ -58,7 +68,7 @@ func.func @add(%a: tensor<128x256xf16>, %b: tensor<128x256xf16>) -> tensor<128x2
 // An unaligned stick dim (200 of 256): the iteration runs over whole
 // sticks; a pointwise op needs no masking. (Within each object the keys
 // print sorted: computeOp_ before coordinateMasking_.)
-// CHECK-LABEL: "bundle": [
+// CHECK-LABEL: "bundles": [
 // CHECK: "0_exp": {
 // CHECK: "N_": {
 // CHECK-NEXT: "mb_": 32,
@@ -77,7 +87,7 @@ func.func @unaligned(%a: tensor<32x200xf16>) -> tensor<32x200xf16> {
 // A reduction along the (unaligned) stick: a sparse result (scale -2 for
 // the reduced stick dim), the padding masked with the sum's neutral 0, and
 // the output listed among the inputs.
-// CHECK-LABEL: "bundle": [
+// CHECK-LABEL: "bundles": [
 // CHECK: "0_sum": {
 // CHECK: "computeOp_": [
 // CHECK: "inputLabeledDs": [
@@ -128,7 +138,7 @@ func.func @rowsum(%x: tensor<128x200xf16>) -> tensor<128xf16> {
 
 // A reduction over rows keeps the stick: `nonstick`, and the result lacks
 // the reduced mb dim (scale -1), listed in its own order after its dims.
-// CHECK-LABEL: "bundle": [
+// CHECK-LABEL: "bundles": [
 // CHECK: "0_maxnonstick": {
 // CHECK: "opFuncName": "maxnonstick",
 // CHECK: "labeledDs_": [

@@ -5,6 +5,11 @@
 // RUN: not spyre-translate --spyre-to-superdsc %t.kernels.mlir --spyre-output-dir=%t.file 2>&1 | FileCheck %s --check-prefix=DIR
 // RUN: not spyre-translate --spyre-to-superdsc %S/Inputs/host-spyre-op.mlir 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: not spyre-translate --spyre-to-superdsc --spyre-to-dci %t.kernels.mlir 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: spyre-opt %spyre_src_root/examples/softmax.mlir --spyre-pipeline > %t.softmax.mlir
+// RUN: awk '/spyre.bundle = 0/{n++; if(n==2) sub(/spyre.bundle = 0/,"spyre.bundle = 1")} {print}' %t.softmax.mlir \
+// RUN:   | not spyre-translate --spyre-to-superdsc 2>&1 | FileCheck %s --check-prefix=SPLIT-BUNDLE
+// RUN: awk '/spyre.bundle = 0/{n++; if(n==2) sub(/#spyre.mem<io 1>\]/,"#spyre.mem<io 1>, #spyre.mem<io 2>]")} {print}' %t.softmax.mlir \
+// RUN:   | not spyre-translate --spyre-to-superdsc 2>&1 | FileCheck %s --check-prefix=BINDING
 
 // Emission needs the kernel form; bad inputs are errors with a location.
 
@@ -25,3 +30,12 @@ func.func @not_lowered(%a: tensor<128x256xf16, #spyre.layout<device_size = [4, 1
 // MLIR); spyre-translate asks for one.
 // BOTH: spyre-translate: error: choose one translation, --spyre-to-superdsc or --spyre-to-dci (given: --spyre-to-superdsc --spyre-to-dci); both read the kernel form, so run spyre-translate once per translation
 // BOTH-NOT: -:1:1
+
+// A bundle's kernels run one after another and share one segment binding:
+// kernel 1 of the softmax moved to bundle 1 cuts bundle 0 in two; kernel 1
+// binding one more buffer than the rest of its bundle is a different
+// binding.
+// SPLIT-BUNDLE: <stdin>:{{[0-9]+}}:{{[0-9]+}}: error: 'spyre.kernel' op runs in bundle 0, which earlier kernels ended; a bundle's kernels run one after another
+// SPLIT-BUNDLE-NEXT: spyre.kernel "2_exp"
+// BINDING: <stdin>:{{[0-9]+}}:{{[0-9]+}}: error: 'spyre.kernel' op binds the segments [#spyre.mem<pool 0>, #spyre.mem<io 0>, #spyre.mem<io 1>, #spyre.mem<io 2>], but bundle 0 binds [#spyre.mem<pool 0>, #spyre.mem<io 0>, #spyre.mem<io 1>]; its kernels share one binding (run --spyre-form-bundles)
+// BINDING-NEXT: spyre.kernel "1_sub"

@@ -37,7 +37,7 @@ func.func @host(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // An empty module (the file Inputs/empty.mlir, which never mentions the
 // spyre dialect) has nothing to emit: an empty bundle, no DCIs.
-// EMPTY-SDSC: "bundle": []
+// EMPTY-SDSC: "bundles": []
 // EMPTY-SDSC: "sdscs": {}
 // EMPTY-DCI: []
 

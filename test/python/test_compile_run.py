@@ -41,14 +41,22 @@ def test_compile_artifact():
     artifact = spyre.compile(ADD, cores=4)
     assert isinstance(artifact, spyre.Artifact)
     assert "spyre.kernel" in artifact.ir
-    assert artifact.superdsc["bundle"] == ["sdsc_0.json"]
+    (bundle,) = artifact.superdsc["bundles"]
+    assert bundle["file"] == "bundle_0.mlir"
+    assert bundle["sdscs"] == ["sdsc_0.json"]
+    # a + b -> c: three io buffers, no pool, one segment each.
+    assert bundle["segments"] == [f"#spyre.mem<io {i}>" for i in range(3)]
     (name, body), = artifact.superdsc["sdscs"]["sdsc_0.json"].items()
     assert name == "0_add"
     assert body["numCoresUsed_"] == 4
     assert body["numWkSlicesPerDim_"] == {"mb": 4, "out": 1}
-    assert "sdsc_0.json" in artifact.bundle
+    assert list(artifact.bundles) == ["bundle_0.mlir"]
+    text = artifact.bundles["bundle_0.mlir"]
+    assert text.count("func.func @sdsc_bundle()") == 1
+    assert 'sdsc_filename="sdsc_0.json"' in text
     assert [d["isHostToSen_"] for d in artifact.dci] == [True, True, False]
     assert artifact.dci[0]["dcsi_"][0]["size_"] == [64, 128, 4]
+    assert "1 SuperDSCs in 1 bundles" in repr(artifact)
     assert "4 cores" in repr(artifact)
 
 

@@ -126,8 +126,9 @@ int main(int argc, char **argv) {
   for (const EmittedFile &file : artifacts->superdsc)
     if (!error)
       error = add(file.name, json(file.json));
-  if (!error)
-    error = add("bundle.mlir", artifacts->bundle);
+  for (const EmittedBundle &bundle : artifacts->bundles)
+    if (!error)
+      error = add(bundle.name, bundle.text);
   for (const EmittedFile &file : artifacts->dci)
     if (!error)
       error = add(file.name, json(file.json));

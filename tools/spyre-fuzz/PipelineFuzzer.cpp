@@ -109,6 +109,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   (void)mlir::spyre::emitSuperDsc(*module);
   (void)mlir::spyre::emitDci(*module);
-  (void)mlir::spyre::emitBundle(*module);
+  (void)mlir::spyre::emitBundles(*module);
   return 0;
 }

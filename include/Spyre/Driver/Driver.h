@@ -186,16 +186,17 @@ private:
 /// What spyre-compile writes and spyre-run and Python read back.
 struct Artifacts {
   std::vector<EmittedFile> superdsc;
-  std::string bundle;
+  std::vector<EmittedBundle> bundles;
   std::vector<EmittedFile> dci;
 };
 
 /// Emits every artifact of a module in kernel form; fails with diagnostics.
 FailureOr<Artifacts> emitArtifacts(ModuleOp kernels);
 
-/// The manifest of a compiled function (schema "spyre-manifest", version 1):
-/// its inputs and outputs (name, shape, element type, layout, DCI file) and
-/// the files of the artifact, relative to the manifest.
+/// The manifest of a compiled function (schema "spyre-manifest", version 2;
+/// version 1 had one "bundle" file): its inputs and outputs (name, shape,
+/// element type, layout, DCI file) and the files of the artifact, relative to
+/// the manifest.
 llvm::json::Value buildManifest(func::FuncOp function, const Artifacts &,
                                 llvm::StringRef kernelsFile,
                                 llvm::StringRef sourceFile);

@@ -18,6 +18,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace mlir::spyre {
 
@@ -67,6 +70,28 @@ struct TargetModel {
   /// and device kernels (a model default: PCIe Gen5 x8). Function arguments
   /// and results are taken to be resident in device memory.
   double hostLinkGBps = 32.0;
+  /// DDR address segments one bundle (the kernels run as one unit, with one
+  /// segment binding) may bind: the intermediate pool, when the function has
+  /// one, and one per host-visible tensor. torch-spyre's default: 7 segment
+  /// offsets, one kept back, so at most 6 tensors (5 beside a pool).
+  int64_t bundleSegments = 6;
+  /// The ops (SuperDSC op function names, without a `nonstick` suffix)
+  /// whose outputs may stay in LX between kernels; any other output goes
+  /// through DDR. torch-spyre's OP_OUTPUT_GOOD_FOR_LX_REUSE (`amax` is
+  /// Inductor's name for `max`).
+  std::vector<std::string> lxResidentOps = {"max", "amax", "sum", "exp",  "sub",
+                                            "mul", "mean", "add", "rsqrt"};
+
+  /// Whether the output of op function `opFunc` may stay in LX.
+  bool mayStayInLx(std::string_view opFunc) const {
+    std::string_view base = opFunc;
+    constexpr std::string_view suffix = "nonstick";
+    if (base.size() > suffix.size() &&
+        base.substr(base.size() - suffix.size()) == suffix)
+      base.remove_suffix(suffix.size());
+    return std::find(lxResidentOps.begin(), lxResidentOps.end(), base) !=
+           lxResidentOps.end();
+  }
 
   /// LX bytes per core the compiler may allocate.
   int64_t usableLxBytes() const {

@@ -4,8 +4,9 @@
 // form (`--spyre-lower-to-kernels`) with llvm::json:
 //
 //  - SuperDSC: one JSON object per kernel launch (a kernel cut into chunks
-//    launches once per chunk) in the reference stack's schema, plus a
-//    bundle listing them in execution order;
+//    launches once per chunk) in the reference stack's schema, plus one
+//    bundle per group of kernels that share a segment binding, listing
+//    their SuperDSCs in execution order;
 //  - DCI: one DataConversionInfo per host-visible tensor (function
 //    arguments, constants, results, transfers to and from host code): the
 //    DMA loop nests between the host tensor and its device layout, main
@@ -37,24 +38,38 @@ struct EmittedFile {
   llvm::json::Object metadata;
 };
 
+/// One bundle: what the runtime launches with one DDR segment binding.
+struct EmittedBundle {
+  std::string name; ///< e.g. "bundle_0.mlir"
+  std::string text; ///< the bundle.mlir the reference stack writes
+  /// {"function", "segments": [the binding, segment 0 first], "sdscs":
+  /// [its SuperDSC files in order]}.
+  llvm::json::Object metadata;
+};
+
 /// `name` made safe as a file name inside an output directory: anything but
 /// letters, digits, '-', '_' and '.' becomes '_', and a leading '.' too, so
 /// a name taken from IR (a symbol) cannot reach outside the directory.
 std::string sanitizeFileName(llvm::StringRef name);
 
-/// The single-document form of SuperDSC files: {"bundle": [names in
-/// execution order], "sdscs": {name: SuperDSC}}.
-llvm::json::Value superDscDocument(llvm::ArrayRef<EmittedFile> files);
+/// The single-document form of SuperDSC files: {"bundles": [{"file",
+/// "function", "segments", "sdscs"} in execution order], "sdscs": {name:
+/// SuperDSC}}.
+llvm::json::Value superDscDocument(llvm::ArrayRef<EmittedFile> files,
+                                   llvm::ArrayRef<EmittedBundle> bundles);
 
 /// The SuperDSC files of every function of `module`, numbered in execution
 /// order across the module. Fails (with diagnostics) on ops that are not in
 /// kernel form.
 FailureOr<std::vector<EmittedFile>> emitSuperDsc(ModuleOp module);
 
-/// The bundle: a module with one function per source function that runs its
+/// The bundles, in execution order: one per run of kernels with the same
+/// `spyre.bundle` (--spyre-form-bundles; a kernel without one is a bundle of
+/// its own), each a module whose `func.func @sdsc_bundle()` runs its
 /// SuperDSC files in order (`sdscbundle.sdsc_execute`), as the reference
-/// stack writes `bundle.mlir`.
-FailureOr<std::string> emitBundle(ModuleOp module);
+/// stack writes one `bundle.mlir` per fused kernel. Fails at a kernel whose
+/// segments differ from its bundle's or whose bundle is not contiguous.
+FailureOr<std::vector<EmittedBundle>> emitBundles(ModuleOp module);
 
 /// The host segments of `module` (--spyre-outline-host-segments) in program
 /// order: [{"name", "function", "before_sdsc": the index of the first

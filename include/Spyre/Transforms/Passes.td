@@ -310,4 +310,33 @@ def SpyreOutlineHostSegments
   ];
 }
 
+def SpyreFormBundles : Pass<"spyre-form-bundles", "::mlir::ModuleOp"> {
+  let summary = "Group kernels into bundles that share one DDR segment binding";
+  let description = [{
+    The runtime launches kernels a bundle at a time (torch-spyre writes one
+    `bundle.mlir`, `func.func @sdsc_bundle`, per fused kernel): it binds the
+    DDR address segments once - segment 0 to the intermediate pool when the
+    function has one, then one segment per host-visible tensor - and every
+    SuperDSC of the bundle addresses its tensors through that one binding.
+
+    This pass cuts each function's kernels, in program order, into bundles:
+    a kernel joins the current bundle while the bundle's segments (the pool
+    and the distinct io buffers of all its kernels) stay within the target's
+    `bundle_segments` (6 by default, torch-spyre's limit; never more than
+    the DDR holds). A host segment call, an op with regions or any op with
+    side effects ends the bundle, as a fallback kernel does in torch-spyre.
+    Every kernel of a bundle gets the bundle's `segments` and its accesses
+    are rebased onto them; `spyre.bundle` numbers the bundles across the
+    module. A kernel that alone needs more segments than a bundle may bind
+    is an error at its location.
+
+    ```mlir
+    %0 = spyre.kernel "0_add"(%a, %b) ... {segments = [<io 0>, <io 1>, <io 2>],
+                                           spyre.bundle = 0 : i64}
+    %1 = spyre.kernel "1_exp"(%0) ...     {segments = [<io 0>, <io 1>, <io 2>,
+                                           <io 3>], spyre.bundle = 0 : i64}
+    ```
+  }];
+}
+
 #endif // SPYRE_TRANSFORMS_PASSES_TD

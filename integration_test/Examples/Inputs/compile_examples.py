@@ -18,6 +18,7 @@ import glob
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -80,7 +81,19 @@ def main(argv):
                 check_sdsc(path, n)
             for path in dcis:
                 check_dci(path)
-            assert os.path.exists(os.path.join(sdsc_dir, "bundle.mlir"))
+            bundles = glob.glob(os.path.join(sdsc_dir, "bundle_*.mlir"))
+            assert bundles, "no bundle written"
+            listed = []
+            for path in sorted(bundles,
+                               key=lambda p: int(p.split("_")[-1][:-5])):
+                with open(path) as f:
+                    text = f.read()
+                assert text.count("func.func @sdsc_bundle()") == 1, path
+                listed += re.findall(r'sdsc_filename="(sdsc_[0-9]+\.json)"',
+                                     text)
+            # Every SuperDSC runs in exactly one bundle, in file order.
+            assert listed == [f"sdsc_{i}.json" for i in range(len(sdscs))], \
+                listed
             print(f"{stem} cores={n}: {kernels.count('spyre.kernel')} kernels, "
                   f"{len(sdscs)} superdsc, {len(dcis)} dci, ok")
     return 0

@@ -14,8 +14,8 @@ module attributes {spyre.target = #spyre.target<>} {
 // -----
 
 // Every parameter can be overridden.
-// CHECK: #spyre.target<cores = 16, corelets = 1, stick_bytes = 256, lx_bytes = 4194304, lx_reserved = 0.1, ddr_gbps = 400.0, ddr_bytes = 1024, segment_bytes = 512, span_bytes = 1024, clock_ghz = 2.0, pt_macs_per_cycle = 100, pt_rows = 4, pt_fill_passes = 2, sfp_sticks_per_cycle = 2, dma_bytes_per_cycle = 32, ring_bytes_per_cycle = 64, tile_overhead_cycles = 10, max_loop_count = 1000>
-module attributes {spyre.target = #spyre.target<cores = 16, corelets = 1, stick_bytes = 256, lx_bytes = 4194304, lx_reserved = 0.1, ddr_gbps = 400.0, ddr_bytes = 1024, segment_bytes = 512, span_bytes = 1024, clock_ghz = 2.0, pt_macs_per_cycle = 100, pt_rows = 4, pt_fill_passes = 2, sfp_sticks_per_cycle = 2, dma_bytes_per_cycle = 32, ring_bytes_per_cycle = 64, tile_overhead_cycles = 10, max_loop_count = 1000>} {
+// CHECK: #spyre.target<cores = 16, corelets = 1, stick_bytes = 256, lx_bytes = 4194304, lx_reserved = 0.1, ddr_gbps = 400.0, ddr_bytes = 1024, segment_bytes = 512, span_bytes = 1024, clock_ghz = 2.0, pt_macs_per_cycle = 100, pt_rows = 4, pt_fill_passes = 2, sfp_sticks_per_cycle = 2, dma_bytes_per_cycle = 32, ring_bytes_per_cycle = 64, tile_overhead_cycles = 10, max_loop_count = 1000, bundle_segments = 5>
+module attributes {spyre.target = #spyre.target<cores = 16, corelets = 1, stick_bytes = 256, lx_bytes = 4194304, lx_reserved = 0.1, ddr_gbps = 400.0, ddr_bytes = 1024, segment_bytes = 512, span_bytes = 1024, clock_ghz = 2.0, pt_macs_per_cycle = 100, pt_rows = 4, pt_fill_passes = 2, sfp_sticks_per_cycle = 2, dma_bytes_per_cycle = 32, ring_bytes_per_cycle = 64, tile_overhead_cycles = 10, max_loop_count = 1000, bundle_segments = 5>} {
 }
 
 // -----
@@ -88,6 +88,24 @@ module attributes {spyre.target = #spyre.target<pt_macs_per_cycle = 922337203685
 
 // expected-error @+1 {{#spyre.target corelets = 9223372036854775807 is outside its range [1, 64]}}
 module attributes {spyre.target = #spyre.target<corelets = 9223372036854775807>} {}
+
+// -----
+
+// The LX-resident op set is a list of op names; the default set prints as
+// nothing.
+// CHECK: #spyre.target<lx_resident_ops = ["max", "batchmatmul"]>
+module attributes {spyre.target = #spyre.target<lx_resident_ops = ["max", "batchmatmul"]>} {}
+
+// -----
+
+// expected-error @+1 {{#spyre.target lx_resident_ops holds 1 : i64; expected op names (strings)}}
+module attributes {spyre.target = #spyre.target<lx_resident_ops = [1]>} {}
+
+// -----
+
+// A bundle binds at least one segment.
+// expected-error @+1 {{#spyre.target bundle_segments = 0 is outside its range [1, 1024]}}
+module attributes {spyre.target = #spyre.target<bundle_segments = 0>} {}
 
 // -----
 

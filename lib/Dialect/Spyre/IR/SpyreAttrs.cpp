@@ -343,7 +343,8 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
                    int64_t ptRows, int64_t ptFillPasses,
                    int64_t sfpSticksPerCycle, int64_t dmaBytesPerCycle,
                    int64_t ringBytesPerCycle, int64_t tileOverheadCycles,
-                   int64_t maxLoopCount, llvm::APFloat hostLinkGBpsValue) {
+                   int64_t maxLoopCount, llvm::APFloat hostLinkGBpsValue,
+                   int64_t bundleSegments, ArrayAttr lxResidentOps) {
   // Every number has a documented range (the attribute's description):
   // wide enough for any machine worth modelling, narrow enough that the
   // model's products (MACs per second, bytes per core, ...) cannot
@@ -369,7 +370,8 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
            {"dma_bytes_per_cycle", dmaBytesPerCycle, 1, k2p20},
            {"ring_bytes_per_cycle", ringBytesPerCycle, 1, k2p20},
            {"tile_overhead_cycles", tileOverheadCycles, 0, k2p32},
-           {"max_loop_count", maxLoopCount, 1, k2p32}})
+           {"max_loop_count", maxLoopCount, 1, k2p32},
+           {"bundle_segments", bundleSegments, 1, 1024}})
     if (r.value < r.min || r.value > r.max)
       return emitError() << "#spyre.target " << r.name << " = " << r.value
                          << " is outside its range [" << r.min << ", " << r.max
@@ -391,6 +393,13 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t cores,
                          << formatReal(r.value) << " is outside its range ["
                          << formatReal(r.min) << ", " << formatReal(r.max)
                          << "]";
+  if (lxResidentOps)
+    for (Attribute op : lxResidentOps) {
+      auto name = dyn_cast<StringAttr>(op);
+      if (!name || name.getValue().empty())
+        return emitError() << "#spyre.target lx_resident_ops holds " << op
+                           << "; expected op names (strings)";
+    }
   if (stickBytes % 4 != 0)
     return emitError() << "#spyre.target stick_bytes = " << stickBytes
                        << " must be a multiple of 4 (a stick holds whole "
@@ -427,6 +436,12 @@ TargetModel TargetAttr::getModel() const {
   model.tileOverheadCycles = getTileOverheadCycles();
   model.maxLoopCount = getMaxLoopCount();
   model.hostLinkGBps = getHostLinkGbps().convertToDouble();
+  model.bundleSegments = getBundleSegments();
+  if (ArrayAttr ops = getLxResidentOps()) {
+    model.lxResidentOps.clear();
+    for (Attribute op : ops)
+      model.lxResidentOps.push_back(cast<StringAttr>(op).getValue().str());
+  }
   return model;
 }
 
@@ -438,7 +453,16 @@ TargetAttr TargetAttr::get(MLIRContext *context, const TargetModel &model) {
              model.ptMacsPerCycle, model.ptRows, model.ptFillPasses,
              model.sfpSticksPerCycle, model.dmaBytesPerCycle,
              model.ringBytesPerCycle, model.tileOverheadCycles,
-             model.maxLoopCount, llvm::APFloat(model.hostLinkGBps));
+             model.maxLoopCount, llvm::APFloat(model.hostLinkGBps),
+             model.bundleSegments, [&]() -> ArrayAttr {
+               // The default set prints as nothing.
+               if (model.lxResidentOps == TargetModel().lxResidentOps)
+                 return nullptr;
+               SmallVector<Attribute> ops;
+               for (const std::string &op : model.lxResidentOps)
+                 ops.push_back(StringAttr::get(context, op));
+               return ArrayAttr::get(context, ops);
+             }());
 }
 
 //===----------------------------------------------------------------------===//

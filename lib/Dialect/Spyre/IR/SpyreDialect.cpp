@@ -168,6 +168,15 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
                              << target.getDdrBytes() << " bytes)";
     return success();
   }
+  if (name == kBundleAttrName) {
+    auto bundle = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bundle || !bundle.getType().isInteger(64) || bundle.getInt() < 0 ||
+        !isa<KernelOp>(op))
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative i64 on a "
+                                "spyre.kernel";
+    return success();
+  }
   if (name == kHostSegmentAttrName) {
     if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
       return op->emitError()

@@ -141,6 +141,8 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     | `tile_overhead_cycles` | 100 | 0 .. 2^32 | per tile step: issuing DMAs, syncing (model default) |
     | `max_loop_count` | 65535 | 1 .. 2^32 | largest hardware loop trip count |
     | `host_link_gbps` | 32.0 | 0.001 .. 1e6 | host <-> card bandwidth for transfers at host segments (model default) |
+    | `bundle_segments` | 6 | 1 .. 1024 | DDR segments one bundle binds: the pool (if any) and one per host-visible tensor (torch-spyre's limit) |
+    | `lx_resident_ops` | `["max", "amax", "sum", "exp", "sub", "mul", "mean", "add", "rsqrt"]` | SuperDSC op names | ops whose outputs may stay in LX between kernels (torch-spyre's set; a `nonstick` reduction counts as its base op) |
 
     The ranges are checked by the verifier: wide enough for any machine worth
     modelling, narrow enough that the model's arithmetic (MACs per second,
@@ -169,7 +171,9 @@ def Spyre_TargetAttr : Spyre_Attr<"Target", "target"> {
     Spyre_CountParameter<"::mlir::spyre::TargetModel{}.ringBytesPerCycle", "ring bytes per cycle">:$ring_bytes_per_cycle,
     Spyre_CountParameter<"::mlir::spyre::TargetModel{}.tileOverheadCycles", "cycles per tile step">:$tile_overhead_cycles,
     Spyre_CountParameter<"::mlir::spyre::TargetModel{}.maxLoopCount", "max loop count">:$max_loop_count,
-    Spyre_RealParameter<"::mlir::spyre::TargetModel{}.hostLinkGBps", "host link GB/s">:$host_link_gbps
+    Spyre_RealParameter<"::mlir::spyre::TargetModel{}.hostLinkGBps", "host link GB/s">:$host_link_gbps,
+    Spyre_CountParameter<"::mlir::spyre::TargetModel{}.bundleSegments", "segments per bundle">:$bundle_segments,
+    OptionalParameter<"::mlir::ArrayAttr", "ops whose outputs may stay in LX (absent: the default set)">:$lx_resident_ops
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -81,6 +81,10 @@ def Spyre_Dialect : Dialect {
     /// Function attribute: bytes of the DDR intermediate pool.
     static constexpr ::llvm::StringLiteral kPoolBytesAttrName =
         "spyre.pool_bytes";
+    /// spyre.kernel attribute: the bundle the kernel runs in
+    /// (--spyre-form-bundles); the kernels of one bundle share its segment
+    /// binding.
+    static constexpr ::llvm::StringLiteral kBundleAttrName = "spyre.bundle";
   }];
 }
 

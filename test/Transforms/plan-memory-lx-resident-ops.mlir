@@ -1,0 +1,38 @@
+// RUN: spyre-opt %s -split-input-file --spyre-plan-memory | FileCheck %s
+
+// Only the outputs of the target's lx_resident_ops may stay in LX between
+// kernels. The default is torch-spyre's set (max, amax, sum, exp, sub, mul,
+// mean, add, rsqrt): a neg's output goes through the DDR pool even though
+// its consumer reads the same slices, an exp's stays in LX.
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+#rows = #spyre.division<splits = [4, 1], order = [0, 1]>
+
+// CHECK-LABEL: func.func @default_set
+// CHECK: spyre.neg {{.*}}spyre.mem = #spyre.mem<pool 0>
+// CHECK: spyre.exp {{.*}}spyre.mem = #spyre.mem<lx
+// CHECK: spyre.add {{.*}}spyre.mem = #spyre.mem<io 1>
+func.func @default_set(%a: !t) -> !t {
+  %0 = spyre.neg %a {spyre.division = #rows} : (!t) -> !t
+  %1 = spyre.exp %0 {spyre.division = #rows} : (!t) -> !t
+  %2 = spyre.add %1, %0 {spyre.division = #rows} : (!t, !t) -> !t
+  return %2 : !t
+}
+
+// -----
+
+// A target that names its own set: now the neg's output stays in LX and
+// the exp's goes through the pool.
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+#rows = #spyre.division<splits = [4, 1], order = [0, 1]>
+
+module attributes {spyre.target = #spyre.target<lx_resident_ops = ["neg"]>} {
+// CHECK-LABEL: func.func @own_set
+// CHECK: spyre.neg {{.*}}spyre.mem = #spyre.mem<lx
+// CHECK: spyre.exp {{.*}}spyre.mem = #spyre.mem<pool 0>
+func.func @own_set(%a: !t) -> !t {
+  %0 = spyre.neg %a {spyre.division = #rows} : (!t) -> !t
+  %1 = spyre.exp %0 {spyre.division = #rows} : (!t) -> !t
+  %2 = spyre.add %1, %0 {spyre.division = #rows} : (!t, !t) -> !t
+  return %2 : !t
+}
+}
