@@ -141,11 +141,18 @@ SmallVector<int64_t, 6> Division::sliceOf(int64_t core) const {
 SmallVector<int64_t, 6> Division::defaultOrder(const Problem &problem,
                                                ArrayRef<int64_t> splits) {
   SmallVector<int64_t, 6> order;
-  if (problem.isMatmul() && splits[problem.kDim] > 1)
-    order.push_back(problem.kDim);
-  for (int d = 0, e = problem.numDims(); d < e; ++d)
-    if (!(problem.isMatmul() && splits[problem.kDim] > 1 && d == problem.kDim))
-      order.push_back(d);
+  if (problem.isMatmul()) {
+    // K fastest when it is split (the partners of a combine are neighbours).
+    if (splits[problem.kDim] > 1)
+      order.push_back(problem.kDim);
+    for (int d = 0, e = problem.numDims(); d < e; ++d)
+      if (!(splits[problem.kDim] > 1 && d == problem.kDim))
+        order.push_back(d);
+    return order;
+  }
+  // Otherwise the first SuperDSC label fastest: output dims, then reduced.
+  for (int d : problem.loopOrder())
+    order.push_back(d);
   return order;
 }
 

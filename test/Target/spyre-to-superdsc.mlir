@@ -136,10 +136,16 @@ func.func @rowsum(%x: tensor<128x200xf16>) -> tensor<128xf16> {
 
 // -----
 
-// A reduction over rows keeps the stick: `nonstick`, and the result lacks
-// the reduced mb dim (scale -1), listed in its own order after its dims.
+// A reduction over rows keeps the stick: `nonstick`. Its labels follow the
+// iteration order, outputs first (Inductor's): the kept column dim is `mb`,
+// the reduced row dim `out`; the result lacks `out` (scale -1). Both
+// tensors list the rows before the stick (the columns).
 // CHECK-LABEL: "bundles": [
 // CHECK: "0_maxnonstick": {
+// CHECK: "N_": {
+// CHECK-NEXT: "mb_": 256,
+// CHECK-NEXT: "name_": "n",
+// CHECK-NEXT: "out_": 128
 // CHECK: "opFuncName": "maxnonstick",
 // CHECK: "labeledDs_": [
 // CHECK: "scale_": [
@@ -148,12 +154,12 @@ func.func @rowsum(%x: tensor<128x200xf16>) -> tensor<128xf16> {
 // CHECK: "scale_": [
 // CHECK-NEXT: -1,
 // CHECK-NEXT: 1
-// CHECK: "scheduleTree_": [
-// CHECK: "layoutDimOrder_": [
-// CHECK-NEXT: "mb",
-// CHECK-NEXT: "out"
-// CHECK: "layoutDimOrder_": [
+// CHECK: "primaryDsInfo_": {
+// CHECK-NEXT: "OUTPUT": {
+// CHECK-NEXT: "layoutDimOrder_": [
 // CHECK-NEXT: "out",
+// CHECK-NEXT: "mb"
+// CHECK: "stickDimOrder_": [
 // CHECK-NEXT: "mb"
 // CHECK: "name_": "allocate-Tensor1_hbm",
 func.func @colmax(%x: tensor<128x256xf16>) -> tensor<256xf16> {

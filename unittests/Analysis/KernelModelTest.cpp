@@ -141,6 +141,28 @@ TEST(Division, SplitMatmulKVariesFastest) {
             (SmallVector<int64_t, 6>{0, 1, 2}));
 }
 
+TEST(Division, ReductionOutputDimsVaryFastest) {
+  // A column sum over [rows, cols]: the kept cols (SuperDSC label mb) vary
+  // fastest, then the reduced rows (out), as Inductor orders them.
+  Problem p = pointwise({256, 512}, HostType::Float16, 1);
+  p.dims[0].reduction = true;
+  Division d;
+  d.splits = {2, 4};
+  d.chunks = {1, 1};
+  d.order = Division::defaultOrder(p, d.splits);
+  EXPECT_EQ(d.order, (SmallVector<int64_t, 6>{1, 0}));
+  for (int64_t c = 0; c < 8; ++c) {
+    SmallVector<int64_t, 6> at = d.sliceOf(c);
+    EXPECT_EQ(at[1], c % 4);
+    EXPECT_EQ(at[0], c / 4);
+  }
+  // A row sum keeps the plain order.
+  Problem rows = pointwise({256, 512}, HostType::Float16, 1);
+  rows.dims[1].reduction = true;
+  EXPECT_EQ(Division::defaultOrder(rows, {4, 2}),
+            (SmallVector<int64_t, 6>{0, 1}));
+}
+
 //===----------------------------------------------------------------------===//
 // The reference's greedy policy
 //===----------------------------------------------------------------------===//

@@ -104,9 +104,10 @@ struct Division {
   int64_t numChunks() const;
   /// The slice index of core `core` along every op dim.
   llvm::SmallVector<int64_t, 6> sliceOf(int64_t core) const;
-  /// The reference mapping: op dims in order, the first fastest; a split
-  /// matmul k dim moved to the front so partial-sum partners are ring
-  /// neighbours.
+  /// The reference mapping, the first fastest: a matmul's dims in order
+  /// (its k dim first when split, so partial-sum partners are ring
+  /// neighbours); any other op's output dims, then its reduced dims, the
+  /// order of its SuperDSC labels (Inductor's).
   static llvm::SmallVector<int64_t, 6>
   defaultOrder(const Problem &problem, llvm::ArrayRef<int64_t> splits);
 };

@@ -93,11 +93,22 @@ SmallVector<std::string> mlir::spyre::getDimLabels(Operation *payload) {
       labels.push_back(kMatmul[i]);
     return labels;
   }
-  for (size_t i = 0; i + 1 < n; ++i)
-    labels.push_back(i < std::size(kInputLabels) ? kInputLabels[i]
-                                                 : "d" + std::to_string(i));
-  if (n)
-    labels.push_back("out");
+  // As Inductor iterates: the output dims first, then the reduced ones; the
+  // p-th dim of that order takes the p-th label, the last `out` (a column
+  // sum labels its kept column dim `mb`, the reduced rows `out`).
+  SmallVector<utils::IteratorType> iterators = info.getIteratorTypesArray();
+  SmallVector<size_t> order;
+  for (utils::IteratorType kind :
+       {utils::IteratorType::parallel, utils::IteratorType::reduction})
+    for (size_t d = 0; d < n; ++d)
+      if ((d < iterators.size() ? iterators[d]
+                                : utils::IteratorType::parallel) == kind)
+        order.push_back(d);
+  labels.resize(n);
+  for (auto [p, d] : llvm::enumerate(order))
+    labels[d] = p + 1 == n                    ? std::string("out")
+                : p < std::size(kInputLabels) ? std::string(kInputLabels[p])
+                                              : "d" + std::to_string(p);
   return labels;
 }
 
