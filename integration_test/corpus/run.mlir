@@ -66,7 +66,7 @@ func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
 // NPY: a.npy <f2 4x64
 // NPY: b.npy <f8 4x64
 // TOOL: spyre-run --input=@%{dir}/a.npy --input=@%{dir}/b.npy
-// EXPECT: b.npy: unsupported dtype '<f8' (supported: '<f2', '<f4', '|b1', '|i1', '<i4', '<i8')
+// EXPECT: b.npy: unsupported dtype '<f8' (supported: '<f2', '<f4', '|b1', '|i1', '<i2', '<i4', '<i8')
 func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %e = tensor.empty() : tensor<4x64xf16>
   %0 = linalg.add ins(%a, %b : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
@@ -677,7 +677,7 @@ func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
 // -----
 
 // TOOL: spyre-run --random-inputs=0
-// EXPECT: spyre-run: error: argument 0 of @f64 has element type f64 (tensor<4x64xf64>), which --random-inputs cannot generate (supported: f16, bf16, f32, i1, i8, i32, i64)
+// EXPECT: spyre-run: error: argument 0 of @f64 has element type f64 (tensor<4x64xf64>), which --random-inputs cannot generate (supported: f16, bf16, f32, i1, i8, i16, i32, i64, index)
 func.func @f64(%a: tensor<4x64xf64>) -> tensor<4x64xf64> {
   return %a : tensor<4x64xf64>
 }

@@ -25,7 +25,7 @@ A case file holds cases separated by lines `// -----`. Each case is MLIR text
         the case says why they cannot (options, files: no IR location).
   // NPY: name dtype shape [fill]
         Writes a valid .npy into the scratch directory: dtype a numpy
-        descriptor ('<f2', '<f4', '|b1', '|i1', '<i4', '<i8', '<f8', ...),
+        descriptor ('<f2', '<f4', '|b1', '|i1', '<i2', '<i4', '<i8', '<f8', ...),
         shape `128x256` (`scalar` for ()), fill a number (default 0).
   // WRITE: name python-expression
         Writes the value of the expression (bytes or str) into the scratch

@@ -457,7 +457,7 @@ mlir::spyre::driver::argumentProblem(Type type, bool generated) {
   if (failed(host) || (!npyDescr(*host) && *host != HostType::BFloat16))
     return llvm::formatv("has element type {0} ({1}), which --random-inputs "
                          "cannot generate (supported: f16, bf16, f32, i1, i8, "
-                         "i32, i64)",
+                         "i16, i32, i64, index)",
                          tensor.getElementType(), sim::describeType(type))
         .str();
   return std::nullopt;
@@ -599,7 +599,8 @@ std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
     HostTensor values(host, tensor.getShape());
     // Integers are drawn from a wider range than [-1, 1).
     double scale = host == HostType::Int8 ? 100
-                   : host == HostType::Int32 || host == HostType::Int64
+                   : host == HostType::Int16 || host == HostType::Int32 ||
+                           host == HostType::Int64 || host == HostType::Index
                        ? 1000
                        : 1.0 / std::sqrt(static_cast<double>(fanIn[index]));
     bool boolean = host == HostType::Bool;

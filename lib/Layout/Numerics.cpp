@@ -331,7 +331,13 @@ uint32_t mlir::spyre::hostToDeviceBits(HostType type, const uint8_t *p,
   }
   case HostType::Bool:
     return *p ? oneBits : 0;
-  case HostType::Int64: {
+  case HostType::Int16: {
+    int16_t v;
+    std::memcpy(&v, p, 2);
+    return static_cast<uint32_t>(static_cast<int32_t>(v));
+  }
+  case HostType::Int64:
+  case HostType::Index: {
     int64_t v;
     std::memcpy(&v, p, 8);
     return static_cast<uint32_t>(v);
@@ -377,7 +383,13 @@ void mlir::spyre::deviceBitsToHost(HostType type, uint32_t bits, uint8_t *p) {
   case HostType::Bool:
     *p = (bits & 0x7fff) != 0;
     return;
-  case HostType::Int64: {
+  case HostType::Int16: {
+    auto v = static_cast<int16_t>(static_cast<int32_t>(bits));
+    std::memcpy(p, &v, 2);
+    return;
+  }
+  case HostType::Int64:
+  case HostType::Index: {
     int64_t v = static_cast<int32_t>(bits);
     std::memcpy(p, &v, 8);
     return;
@@ -433,12 +445,18 @@ double mlir::spyre::loadHostElement(HostType type, const uint8_t *p) {
   case HostType::Int8:
   case HostType::Int4:
     return static_cast<int8_t>(*p);
+  case HostType::Int16: {
+    int16_t x;
+    std::memcpy(&x, p, 2);
+    return x;
+  }
   case HostType::Int32: {
     int32_t x;
     std::memcpy(&x, p, 4);
     return x;
   }
-  case HostType::Int64: {
+  case HostType::Int64:
+  case HostType::Index: {
     int64_t x;
     std::memcpy(&x, p, 8);
     return static_cast<double>(x);

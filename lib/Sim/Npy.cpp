@@ -282,6 +282,8 @@ std::optional<HostType> mlir::spyre::sim::hostTypeForNpyDescr(StringRef descr) {
     type = HostType::Bool;
   else if (kind == "i1")
     type = HostType::Int8;
+  else if (kind == "i2")
+    type = HostType::Int16;
   else if (kind == "i4")
     type = HostType::Int32;
   else if (kind == "i8")
@@ -343,7 +345,8 @@ llvm::Expected<HostTensor> mlir::spyre::sim::parseNpy(ArrayRef<uint8_t> bytes,
   }
 
   // Dtype and order.
-  const char *supported = "supported: '<f2', '<f4', '|b1', '|i1', '<i4', '<i8'";
+  const char *supported =
+      "supported: '<f2', '<f4', '|b1', '|i1', '<i2', '<i4', '<i8'";
   if (header->structured)
     return fail("unsupported dtype " + Twine(header->descr) +
                 " (structured dtypes are not supported; " + supported + ")");

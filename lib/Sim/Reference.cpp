@@ -164,10 +164,14 @@ std::optional<HostType> hostTypeOf(Type type) {
     return HostType::Int4;
   if (type.isSignlessInteger(8))
     return HostType::Int8;
+  if (type.isSignlessInteger(16))
+    return HostType::Int16;
   if (type.isSignlessInteger(32))
     return HostType::Int32;
   if (type.isSignlessInteger(64))
     return HostType::Int64;
+  if (type.isIndex())
+    return HostType::Index;
   return std::nullopt;
 }
 
@@ -874,7 +878,7 @@ llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
     if (!tensorType || !hostTypeOf(tensorType.getElementType()))
       return makeError(llvm::formatv(
           "argument #{0} of @{1} has type {2}; the reference passes ranked "
-          "tensors of f16, bf16, f32, i1, i4, i8, i32 or i64 only",
+          "tensors of f16, bf16, f32, i1, i4, i8, i16, i32, i64 or index only",
           i, name, printed(argType)));
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
@@ -882,7 +886,7 @@ llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
     if (!tensorType || !hostTypeOf(tensorType.getElementType()))
       return makeError(llvm::formatv(
           "result #{0} of @{1} has type {2}; the reference returns ranked "
-          "tensors of f16, bf16, f32, i1, i4, i8, i32 or i64 only",
+          "tensors of f16, bf16, f32, i1, i4, i8, i16, i32, i64 or index only",
           i, name, printed(resultType)));
   }
   return llvm::Error::success();
@@ -899,7 +903,7 @@ llvm::Error checkInputs(StringRef name, FunctionType type,
     auto tensorType = cast<RankedTensorType>(argType);
     std::optional<HostType> hostType = hostTypeOf(tensorType.getElementType());
     const HostTensor &input = inputs[i];
-    if (input.type != *hostType)
+    if (!acceptsHostType(*hostType, input.type))
       return makeError(llvm::formatv(
           "input #{0} is {1}, argument #{0} of @{2} is {3}", i,
           mlir::spyre::stringifyHostType(input.type), name, printed(argType)));

@@ -166,7 +166,7 @@ llvm::Error FunctionSimulator::checkInputs(ArrayRef<HostTensor> inputs) {
           "type the simulator reads",
           i, function.getName(), describeType(type)));
     auto tensor = cast<RankedTensorType>(type);
-    if (input.type != *expected)
+    if (!acceptsHostType(*expected, input.type))
       return llvm::createStringError(
           llvm::formatv("input {0}: @{1} expects {2} elements ({3}), got {4}",
                         i, function.getName(), stringifyHostType(*expected),

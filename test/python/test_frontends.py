@@ -203,3 +203,27 @@ def test_public_callee_comes_along():
     x = rand((64, 128), seed=33)
     (out,), _ = run("calls_public", [x])
     close(out, np.exp(f32(x)) + f32(x))
+
+
+def test_int16_and_index_tensors_on_the_host():
+    """i16 and index tensors (quantized inputs, position arithmetic) have no
+    device format: they stay on the host, pass in and out as int16 and
+    int64 arrays, and feed device kernels through host conversions."""
+    with open(os.path.join(ROOT, "integration_test", "Run", "Inputs",
+                           "host-fallback.mlir")) as f:
+        program = f.read()
+    q = np.arange(-256, 256, dtype=np.int16).reshape(8, 64)
+    s = np.full((8, 64), 7, dtype=np.int16)
+    with pytest.warns(spyre.CompileWarning):
+        (x, d), _ = spyre.run(program, [q, s], function="i16_io")
+    assert d.dtype == np.int16 and x.dtype == np.float16
+    np.testing.assert_array_equal(d, q - s)
+    close(x, np.exp(q.astype(np.float32) * np.float32(0.001)))
+    p = np.arange(16, dtype=np.int64) * 3
+    with pytest.warns(spyre.CompileWarning):
+        (r,), _ = spyre.run(program, [p], function="index_io")
+    assert r.dtype == np.int64
+    np.testing.assert_array_equal(r, p + np.arange(16))
+    # An int32 array is not an index tensor.
+    with pytest.raises(ValueError, match="expects index elements"):
+        spyre.run(program, [p.astype(np.int32)], function="index_io")

@@ -1,4 +1,4 @@
-//===- Dl16Test.cpp - The DLFloat16 codec over every encoding -------------===//
+//===- Dl16Test.cpp - The DMA numerics: DLFloat16 codec, host integers ----===//
 //
 // Expected values are derived by hand from the format's definition (1 sign,
 // 6 exponent bits with bias 31, 9 fraction bits, no subnormals, one special
@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 using namespace mlir::spyre;
 
@@ -103,6 +104,42 @@ TEST(Dl16, TheSwitchChangesOnlySen169) {
   storeDeviceElement(DataFormat::SEN169_FP16, bytes, 1.0f);
   EXPECT_EQ(bytes[0] | bytes[1] << 8, 0x3c00); // binary16 1.0
   EXPECT_TRUE(isBitExactTransfer(HostType::Float16));
+}
+
+} // namespace
+
+namespace {
+
+// i16 and index host elements: the device holds them as IEEE_INT32, so the
+// DMA sign-extends on the way in and keeps the low bits on the way out; as
+// numbers they load and store exactly.
+TEST(HostIntegers, Int16AndIndexConversions) {
+  for (int16_t v : {int16_t(0), int16_t(1), int16_t(-1), int16_t(32767),
+                    int16_t(-32768), int16_t(-1234)}) {
+    uint8_t bytes[2];
+    std::memcpy(bytes, &v, 2);
+    uint32_t bits = hostToDeviceBits(HostType::Int16, bytes, 0);
+    EXPECT_EQ(static_cast<int32_t>(bits), static_cast<int32_t>(v));
+    uint8_t back[2] = {0xaa, 0xaa};
+    deviceBitsToHost(HostType::Int16, bits, back);
+    EXPECT_EQ(std::memcmp(back, bytes, 2), 0);
+    EXPECT_EQ(loadHostElement(HostType::Int16, bytes), v);
+    storeHostElement(HostType::Int16, back, static_cast<double>(v));
+    EXPECT_EQ(std::memcmp(back, bytes, 2), 0);
+  }
+  EXPECT_EQ(hostElementBytes(HostType::Int16), 2u);
+  EXPECT_EQ(hostElementBytes(HostType::Index), 8u);
+  int64_t index = -5;
+  uint8_t bytes[8];
+  std::memcpy(bytes, &index, 8);
+  EXPECT_EQ(loadHostElement(HostType::Index, bytes), -5.0);
+  EXPECT_EQ(static_cast<int32_t>(hostToDeviceBits(HostType::Index, bytes, 0)),
+            -5);
+  // numpy has no index type: int64 buffers stand for index arguments.
+  EXPECT_TRUE(acceptsHostType(HostType::Index, HostType::Int64));
+  EXPECT_FALSE(acceptsHostType(HostType::Int64, HostType::Index));
+  EXPECT_FALSE(acceptsHostType(HostType::Int16, HostType::Int32));
+  EXPECT_EQ(npyDescr(HostType::Int16), llvm::StringRef("<i2"));
 }
 
 } // namespace

@@ -286,9 +286,9 @@ private:
   llvm::SmallString<128> path;
 };
 
-const HostType kNpyTypes[] = {HostType::Float16, HostType::Float32,
-                              HostType::Bool,    HostType::Int8,
-                              HostType::Int32,   HostType::Int64};
+const HostType kNpyTypes[] = {
+    HostType::Float16, HostType::Float32, HostType::Bool, HostType::Int8,
+    HostType::Int16,   HostType::Int32,   HostType::Int64};
 
 //===----------------------------------------------------------------------===//
 // Dtype descriptors
@@ -299,8 +299,11 @@ TEST(NpyDescr, ForEveryHostType) {
   EXPECT_EQ(npyDescr(HostType::Float32), StringRef("<f4"));
   EXPECT_EQ(npyDescr(HostType::Bool), StringRef("|b1"));
   EXPECT_EQ(npyDescr(HostType::Int8), StringRef("|i1"));
+  EXPECT_EQ(npyDescr(HostType::Int16), StringRef("<i2"));
   EXPECT_EQ(npyDescr(HostType::Int32), StringRef("<i4"));
   EXPECT_EQ(npyDescr(HostType::Int64), StringRef("<i8"));
+  // numpy has no index type: index tensors are written as int64.
+  EXPECT_EQ(npyDescr(HostType::Index), StringRef("<i8"));
   EXPECT_EQ(npyDescr(HostType::BFloat16), std::nullopt);
   EXPECT_EQ(npyDescr(HostType::Float8E4M3FN), std::nullopt);
   EXPECT_EQ(npyDescr(HostType::Float8E5M2), std::nullopt);
@@ -316,6 +319,7 @@ TEST(NpyDescr, BackToHostType) {
   EXPECT_EQ(hostTypeForNpyDescr("|f4"), HostType::Float32);
   EXPECT_EQ(hostTypeForNpyDescr(">f4"), std::nullopt);
   EXPECT_EQ(hostTypeForNpyDescr(">i8"), std::nullopt);
+  EXPECT_EQ(hostTypeForNpyDescr(">i2"), std::nullopt);
   EXPECT_EQ(hostTypeForNpyDescr("=f4"), std::nullopt);
   EXPECT_EQ(hostTypeForNpyDescr("<c8"), std::nullopt);
   EXPECT_EQ(hostTypeForNpyDescr("<f8"), std::nullopt);
@@ -633,7 +637,7 @@ TEST(NpyErrors, TrailingData) {
 
 TEST(NpyErrors, UnsupportedDtype) {
   const char kSupported[] =
-      "supported: '<f2', '<f4', '|b1', '|i1', '<i4', '<i8'";
+      "supported: '<f2', '<f4', '|b1', '|i1', '<i2', '<i4', '<i8'";
   EXPECT_EQ(parseError(bytesOf(k_c8)),
             std::string("t.npy: unsupported dtype '<c8' (") + kSupported + ")");
   EXPECT_EQ(parseError(bytesOf(k_f8)),

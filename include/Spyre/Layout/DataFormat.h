@@ -87,6 +87,14 @@ bool isBitExact(HostType type);
 /// type.
 std::optional<llvm::StringRef> npyDescr(HostType type);
 
+/// Whether a host buffer of `given` elements can stand for one of
+/// `expected` elements: the same type, or int64 for `index` (numpy and .npy
+/// files have no index type; the bytes are the same).
+inline bool acceptsHostType(HostType expected, HostType given) {
+  return expected == given ||
+         (expected == HostType::Index && given == HostType::Int64);
+}
+
 /// The runtime's host-side format name of `type` in DCI descriptors.
 llvm::StringRef dciHostFormat(HostType type);
 

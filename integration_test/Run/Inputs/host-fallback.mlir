@@ -63,3 +63,35 @@ func.func @gather(%table: tensor<16x64xf16>, %ids: tensor<8xi32>) -> tensor<8x64
   %x = linalg.exp ins(%g : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
   return %x : tensor<8x64xf16>
 }
+
+// Integer types the device has no format for stay on the host as whole
+// tensors: i16 arguments and results (quantized front ends), and index
+// tensors (argmax-style position arithmetic). The i16 input feeds a device
+// exp through a host conversion; the i16 result is host arithmetic.
+func.func @i16_io(%q: tensor<8x64xi16>, %s: tensor<8x64xi16>) -> (tensor<8x64xf16>, tensor<8x64xi16>) {
+  %e = tensor.empty() : tensor<8x64xf16>
+  %ei = tensor.empty() : tensor<8x64xi16>
+  %f = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%q : tensor<8x64xi16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%v: i16, %o: f16):
+    %c = arith.sitofp %v : i16 to f16
+    %k = arith.constant 0.001 : f16
+    %m = arith.mulf %c, %k : f16
+    linalg.yield %m : f16
+  } -> tensor<8x64xf16>
+  %x = linalg.exp ins(%f : tensor<8x64xf16>) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %d = linalg.sub ins(%q, %s : tensor<8x64xi16>, tensor<8x64xi16>) outs(%ei : tensor<8x64xi16>) -> tensor<8x64xi16>
+  return %x, %d : tensor<8x64xf16>, tensor<8x64xi16>
+}
+
+func.func @index_io(%p: tensor<16xindex>) -> tensor<16xindex> {
+  %e = tensor.empty() : tensor<16xindex>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%p : tensor<16xindex>) outs(%e : tensor<16xindex>) {
+  ^bb0(%v: index, %o: index):
+    %i = linalg.index 0 : index
+    %s = arith.addi %v, %i : index
+    linalg.yield %s : index
+  } -> tensor<16xindex>
+  return %r : tensor<16xindex>
+}

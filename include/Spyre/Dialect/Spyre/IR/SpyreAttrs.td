@@ -62,7 +62,7 @@ def Spyre_LayoutAttr : Spyre_Attr<"Layout", "layout",
       broadcast dim (every coordinate aliases one host element).
     - `format` (optional): the device data format; defaults to the format the
       DMA converts the element type to (f16, bf16, i1 -> `SEN169_FP16`;
-      f32 -> `IEEE_FP32`; i32, i64 -> `IEEE_INT32`; i8 -> `SENINT8`;
+      f32 -> `IEEE_FP32`; i16, i32, i64, index -> `IEEE_INT32`; i8 -> `SENINT8`;
       f8E4M3FN -> `SEN143_FP8`; f8E5M2 -> `SEN152_FP8`; i4 -> `SENINT4`).
     - `arrangement` (optional): `standard` (default), `dl16_to_fp32`,
       `qfp8ch` or `exx2`.
