@@ -12,7 +12,12 @@ ExecutionEngine, then run), in one process, and prints MLIR's execution
 time report of the three. Reported side by side (medians of
 --reps runs): the simulator's wall time, the reference's (lowering + JIT +
 run), their ratio, and the modelled time and utilisation (roofline over
-modelled time). Target: the simulator at most 2x the reference. Timings are
+modelled time). Target: the simulator at most 2x the reference.
+
+Then how `--check` grows with the program: chains of 100, 400 and 1600
+elementwise ops over one shared `tensor.empty` (as front ends write them),
+whole `spyre-run --random-inputs --check` wall time per op. Target: the
+per-op time at 1600 ops at most 1.5x that at 100 (linear). Timings are
 reported, never asserted.
 """
 
@@ -25,9 +30,47 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = 2.0
+CHAIN_OPS = (100, 400, 1600)
+CHAIN_GROWTH_TARGET = 1.5
+
+
+def chain_program(ops):
+    """A chain of `ops` elementwise ops, all writing into one empty."""
+    lines = ["func.func @chain(%a: tensor<64x128xf16>) -> tensor<64x128xf16> {",
+             "  %e = tensor.empty() : tensor<64x128xf16>"]
+    previous = "%a"
+    for i in range(ops):
+        op = ("linalg.exp", "linalg.negf", "linalg.abs", "linalg.negf")[i % 4]
+        lines.append(f"  %v{i} = {op} ins({previous} : tensor<64x128xf16>) "
+                     "outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>")
+        previous = f"%v{i}"
+    lines += [f"  return {previous} : tensor<64x128xf16>", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def check_scaling(run, tmp, reps):
+    """Per-op wall time of spyre-run --check on chains of CHAIN_OPS ops."""
+    rows = []
+    for ops in CHAIN_OPS:
+        path = os.path.join(tmp, f"chain{ops}.mlir")
+        with open(path, "w") as f:
+            f.write(chain_program(ops))
+        times = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            out = subprocess.run([run, path, "--random-inputs=0", "--check"],
+                                 capture_output=True, text=True)
+            times.append(time.perf_counter() - t0)
+            if out.returncode != 0:
+                sys.exit(f"chain of {ops}: spyre-run failed\n{out.stderr}")
+        seconds = statistics.median(times)
+        rows.append({"ops": ops, "seconds": seconds,
+                     "ms_per_op": seconds / ops * 1e3})
+    return rows
 
 
 def main():
@@ -71,6 +114,7 @@ def main():
                 "traffic_ratio": stats["program"]["ddr_traffic_ratio"],
                 "kernels": len(stats["kernels"]),
             })
+        chains = check_scaling(run, tmp, args.reps)
     print(f"simulator vs upstream JIT reference (median of {args.reps}; "
           "32 modelled cores)")
     header = (f"{'example':<16} | {'kernels':>7} | {'simulate ms':>11} | "
@@ -89,9 +133,19 @@ def main():
     print()
     print(f"target: simulator <= {TARGET}x the reference on every example: "
           f"worst {worst:.2f}x ({'met' if worst <= TARGET else 'NOT met'})")
+    print()
+    print(f"spyre-run --check on op chains (median of {args.reps})")
+    print(f"{'ops':>6} | {'seconds':>8} | {'ms per op':>9}")
+    for c in chains:
+        print(f"{c['ops']:>6} | {c['seconds']:>8.2f} | {c['ms_per_op']:>9.2f}")
+    growth = chains[-1]["ms_per_op"] / chains[0]["ms_per_op"]
+    print(f"target: per-op time at {CHAIN_OPS[-1]} ops <= "
+          f"{CHAIN_GROWTH_TARGET}x that at {CHAIN_OPS[0]}: {growth:.2f}x "
+          f"({'met' if growth <= CHAIN_GROWTH_TARGET else 'NOT met'})")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"reps": args.reps, "rows": rows}, f, indent=2)
+            json.dump({"reps": args.reps, "rows": rows, "chains": chains,
+                       "chain_growth": growth}, f, indent=2)
         print(f"wrote {args.json}")
     return 0
 
