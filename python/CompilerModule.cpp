@@ -191,7 +191,7 @@ py::dict compile(const std::string &text, int cores, const std::string &policy,
   py::dict result;
   result["ir"] = printed(lowered->getOperation());
   result["superdsc"] =
-      json(superDscDocument(artifacts->superdsc, artifacts->bundles));
+      superDscDocument(artifacts->superdsc, artifacts->bundles);
   py::dict bundles;
   for (const EmittedBundle &bundle : artifacts->bundles)
     bundles[py::str(bundle.name)] = bundle.text;

@@ -106,8 +106,7 @@ MlirLogicalResult mlirSpyreEmitSuperDsc(MlirOperation module,
   return emitText(
       module, callback, userData,
       [](const driver::Artifacts &artifacts) -> FailureOr<std::string> {
-        return formatJson(
-            superDscDocument(artifacts.superdsc, artifacts.bundles));
+        return superDscDocument(artifacts.superdsc, artifacts.bundles);
       });
 }
 

@@ -546,8 +546,12 @@ FailureOr<std::vector<EmittedFile>> mlir::spyre::emitSuperDsc(ModuleOp module) {
         FailureOr<JValue> json = emitter.emit(index, chunk);
         if (failed(json))
           return failure();
-        files.push_back(
-            {"sdsc_" + std::to_string(index) + ".json", std::move(*json)});
+        // Rendered now, the tree dropped: the module's SuperDSCs never
+        // exist as JSON trees all at once.
+        EmittedFile file;
+        file.name = "sdsc_" + std::to_string(index) + ".json";
+        file.text = llvm::formatv("{0:2}", *json).str() + "\n";
+        files.push_back(std::move(file));
         ++index;
       }
     }

@@ -32,6 +32,10 @@ static std::string render(const llvm::json::Value &value) {
   return llvm::formatv("{0:2}", value).str() + "\n";
 }
 
+std::string mlir::spyre::renderFile(const EmittedFile &file) {
+  return file.text.empty() ? render(file.json) : file.text;
+}
+
 /// With --spyre-output-dir: writes every file into the directory, all or
 /// nothing, and lists them on `os`. File-system errors are reported at the
 /// module's location without printing the module.
@@ -49,7 +53,7 @@ static LogicalResult writeFiles(Operation *anchor, ArrayRef<EmittedFile> files,
   llvm::Error error = outputs.createDirectory(outputDir);
   for (const EmittedFile &file : files)
     if (!error)
-      error = add(file.name, render(file.json));
+      error = add(file.name, renderFile(file));
   for (const EmittedBundle &bundle : bundles)
     if (!error)
       error = add(bundle.name, bundle.text);
@@ -126,11 +130,8 @@ static LogicalResult translateToSuperDsc(Operation *op, raw_ostream &os) {
     return failure();
   if (!outputDir.empty())
     return writeFiles(op, *files, *bundles, os);
-  llvm::json::Value document = superDscDocument(*files, *bundles);
   llvm::json::Value segments = listHostSegments(*module);
-  if (!segments.getAsArray()->empty())
-    document.getAsObject()->try_emplace("host_segments", std::move(segments));
-  os << render(document);
+  os << superDscDocument(*files, *bundles, &segments);
   return success();
 }
 
@@ -184,18 +185,35 @@ std::string mlir::spyre::sanitizeFileName(StringRef name) {
   return safe;
 }
 
-llvm::json::Value
+std::string
 mlir::spyre::superDscDocument(ArrayRef<EmittedFile> files,
-                              ArrayRef<EmittedBundle> bundles) {
-  llvm::json::Array order;
-  for (const EmittedBundle &bundle : bundles) {
-    llvm::json::Object entry = bundle.metadata;
-    entry["file"] = bundle.name;
-    order.push_back(std::move(entry));
-  }
-  llvm::json::Object objects;
-  for (const EmittedFile &file : files)
-    objects[file.name] = file.json;
-  return llvm::json::Object{{"bundles", std::move(order)},
-                            {"sdscs", std::move(objects)}};
+                              ArrayRef<EmittedBundle> bundles,
+                              const llvm::json::Value *hostSegments) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  llvm::json::OStream json(stream, /*IndentSize=*/2);
+  // Keys in the order llvm::json::Object prints them (sorted).
+  json.object([&] {
+    json.attributeArray("bundles", [&] {
+      for (const EmittedBundle &bundle : bundles) {
+        llvm::json::Object entry = bundle.metadata;
+        entry["file"] = bundle.name;
+        json.value(std::move(entry));
+      }
+    });
+    if (hostSegments && hostSegments->getAsArray() &&
+        !hostSegments->getAsArray()->empty())
+      json.attribute("host_segments", *hostSegments);
+    json.attributeObject("sdscs", [&] {
+      for (const EmittedFile &file : files) {
+        json.attributeBegin(file.name);
+        if (file.text.empty())
+          json.value(file.json);
+        else
+          json.rawValue(StringRef(file.text).rtrim());
+        json.attributeEnd();
+      }
+    });
+  });
+  return text + "\n";
 }

@@ -125,13 +125,13 @@ int main(int argc, char **argv) {
     error = add("source.mlir", printed(*module));
   for (const EmittedFile &file : artifacts->superdsc)
     if (!error)
-      error = add(file.name, json(file.json));
+      error = add(file.name, renderFile(file));
   for (const EmittedBundle &bundle : artifacts->bundles)
     if (!error)
       error = add(bundle.name, bundle.text);
   for (const EmittedFile &file : artifacts->dci)
     if (!error)
-      error = add(file.name, json(file.json));
+      error = add(file.name, renderFile(file));
   auto function = (*lowered)->lookupSymbol<func::FuncOp>(name);
   if (!error)
     error = add("manifest.json",

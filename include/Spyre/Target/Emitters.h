@@ -36,7 +36,15 @@ struct EmittedFile {
   /// What the file describes, for tools (function, tensor, buffer); kept
   /// beside the document, never inside it.
   llvm::json::Object metadata;
+  /// The rendered file when the emitter renders as it goes (the SuperDSC
+  /// emitter drops each JSON tree once written out: a tree takes tens of
+  /// times the memory of its text); `json` is then null.
+  std::string text;
 };
+
+/// The contents of `file`: its text, or its JSON rendered with 2-space
+/// indentation, ending in a newline.
+std::string renderFile(const EmittedFile &file);
 
 /// One bundle: what the runtime launches with one DDR segment binding.
 struct EmittedBundle {
@@ -52,11 +60,14 @@ struct EmittedBundle {
 /// a name taken from IR (a symbol) cannot reach outside the directory.
 std::string sanitizeFileName(llvm::StringRef name);
 
-/// The single-document form of SuperDSC files: {"bundles": [{"file",
-/// "function", "segments", "sdscs"} in execution order], "sdscs": {name:
-/// SuperDSC}}.
-llvm::json::Value superDscDocument(llvm::ArrayRef<EmittedFile> files,
-                                   llvm::ArrayRef<EmittedBundle> bundles);
+/// The single-document form of SuperDSC files, rendered: {"bundles":
+/// [{"file", "function", "segments", "sdscs"} in execution order],
+/// "host_segments": `hostSegments` (when given and not empty), "sdscs":
+/// {name: SuperDSC}}. Each SuperDSC goes in as its text, streamed, so the
+/// document never holds a second copy of the trees.
+std::string superDscDocument(llvm::ArrayRef<EmittedFile> files,
+                             llvm::ArrayRef<EmittedBundle> bundles,
+                             const llvm::json::Value *hostSegments = nullptr);
 
 /// The SuperDSC files of every function of `module`, numbered in execution
 /// order across the module. Fails (with diagnostics) on ops that are not in
