@@ -512,7 +512,10 @@ py::array toDevice(const PyLayout &self, py::array arr, double padValue,
     if (!dtypeEquals(device.dtype(), devDtype) ||
         !sameList(shapeOf(device), devShape))
       raise("out= must be a " + dtypeName(devDtype) + " array of shape " +
-            listStr(devShape) + ", not a " + dtypeName(device.dtype()) +
+            listStr(devShape) + " in the device's byte order, not a " +
+            dtypeName(device.dtype()) +
+            (py::bool_(device.dtype().attr("isnative")) ? ""
+                                                        : " (byte-swapped)") +
             " array of shape " + listStr(shapeOf(device)));
     if (!(device.flags() & py::array::c_style))
       raise("out= must be C-contiguous");
@@ -599,7 +602,11 @@ py::array fromDevice(const PyLayout &self, py::array device,
       raise("out= must be writeable");
     if (overlaps(host, device))
       raise("out= overlaps the device array");
-    target = host;
+    // A byte-swapped out= (big-endian on this host) is filled through a
+    // native buffer; NumPy's assignment below swaps the bytes.
+    target = py::bool_(host.dtype().attr("isnative"))
+                 ? host
+                 : alignedEmpty(hostDtype, ref.sizes);
   } else {
     host = alignedEmpty(hostDtype, ref.sizes);
     target = host;

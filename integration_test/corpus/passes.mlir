@@ -574,3 +574,17 @@ func.func @add(%a: tensor<128x256xf16>, %b: tensor<128x256xf16>) -> tensor<128x2
   return %0 : tensor<128x256xf16>
 }
 }
+
+// -----
+
+// A kernel that alone binds more DDR segments than a bundle may.
+// TOOL: spyre-opt --spyre-pipeline
+// EXPECT: binds 3 DDR address segments (the pool and one per host-visible tensor); a bundle binds at most 2 (#spyre.target bundle_segments = 2, 8 segments in the DDR)
+// EXPECT-LOC: @+4
+module attributes {spyre.target = #spyre.target<bundle_segments = 2>} {
+func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  %0 = linalg.add ins(%a, %b : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  return %0 : tensor<4x64xf16>
+}
+}

@@ -972,3 +972,45 @@ func.func @u(%a: tensor<64x128xui8>, %b: tensor<64x128xui8>) -> tensor<64x128xui
   %r = linalg.add ins(%a, %b : tensor<64x128xui8>, tensor<64x128xui8>) outs(%e : tensor<64x128xui8>) -> tensor<64x128xui8>
   return %r : tensor<64x128xui8>
 }
+
+// -----
+
+// An index argument takes int64 (numpy has no index type), not int32.
+// NPY: a.npy <i4 8
+// TOOL: spyre-run --input=@%{dir}/a.npy
+// EXPECT: input 0: @idx expects index elements (tensor<8xindex>), got int32
+func.func @idx(%a: tensor<8xindex>) -> tensor<8xindex> {
+  %e = tensor.empty() : tensor<8xindex>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<8xindex>) outs(%e : tensor<8xindex>) {
+  ^bb0(%x: index, %o: index):
+    %c = arith.addi %x, %x : index
+    linalg.yield %c : index
+  } -> tensor<8xindex>
+  return %0 : tensor<8xindex>
+}
+
+// -----
+
+// int16 arrives little-endian; a big-endian array is refused with the fix.
+// NPY: a.npy >i2 4x64
+// TOOL: spyre-run --input=@%{dir}/a.npy
+// EXPECT: big-endian dtype '>i2' is not supported
+func.func @neg(%a: tensor<4x64xi16>) -> tensor<4x64xi16> {
+  %e = tensor.empty() : tensor<4x64xi16>
+  %z = arith.constant dense<0> : tensor<4x64xi16>
+  %0 = linalg.sub ins(%z, %a : tensor<4x64xi16>, tensor<4x64xi16>) outs(%e : tensor<4x64xi16>) -> tensor<4x64xi16>
+  return %0 : tensor<4x64xi16>
+}
+
+// -----
+
+// An int16 argument is not an int32 one.
+// NPY: a.npy <i4 4x64
+// TOOL: spyre-run --input=@%{dir}/a.npy
+// EXPECT: input 0: @neg expects int16 elements (tensor<4x64xi16>), got int32
+func.func @neg(%a: tensor<4x64xi16>) -> tensor<4x64xi16> {
+  %e = tensor.empty() : tensor<4x64xi16>
+  %z = arith.constant dense<0> : tensor<4x64xi16>
+  %0 = linalg.sub ins(%z, %a : tensor<4x64xi16>, tensor<4x64xi16>) outs(%e : tensor<4x64xi16>) -> tensor<4x64xi16>
+  return %0 : tensor<4x64xi16>
+}

@@ -556,3 +556,26 @@ func.func @abs(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> (!t {spyre.mem = #spyre
   }
   return %0 : !t
 }
+
+// -----
+
+// TOOL: spyre-opt
+// EXPECT: #spyre.target bundle_segments = 0 is outside its range [1, 1024]
+// EXPECT-LOC: @+1
+module attributes {spyre.target = #spyre.target<bundle_segments = 0>} {}
+
+// -----
+
+// TOOL: spyre-opt
+// EXPECT: #spyre.target lx_resident_ops holds ""; expected op names (strings)
+// EXPECT-LOC: @+1
+module attributes {spyre.target = #spyre.target<lx_resident_ops = ["max", ""]>} {}
+
+// -----
+
+// TOOL: spyre-opt
+// EXPECT: 'spyre.bundle' must be a non-negative i64 on a spyre.kernel
+// EXPECT-LOC: @+1
+func.func @f() attributes {spyre.bundle = -1 : i64} {
+  return
+}

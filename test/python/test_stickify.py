@@ -333,10 +333,16 @@ def test_to_device_out_errors():
     x = np.zeros((1000, 200), np.float16)
     stl = SpyreTensorLayout([1000, 200], np.float16)
     with pytest.raises(ValueError, match="out= must be a float16 array of "
-                       "shape \\[4, 1000, 64\\], not a float32 array"):
+                       "shape \\[4, 1000, 64\\] in the device's byte order, "
+                       "not a float32 array"):
         stl.to_device(x, out=np.empty((4, 1000, 64), np.float32))
     with pytest.raises(ValueError, match="out= must be a float16 array"):
         stl.to_device(x, out=np.empty((4, 1000, 63), np.float16))
+    # Device bytes have the device's byte order: a byte-swapped buffer is not
+    # one.
+    with pytest.raises(ValueError, match="not a float16 \\(byte-swapped\\)"):
+        stl.to_device(x, out=np.empty((4, 1000, 64),
+                                      np.dtype(np.float16).newbyteorder(">")))
     with pytest.raises(ValueError, match="C-contiguous"):
         stl.to_device(x, out=np.empty((4, 1000, 128), np.float16)[..., ::2])
     ro = np.empty((4, 1000, 64), np.float16)
@@ -370,6 +376,10 @@ def test_from_device_out():
     b = np.empty((1000, 200), np.bool_)
     bool_stl.from_device(bool_stl.to_device(x != 0), out=b)
     np.testing.assert_array_equal(b, x != 0)
+    # A big-endian out= gets the values, byte-swapped as its dtype says.
+    swapped = np.zeros((1000, 200), np.dtype(np.float16).newbyteorder(">"))
+    assert stl.from_device(device, out=swapped) is swapped
+    np.testing.assert_array_equal(swapped.astype(np.float16), x)
 
 
 def test_from_device_errors():
