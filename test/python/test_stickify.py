@@ -65,6 +65,13 @@ REFERENCE_CASES = [
     ([1], np.float16, None, 0),
     ([3, 7, 33], np.int8, [2, 0, 1], -128),
     ([129, 5], np.int8, [1, 0], 5),
+    # 16-bit transposes move as 8x8 register tiles: sizes around the tile
+    # and the 64-column block, with edges on both sides.
+    ([100, 37], np.float16, [1, 0], 0),
+    ([65, 129], np.float16, [1, 0], -1),
+    ([8, 8], np.float16, [1, 0], 0),
+    ([7, 200], np.float16, [1, 0], 2),
+    ([3, 130, 70], np.float16, [0, 2, 1], 0),
     ([2, 3, 4, 5, 6, 70], np.int32, None, -7),
     ([2, 3, 4, 5, 6, 70], np.float16, [5, 4, 3, 2, 1, 0], 0),
     ([4, 1, 130], np.float16, None, 0),     # size-1 dim
