@@ -665,12 +665,134 @@ const Tensor *spanViolation(const Problem &problem, ArrayRef<int64_t> slice,
   return nullptr;
 }
 
+/// The coefficients torch-spyre's matmul planner fit to measured device
+/// kernel times (work_division.py, _matmul_split_cost). The machine numbers
+/// it also uses (peak MACs, DDR bandwidth, PT rows and passes) come from the
+/// target.
+struct ReferencePlannerFit {
+  /// Cores sharing a broadcast before it contends for bandwidth.
+  static constexpr double kCohortLimit = 8;
+  /// Microseconds per output element per K-split ring hop.
+  static constexpr double kPsumPerElementUs = 1.4e-4;
+  /// Batch splits cost b^this (fit to bmm sweeps).
+  static constexpr double kBatchSplitExponent = 1.4;
+  /// Tie-break weight when the per-core M under-fills the PT pipeline.
+  static constexpr double kShortMPenaltyUs = 50.0;
+};
+
+/// torch-spyre's estimate, in microseconds, of a [B, M, K] @ [B, K, N]
+/// matmul split (b, m, n, k) ways: compute derated for short per-core M,
+/// DDR traffic with a broadcast-cohort penalty, the K-split ring hops, a
+/// tie-break against short M, all times a super-linear batch penalty.
+double referenceMatmulCost(const TargetModel &target, double elementBytes,
+                           int64_t B, int64_t b, int64_t M, int64_t m,
+                           int64_t N, int64_t n, int64_t K, int64_t k) {
+  using Fit = ReferencePlannerFit;
+  double cores = static_cast<double>(b * m * n * k);
+  double peakMacsPerUs = static_cast<double>(target.ptMacsPerCycle) *
+                         static_cast<double>(target.corelets) *
+                         target.clockHz() / 1e6;
+  double rows = static_cast<double>(target.ptRows);
+  double passesTarget = static_cast<double>(target.ptFillPasses);
+  double passes = std::max(1.0, static_cast<double>(M / m) / rows);
+  double efficiency = std::min(1.0, std::sqrt(passes / passesTarget));
+  double macs = static_cast<double>(B) * static_cast<double>(M) *
+                static_cast<double>(N) * static_cast<double>(K);
+  double compute = macs / cores / (peakMacsPerUs * efficiency);
+  double bytes =
+      (static_cast<double>(B) * M * K + static_cast<double>(B) * K * N +
+       static_cast<double>(B) * M * N) *
+      elementBytes;
+  double ddr =
+      bytes / (target.ddrGBps * 1000) *
+      std::max(1.0, static_cast<double>(std::max(m, n)) / Fit::kCohortLimit);
+  double psum = static_cast<double>(std::max<int64_t>(0, k - 1)) *
+                static_cast<double>(B) * M * N * Fit::kPsumPerElementUs;
+  double shortM = passes >= passesTarget ? 0.0
+                                         : std::log2(passesTarget / passes) *
+                                               Fit::kShortMPenaltyUs;
+  return (compute + ddr + psum + shortM) *
+         std::pow(static_cast<double>(b), Fit::kBatchSplitExponent);
+}
+
+/// torch-spyre's pass 2 (_cost_model_matmul_planner): for a matmul whose
+/// result is sticked on N, with one M (the row dim only the left operand
+/// has), batch dims both operands have and one K, the cheapest split by
+/// referenceMatmulCost over the divisors of B, M, N's and K's sticks, or
+/// nothing where that planner declines.
+std::optional<SmallVector<int64_t, 6>>
+referenceMatmulSplits(const Problem &problem, ArrayRef<int64_t> units,
+                      int64_t maxCores, const TargetModel &target) {
+  if (!problem.isMatmul() || problem.mDim < 0 || problem.nDim < 0 ||
+      problem.tensors.size() != 3)
+    return std::nullopt;
+  const Tensor &result = problem.result();
+  if (result.dims.empty() || result.dims.back().opDim != problem.nDim)
+    return std::nullopt;
+  SmallVector<int, 6> batch;
+  for (int d = 0, e = problem.numDims(); d < e; ++d) {
+    if (d == problem.mDim || d == problem.nDim || d == problem.kDim)
+      continue;
+    if (problem.dims[d].reduction)
+      return std::nullopt; // a second reduction dim
+    // A batch dim of one operand only (a shared weight): declined.
+    if (!problem.tensors[0].uses(d) || !problem.tensors[1].uses(d))
+      return std::nullopt;
+    batch.push_back(d);
+  }
+  const Dim &nDim = problem.dims[problem.nDim];
+  double elementBytes = static_cast<double>(result.stickBytes) /
+                        static_cast<double>(std::max<int64_t>(1, nDim.granule));
+  int64_t B = 1;
+  for (int d : batch)
+    B *= units[d];
+  int64_t M = problem.dims[problem.mDim].padded();
+  int64_t N = nDim.padded();
+  int64_t K = problem.dims[problem.kDim].padded();
+
+  std::optional<SmallVector<int64_t, 6>> best;
+  double bestCost = std::numeric_limits<double>::infinity();
+  SmallVector<int64_t, 6> splits(problem.numDims(), 1);
+  // Batch combinations first (the first batch dim slowest), then m, n, k by
+  // ascending divisors: the reference's enumeration order, so ties resolve
+  // alike.
+  std::function<void(size_t, int64_t)> visitBatch = [&](size_t i, int64_t b) {
+    if (i < batch.size()) {
+      for (int64_t s : divisors(units[batch[i]])) {
+        splits[batch[i]] = s;
+        visitBatch(i + 1, b * s);
+      }
+      splits[batch[i]] = 1;
+      return;
+    }
+    for (int64_t m : divisors(units[problem.mDim]))
+      for (int64_t n : divisors(units[problem.nDim]))
+        for (int64_t k : divisors(units[problem.kDim])) {
+          if (b * m * n * k > maxCores)
+            continue;
+          double cost =
+              referenceMatmulCost(target, elementBytes, B, b, M, m, N, n, K, k);
+          if (cost < bestCost) {
+            bestCost = cost;
+            best = splits;
+            (*best)[problem.mDim] = m;
+            (*best)[problem.nDim] = n;
+            (*best)[problem.kDim] = k;
+          }
+        }
+  };
+  visitBatch(0, 1);
+  return best;
+}
+
 /// The reference stack's greedy split (work_division.py): span splits first,
-/// then the result's dims by decreasing extent, then one reduction dim.
-llvm::Expected<SmallVector<int64_t, 6>> greedySplits(const Problem &problem,
-                                                     int64_t maxCores,
-                                                     ArrayRef<int64_t> chunks,
-                                                     int64_t spanLimit) {
+/// then, for a matmul no span limit split, the cheapest split by its cost
+/// model unless that uses fewer cores, else the result's dims by decreasing
+/// extent and one reduction dim.
+llvm::Expected<SmallVector<int64_t, 6>>
+greedySplits(const Problem &problem, int64_t maxCores, ArrayRef<int64_t> chunks,
+             const TargetModel &target) {
+  int64_t spanLimit = target.spanBytes;
   int n = problem.numDims();
   SmallVector<int64_t, 6> units;
   for (auto [d, dim] : llvm::enumerate(problem.dims))
@@ -774,6 +896,13 @@ llvm::Expected<SmallVector<int64_t, 6>> greedySplits(const Problem &problem,
     if (best >= 0)
       splits[best] = bestSplit;
   }
+  // Pass 2, for a matmul the span limit did not split: the cost model's
+  // choice, unless it uses fewer cores than pass 3's.
+  if (product(committed) == 1)
+    if (std::optional<SmallVector<int64_t, 6>> planned =
+            referenceMatmulSplits(problem, units, maxCores, target))
+      if (product(*planned) >= product(splits))
+        return *planned;
   return splits;
 }
 
@@ -818,7 +947,7 @@ bool better(const Plan &a, const Plan &b) {
 llvm::Expected<Plan> bestPlan(const Problem &problem, const TargetModel &target,
                               int64_t maxCores, Policy policy,
                               ArrayRef<int64_t> chunks, int64_t lxBudget) {
-  auto greedy = greedySplits(problem, maxCores, chunks, target.spanBytes);
+  auto greedy = greedySplits(problem, maxCores, chunks, target);
   if (!greedy)
     return greedy.takeError();
   llvm::Expected<Plan> greedyPlan = planDivision(

@@ -20,7 +20,8 @@
 // KERNELS-SAME: spyre.pool_bytes =
 // KERNELS-NOT: spyre.division
 // KERNELS: spyre.kernel "0_batchmatmul"
-// KERNELS-SAME: split = 8
+// KERNELS-SAME: #spyre.kdim<"mb", size = 128, split = 2
+// KERNELS-SAME: #spyre.kdim<"out", size = 256, granule = 64, split = 4
 // KERNELS: spyre.kernel "1_greaterthan"
 // KERNELS-NOT: mem = <lx
 // KERNELS: return

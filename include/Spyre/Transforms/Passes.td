@@ -197,9 +197,11 @@ def SpyreDivideWork
       overlap, ring combine of partial sums) and the cheapest wins; the
       greedy split is one of the candidates, so `model` is never slower
       than `greedy` in the model.
-    - `greedy`: the reference stack's policy - splits the span limit
-      forces, then the result's dims by decreasing extent (largest divisor
-      that fits the cores left), then one reduction dim.
+    - `greedy`: the reference stack's planner - splits the span limit
+      forces; for a matmul the span did not split, torch-spyre's matmul
+      cost model (unless its choice uses fewer cores); otherwise the
+      result's dims by decreasing extent (largest divisor that fits the
+      cores left), then one reduction dim.
 
     A `spyre.work_division = array<i64: ...>` attribute on an op (one split
     per op dim) forces that split; it is checked like the reference stack
