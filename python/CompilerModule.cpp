@@ -116,8 +116,13 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, const CompileArgs &args,
 
 func::FuncOp pickFunction(ModuleOp module, const std::string &name) {
   FunctionChoice choice = chooseFunction(module, name);
-  if (choice.function)
+  if (choice.function) {
+    // Scalar arguments are passed as NumPy scalars or 0-d arrays.
+    std::string why;
+    if (failed(driver::scalarArgumentsAsTensors(choice.function, why)))
+      raise(why);
     return choice.function;
+  }
   if (!name.empty())
     raise("no function @" + name + " with a body");
   raise(llvm::formatv("the module has {0} public functions; pass function=",
@@ -249,6 +254,9 @@ py::tuple run(const std::string &text, const py::list &arrays,
     if (containsKernels(*original))
       raise("check=True needs the linalg program the kernels were compiled "
             "from");
+    // The same function the kernels were compiled from: scalar arguments
+    // as 0-d tensors.
+    pickFunction(*original, name);
     llvm::Expected<std::vector<HostTensor>> expected =
         runReference(*original, picked.getSymName(),
                      driver::inputsAsStored(picked, inputs, options.numerics));

@@ -649,19 +649,21 @@ func.func @other(%a: tensor<4x64xf16>) -> tensor<4x64xf16> {
 
 // -----
 
+// Scalars travel as 0-d tensors; a vector has no such form.
 // TOOL: spyre-run --random-inputs=0
-// EXPECT: spyre-run: error: argument 1 of @scale is not a tensor (f16); spyre-run passes tensor arguments only
-func.func @scale(%a: tensor<4x64xf16>, %s: f16) -> tensor<4x64xf16> {
+// EXPECT: spyre-run: error: argument 1 of @scale is not a tensor (vector<4xf16>); spyre-run passes tensor arguments only
+func.func @scale(%a: tensor<4x64xf16>, %s: vector<4xf16>) -> tensor<4x64xf16> {
   return %a : tensor<4x64xf16>
 }
 
 // -----
 
-// The same with --input files (this crashed in the simulator's input check).
+// A scalar argument is a 0-d tensor: its .npy file holds one value (this
+// crashed in the simulator's input check when scalars were refused).
 // NPY: a.npy <f2 4x64
 // NPY: s.npy <f2 4x64
 // TOOL: spyre-run --input=@%{dir}/a.npy --input=@%{dir}/s.npy
-// EXPECT: spyre-run: error: argument 1 of @scale is not a tensor (f16); spyre-run passes tensor arguments only
+// EXPECT: spyre-run: error: input 1: @scale expects shape [] (tensor<f16>), got [4, 64]
 func.func @scale(%a: tensor<4x64xf16>, %s: f16) -> tensor<4x64xf16> {
   return %a : tensor<4x64xf16>
 }

@@ -17,6 +17,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -437,6 +438,55 @@ std::string Session::getErrorText() const {
 //===----------------------------------------------------------------------===//
 // Inputs
 //===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::spyre::driver::scalarArgumentsAsTensors(func::FuncOp function,
+                                              std::string &why) {
+  auto isScalar = [](Type type) {
+    return isa<IntegerType, IndexType, FloatType>(type);
+  };
+  if (function.isExternal() ||
+      llvm::none_of(function.getArgumentTypes(), isScalar))
+    return success();
+  auto module = function->getParentOfType<ModuleOp>();
+  if (module && !SymbolTable::symbolKnownUseEmpty(function, module)) {
+    why = llvm::formatv("@{0} takes scalar arguments and is called by other "
+                        "code; run a function that takes tensors",
+                        function.getSymName())
+              .str();
+    return failure();
+  }
+  MLIRContext *context = function.getContext();
+  context->getOrLoadDialect<tensor::TensorDialect>();
+  Block &entry = function.getBody().front();
+  SmallVector<Type> types;
+  for (BlockArgument argument : entry.getArguments()) {
+    Type type = argument.getType();
+    if (!isScalar(type)) {
+      types.push_back(type);
+      continue;
+    }
+    auto tensorType = RankedTensorType::get({}, type);
+    argument.setType(tensorType);
+    // One extract right before each top-level op that reads the scalar (in
+    // its body, say), so the read stays with its user: host code reading a
+    // scalar then forms one host segment with the extract.
+    llvm::MapVector<Operation *, SmallVector<OpOperand *>> users;
+    for (OpOperand &use : argument.getUses())
+      users[entry.findAncestorOpInBlock(*use.getOwner())].push_back(&use);
+    for (auto &[user, uses] : users) {
+      OpBuilder builder(user);
+      Value scalar = tensor::ExtractOp::create(builder, argument.getLoc(),
+                                               argument, ValueRange());
+      for (OpOperand *use : uses)
+        use->set(scalar);
+    }
+    types.push_back(tensorType);
+  }
+  function.setFunctionType(
+      FunctionType::get(context, types, function.getResultTypes()));
+  return success();
+}
 
 std::optional<std::string>
 mlir::spyre::driver::argumentProblem(Type type, bool generated) {

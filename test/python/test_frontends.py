@@ -227,3 +227,17 @@ def test_int16_and_index_tensors_on_the_host():
     # An int32 array is not an index tensor.
     with pytest.raises(ValueError, match="expects index elements"):
         spyre.run(program, [p.astype(np.int32)], function="index_io")
+
+
+def test_scalar_arguments_as_numpy_scalars():
+    """A function taking scalars (as front ends export a scale or a count)
+    runs with NumPy scalars; they travel as 0-d tensors."""
+    with open(os.path.join(ROOT, "integration_test", "Run", "Inputs",
+                           "scalar-args.mlir")) as f:
+        program = f.read()
+    a = rand((8, 64), scale=0.5)
+    with pytest.warns(spyre.CompileWarning):
+        (r,), _ = spyre.run(program, [a, np.float16(0.5), np.int32(3)],
+                            function="scalar_args", check=True)
+    want = np.exp(a.astype(np.float32)) * 0.5 + 3
+    close(r, want)

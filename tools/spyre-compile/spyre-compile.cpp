@@ -86,6 +86,9 @@ int main(int argc, char **argv) {
                               inputFile, choice.publicFunctions));
   }
   std::string name = choice.function.getSymName().str();
+  std::string why;
+  if (failed(driver::scalarArgumentsAsTensors(choice.function, why)))
+    return fail(why);
 
   driver::CompileOptions options = compileFlags.options();
   bool compiled = false;

@@ -249,6 +249,10 @@ int main(int argc, char **argv) {
   }
   func::FuncOp picked = choice.function;
   std::string name = picked.getSymName().str();
+  // Scalar arguments travel as 0-d tensors (.npy arrays of shape ()).
+  std::string scalarsWhy;
+  if (failed(driver::scalarArgumentsAsTensors(picked, scalarsWhy)))
+    return fail(scalarsWhy);
   if (std::optional<std::string> problem = compileFlags.problem(*module))
     return fail(*problem);
 
@@ -348,6 +352,9 @@ int main(int argc, char **argv) {
       if (!source)
         return openError.empty() ? 1 : fail(openError);
       linalg = *source;
+      if (auto original = linalg.lookupSymbol<func::FuncOp>(name))
+        if (failed(driver::scalarArgumentsAsTensors(original, scalarsWhy)))
+          return fail(scalarsWhy);
     }
     llvm::Expected<std::vector<HostTensor>> expected = [&] {
       TimingScope referenceTiming = rootTiming.nest("reference");

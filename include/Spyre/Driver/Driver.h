@@ -219,6 +219,14 @@ llvm::Expected<std::optional<ManifestFiles>> readManifest(llvm::StringRef path);
 /// ..."), or nothing. `generated`: it is to be drawn by --random-inputs.
 std::optional<std::string> argumentProblem(Type type, bool generated);
 
+/// Makes every scalar argument (integer, index or float) of `function` a
+/// 0-d tensor the body reads with tensor.extract, so it is passed - as a
+/// 0-d .npy array or NumPy scalar - like any tensor, and the program means
+/// the same. Front ends export scalars this way (a learning rate, a
+/// scale). Fails, saying why, when other code calls `function` (its
+/// callers pass scalars).
+LogicalResult scalarArgumentsAsTensors(func::FuncOp function, std::string &why);
+
 /// Element types that have no numpy dtype travel as the nearest one that
 /// holds every value: bf16 as float32 (numpy has no bfloat16). The host
 /// side of a transfer converts, as the reference stack's DMA does.

@@ -1,8 +1,13 @@
 // Functions whose arguments spyre-run cannot pass or generate
 // (integration_test/Run/bad-inputs.test).
 
-// A scalar argument: spyre-run passes tensors only.
+// A scalar argument is a 0-d tensor: its input holds one value.
 func.func @scale(%a: tensor<4x64xf16>, %s: f16) -> tensor<4x64xf16> {
+  return %a : tensor<4x64xf16>
+}
+
+// A vector argument: no tensor form.
+func.func @vec(%a: tensor<4x64xf16>, %s: vector<4xf16>) -> tensor<4x64xf16> {
   return %a : tensor<4x64xf16>
 }
 
