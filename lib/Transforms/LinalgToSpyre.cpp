@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -1390,7 +1391,54 @@ void mlir::spyre::populateSpyreLinalgBodyPreparationPatterns(
       patterns.getContext());
 }
 
+/// A scalar a generic's body reads from a 0-d tensor outside it (what
+/// torch-mlir writes for a scalar tensor operand - an alpha, a scale:
+/// `tensor.extract %t[]`) becomes an input of the generic, broadcast by the
+/// map `(d...) -> ()`, so the body computes on its operands only.
+static void capturedScalarsAsInputs(Operation *root) {
+  SmallVector<linalg::GenericOp> generics;
+  root->walk([&](linalg::GenericOp op) {
+    if (op.hasPureTensorSemantics())
+      generics.push_back(op);
+  });
+  for (linalg::GenericOp op : generics) {
+    llvm::SetVector<Value> captured;
+    op.getRegion().walk([&](Operation *inner) {
+      for (Value value : inner->getOperands())
+        if (auto extract = value.getDefiningOp<tensor::ExtractOp>())
+          if (extract.getIndices().empty() && !op->isAncestor(extract))
+            captured.insert(value);
+    });
+    if (captured.empty())
+      continue;
+    SmallVector<Value> inputs(op.getDpsInputs());
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    unsigned numInputs = inputs.size();
+    Block &body = op.getRegion().front();
+    AffineMap broadcast = AffineMap::get(op.getNumLoops(), 0, op.getContext());
+    for (auto [i, captive] : llvm::enumerate(captured)) {
+      Value value = captive;
+      inputs.push_back(value.getDefiningOp<tensor::ExtractOp>().getTensor());
+      maps.insert(maps.begin() + numInputs + i, broadcast);
+      BlockArgument argument =
+          body.insertArgument(numInputs + i, value.getType(), value.getLoc());
+      value.replaceUsesWithIf(argument, [&](OpOperand &use) {
+        return op->isProperAncestor(use.getOwner());
+      });
+    }
+    OpBuilder builder(op);
+    auto generic = linalg::GenericOp::create(
+        builder, op.getLoc(), op.getResultTypes(), inputs, op.getDpsInits(),
+        maps, op.getIteratorTypesArray());
+    generic->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    generic.getRegion().takeBody(op.getRegion());
+    op->replaceAllUsesWith(generic->getResults());
+    op->erase();
+  }
+}
+
 void mlir::spyre::prepareLinalgBodies(Operation *root) {
+  capturedScalarsAsInputs(root);
   MLIRContext *context = root->getContext();
   RewritePatternSet patterns(context);
   populateSpyreLinalgBodyPreparationPatterns(patterns);

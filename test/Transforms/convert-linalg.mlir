@@ -686,3 +686,23 @@ func.func @from_blocks(%x: tensor<3x8x2x2xf32>, %c: tensor<6x16xf32>) -> tensor<
   } -> tensor<6x16xf32>
   return %r : tensor<6x16xf32>
 }
+
+// -----
+
+// A scalar read from a 0-d tensor outside the body (torch-mlir's form of a
+// scalar tensor operand: an alpha, a scale) becomes a broadcast input, so
+// the op runs on the device with the 0-d tensor as its operand.
+// CHECK-LABEL: func.func @captured_scalar
+// CHECK-SAME: (%[[A:.+]]: tensor<64x128xf16>, %[[T:.+]]: tensor<f16>)
+// CHECK: %[[M:.+]] = spyre.mul %[[A]], %[[T]] : (tensor<64x128xf16>, tensor<f16>) -> tensor<64x128xf16>
+// CHECK: return %[[M]]
+func.func @captured_scalar(%a: tensor<64x128xf16>, %t: tensor<f16>) -> tensor<64x128xf16> {
+  %s = tensor.extract %t[] : tensor<f16>
+  %e = tensor.empty() : tensor<64x128xf16>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %m = arith.mulf %x, %s : f16
+    linalg.yield %m : f16
+  } -> tensor<64x128xf16>
+  return %0 : tensor<64x128xf16>
+}

@@ -74,7 +74,9 @@ def SpyreConvertLinalg
     - elementwise ops - linalg named ops, `linalg.elementwise`, generics -
       through their bodies: every arith/math op of the body becomes a spyre op
       over the same iteration space, so gelu, silu, layer norm or rms norm
-      written as generics come through; body constants become scalars;
+      written as generics come through; body constants become scalars, and
+      a scalar the body reads from a 0-d tensor outside (`tensor.extract
+      %t[]`, torch-mlir's scalar operands) becomes a broadcast 0-d operand;
     - reductions (linalg.reduce, generics with reduction iterators and an
       add/max/min combiner) -> elementwise work plus one `spyre.sum`/`max`/
       `min` per reduced dim; a neutral init is dropped;
