@@ -15,7 +15,7 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
   if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op)) {
     s.kind = Kind::Elementwise;
     s.scalar = elementwise.getScalarSemantics();
-  } else if (isa<RestickifyOp>(op)) {
+  } else if (isa<RestickifyOp, ExtractSliceOp>(op)) {
     s.kind = Kind::Copy;
   } else if (auto pad = dyn_cast<PadOp>(op)) {
     s.kind = Kind::Copy;

@@ -57,6 +57,9 @@ struct SdscTensor {
   std::string format;
   int layoutClass = 0;
   bool resident = false;
+  /// Per op dim: the elements the tensor's device dims hold beyond one
+  /// launch's extent (a view of a larger buffer), 0 for none.
+  SmallVector<int64_t> backGap;
 };
 
 /// The stick op dim of a tensor, -1 when sparse.
@@ -159,7 +162,8 @@ LogicalResult KernelEmitter::analyse() {
     t.eps = bound->layout().elemsPerStick();
     DataFormat format = bound->layout().getFormat();
     // The backend copies 32-bit integers as 32-bit floats.
-    if (format == DataFormat::IEEE_INT32 && isa<IdentityOp, PadOp>(payload))
+    if (format == DataFormat::IEEE_INT32 &&
+        isa<IdentityOp, PadOp, ExtractSliceOp>(payload))
       format = DataFormat::IEEE_FP32;
     t.format = stringifyDataFormat(format).str();
     t.resident = kernel.getAccess(i).isResident();
@@ -189,6 +193,23 @@ LogicalResult KernelEmitter::analyse() {
     if (!isMatmul)
       for (unsigned d = 0; d < numDims; ++d)
         add(labels[d], stick < 0 && static_cast<int>(d) == opStick ? -2 : -1);
+
+    // torch-spyre's backGapCore_: wherever a device dim holds more than the
+    // launch iterates over (the stick dim counted in whole sticks).
+    t.backGap.assign(numDims, 0);
+    for (auto [d, role] : llvm::enumerate(bound->roles())) {
+      if (role.kind != BoundLayout::DimKind::Piece)
+        continue;
+      auto expr = dyn_cast<AffineDimExpr>(map.getResult(role.hostDim));
+      if (!expr)
+        continue;
+      unsigned opDim = expr.getPosition();
+      int64_t device = bound->layout().getDeviceSize()[d] *
+                       std::max<int64_t>(1, role.multiplier);
+      KernelDimAttr dim = kernel.getDim(opDim);
+      int64_t iterated = dim.getPadded() / dim.getChunks();
+      t.backGap[opDim] = std::max(t.backGap[opDim], device - iterated);
+    }
 
     t.layoutClass = -1;
     tensors.push_back(std::move(t));
@@ -315,7 +336,20 @@ JValue KernelEmitter::allocateNode(unsigned i, int64_t chunk) {
   Array ownOrder;
   for (const std::string &label : t.order)
     ownOrder.push_back(label);
-  return Object{
+  // An LX tensor names every core, a DDR one all cores at once (-1).
+  Object backGap;
+  for (auto [d, gap] : llvm::enumerate(t.backGap)) {
+    if (gap <= 0)
+      continue;
+    Object perCore;
+    if (t.resident)
+      for (int64_t c = 0; c < cores; ++c)
+        perCore[std::to_string(c)] = std::to_string(gap);
+    else
+      perCore["-1"] = std::to_string(gap);
+    backGap[labels[d]] = std::move(perCore);
+  }
+  Object node{
       {"nodeType_", "allocate"},
       {"name_", llvm::formatv("allocate-Tensor{0}_{1}", i, component).str()},
       {"prev_", ""},
@@ -332,6 +366,9 @@ JValue KernelEmitter::allocateNode(unsigned i, int64_t chunk) {
               {"data_", std::move(addresses)}}},
       {"coordinates_", Object{{"coordInfo", std::move(coordinates)},
                               {"coreIdToWkSlice_", Object{}}}}};
+  if (!backGap.empty())
+    node["backGapCore_"] = std::move(backGap);
+  return node;
 }
 
 FailureOr<JValue>

@@ -63,7 +63,8 @@ struct SqueezePointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
 
   LogicalResult matchAndRewrite(ComputeOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getStickRule() != StickRule::Pointwise ||
+    // A box keeps its unit dims: the input's dim may be longer.
+    if (op.getStickRule() != StickRule::Pointwise || isa<ExtractSliceOp>(op) ||
         isDeviceTensor(op->getResult(0).getType()))
       return failure();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();

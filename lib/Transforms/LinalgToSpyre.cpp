@@ -1133,6 +1133,67 @@ struct ReshapePattern : OpRewritePattern<ReshapeTy> {
   std::shared_ptr<ConversionState> state;
 };
 
+/// A static box with unit strides becomes spyre.extract_slice (then a view
+/// dropping the unit dims of a rank-reducing slice) when it can start on a
+/// whole stick of the default stick dim (the innermost).
+struct ExtractSlicePattern : OpRewritePattern<tensor::ExtractSliceOp> {
+  ExtractSlicePattern(MLIRContext *context,
+                      std::shared_ptr<ConversionState> state)
+      : OpRewritePattern<tensor::ExtractSliceOp>(context), state(state) {}
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op))
+      return failure();
+    RankedTensorType source = op.getSourceType();
+    if (!source.hasStaticShape() || !op.getType().hasStaticShape() ||
+        !op.getOffsets().empty() || !op.getSizes().empty() ||
+        !op.hasUnitStride())
+      return state->finish(op, rewriter,
+                           Unsupported{"it has dynamic offsets or sizes, or "
+                                       "strides other than 1"});
+    int64_t stickBytes = getTarget(op).getStickBytes();
+    llvm::Expected<SpyreTensorLayout> layout =
+        getDefaultLayout(source, std::nullopt, stickBytes);
+    if (!layout) {
+      std::string reason = llvm::toString(layout.takeError());
+      return state->finish(
+          op, rewriter,
+          Unsupported{"its elements have no device layout (" + reason + ")"});
+    }
+    if (!ExtractSliceOp::supportsDataFormat(layout->getFormat()))
+      return state->finish(
+          op, rewriter,
+          Unsupported{"the device does not copy " +
+                      stringifyDataFormat(layout->getFormat()).str() +
+                      " data"});
+    ArrayRef<int64_t> offsets = op.getStaticOffsets();
+    int64_t eps = layout->elemsPerStick();
+    if (source.getRank() > 0 && offsets.back() % eps != 0)
+      return state->finish(
+          op, rewriter,
+          Unsupported{llvm::formatv("the box starts at element {0} of the "
+                                    "innermost dim, inside a stick of {1} "
+                                    "elements",
+                                    offsets.back(), eps)
+                          .str()});
+    auto boxType =
+        RankedTensorType::get(op.getStaticSizes(), source.getElementType());
+    if (boxType != op.getType() &&
+        !reshapeHasDeviceView(boxType, op.getType().getShape(), stickBytes))
+      return state->finish(
+          op, rewriter,
+          Unsupported{"dropping its unit dims would move elements across "
+                      "sticks"});
+    Value box = ExtractSliceOp::create(rewriter, op.getLoc(), boxType,
+                                       op.getSource(), offsets);
+    if (boxType != op.getType())
+      box = ReshapeOp::create(rewriter, op.getLoc(), op.getType(), box);
+    rewriter.replaceOp(op, box);
+    return success();
+  }
+  std::shared_ptr<ConversionState> state;
+};
+
 /// A fill, broadcast or constant read by converted ops or returned: those
 /// uses read a spyre.constant when it is a splat or dense constant of a
 /// device float type. Uses by host ops stay as they are.
@@ -1460,7 +1521,7 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
   auto state = std::make_shared<ConversionState>(context, unsupported, options);
   patterns.add<ContractionPattern, BodyPattern<false>, BodyPattern<true>,
                SoftmaxPattern, ReshapePattern<tensor::ExpandShapeOp>,
-               ReshapePattern<tensor::CollapseShapeOp>, ConstantPattern>(
-      context, state);
+               ReshapePattern<tensor::CollapseShapeOp>, ExtractSlicePattern,
+               ConstantPattern>(context, state);
   patterns.add<TransposePattern, ActivationIdioms>(context);
 }

@@ -180,12 +180,21 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
       continue;
     }
     SmallVector<int64_t, 6> ddrStrides = rowMajorStrides(deviceSize);
+    // A box of a larger tensor: every core starts from the box's origin.
+    int64_t window = 0;
+    if (auto box = dyn_cast<ExtractSliceOp>(op); box && i == 0) {
+      FailureOr<int64_t> bytes = box.getWindowBytes();
+      if (failed(bytes))
+        return op->emitOpError("the box is not one of device positions");
+      window = *bytes;
+    }
     for (int64_t c = 0, e = div.numCores(); c < e; ++c) {
       SmallVector<int64_t, 6> at = div.sliceOf(c);
       SmallVector<int64_t> start;
       for (unsigned d = 0; d < numDims; ++d)
         start.push_back(at[d] * slice[d]);
-      out.coreOffsets.push_back(stickOffset(tensor, start, ddrStrides) * stick);
+      out.coreOffsets.push_back(window +
+                                stickOffset(tensor, start, ddrStrides) * stick);
     }
     for (unsigned d = 0; d < numDims; ++d) {
       out.tileSteps.push_back(

@@ -346,8 +346,10 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
       unsigned resultIndex = producer->op->getNumOperands();
       bool matches = true;
       for (OpOperand &use : root.getUses()) {
+        // A box is read through DDR addresses (a view of the buffer).
         const Kernel *consumer = byOp.lookup(use.getOwner());
         if (!consumer || consumer->division.numChunks() > 1 ||
+            isa<ExtractSliceOp>(use.getOwner()) ||
             !sameSlices(*producer, resultIndex, *consumer,
                         use.getOperandNumber())) {
           matches = false;

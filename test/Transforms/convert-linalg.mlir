@@ -295,6 +295,26 @@ func.func @constants(%x: tensor<2x2xf16>) -> tensor<2x2xf16> {
 
 // -----
 
+// Static boxes with unit strides are device copies when they start on a
+// whole stick of the innermost dim; a rank-reducing slice is the box and a
+// view dropping its unit dims. Strided and dynamic boxes stay on the host.
+// CHECK-LABEL: func.func @boxes
+func.func @boxes(%x: tensor<4x64x256xf16>, %i: index) -> (tensor<2x64x128xf16>, tensor<64x256xf16>, tensor<2x64x64xf16>, tensor<?x64x256xf16>) {
+  // CHECK: %[[A:.*]] = spyre.extract_slice %arg0 offsets = [1, 0, 128] : tensor<4x64x256xf16> -> tensor<2x64x128xf16>
+  %a = tensor.extract_slice %x[1, 0, 128] [2, 64, 128] [1, 1, 1] : tensor<4x64x256xf16> to tensor<2x64x128xf16>
+  // CHECK: %[[B0:.*]] = spyre.extract_slice %arg0 offsets = [3, 0, 0] : tensor<4x64x256xf16> -> tensor<1x64x256xf16>
+  // CHECK: %[[B:.*]] = spyre.reshape %[[B0]] : tensor<1x64x256xf16> -> tensor<64x256xf16>
+  %b = tensor.extract_slice %x[3, 0, 0] [1, 64, 256] [1, 1, 1] : tensor<4x64x256xf16> to tensor<64x256xf16>
+  // expected-remark @+1 {{'tensor.extract_slice' stays on the host: it has dynamic offsets or sizes, or strides other than 1}}
+  %c = tensor.extract_slice %x[0, 0, 0] [2, 64, 64] [2, 1, 1] : tensor<4x64x256xf16> to tensor<2x64x64xf16>
+  // expected-remark @+1 {{'tensor.extract_slice' stays on the host: it has dynamic offsets or sizes, or strides other than 1}}
+  %d = tensor.extract_slice %x[0, 0, 0] [%i, 64, 256] [1, 1, 1] : tensor<4x64x256xf16> to tensor<?x64x256xf16>
+  // CHECK: return %[[A]], %[[B]]
+  return %a, %b, %c, %d : tensor<2x64x128xf16>, tensor<64x256xf16>, tensor<2x64x64xf16>, tensor<?x64x256xf16>
+}
+
+// -----
+
 // What the device cannot do stays on the host, with a remark.
 func.func @erf(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %e = tensor.empty() : tensor<4x64xf16>
@@ -401,9 +421,9 @@ func.func @returned_constants() -> (tensor<4x64xf16>, tensor<4x64xf32>) {
 // (the simulator's) can point at a remark.
 func.func private @callee(%a: tensor<4x64xf16>) -> tensor<4x64xf16>
 
-func.func @host_leftovers(%a: tensor<128x256xf16>, %s: f16, %b: tensor<4x64xf16>) -> (tensor<64x256xf16>, tensor<4x64xf16>, tensor<4x64xf16>, tensor<4x64xi32>) {
-  // expected-remark @+1 {{'tensor.extract_slice' stays on the host: --spyre-convert-linalg has no Spyre op for it}}
-  %slice = tensor.extract_slice %a[0, 0] [64, 256] [1, 1] : tensor<128x256xf16> to tensor<64x256xf16>
+func.func @host_leftovers(%a: tensor<128x256xf16>, %s: f16, %b: tensor<4x64xf16>) -> (tensor<64x248xf16>, tensor<4x64xf16>, tensor<4x64xf16>, tensor<4x64xi32>) {
+  // expected-remark @+1 {{'tensor.extract_slice' stays on the host: the box starts at element 8 of the innermost dim, inside a stick of 64 elements}}
+  %slice = tensor.extract_slice %a[0, 8] [64, 248] [1, 1] : tensor<128x256xf16> to tensor<64x248xf16>
   // expected-remark @+1 {{'func.call' stays on the host: calls are not compiled for the device; inline @callee first (--inline)}}
   %call = func.call @callee(%b) : (tensor<4x64xf16>) -> tensor<4x64xf16>
   %e = tensor.empty() : tensor<4x64xf16>
@@ -412,7 +432,7 @@ func.func @host_leftovers(%a: tensor<128x256xf16>, %s: f16, %b: tensor<4x64xf16>
   %sum = linalg.add ins(%b, %fill : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
   // expected-remark @+1 {{'arith.constant' stays on the host: device constants hold f16, bf16 or f32 elements, not i32}}
   %ints = arith.constant dense<7> : tensor<4x64xi32>
-  return %slice, %call, %sum, %ints : tensor<64x256xf16>, tensor<4x64xf16>, tensor<4x64xf16>, tensor<4x64xi32>
+  return %slice, %call, %sum, %ints : tensor<64x248xf16>, tensor<4x64xf16>, tensor<4x64xf16>, tensor<4x64xi32>
 }
 
 // -----

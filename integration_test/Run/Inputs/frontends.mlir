@@ -572,3 +572,33 @@ func.func @rank7_exp(%a: tensor<1x2x1x2x1x2x64xf16>) -> tensor<1x2x1x2x1x2x64xf1
   %0 = linalg.exp ins(%a : tensor<1x2x1x2x1x2x64xf16>) outs(%e : tensor<1x2x1x2x1x2x64xf16>) -> tensor<1x2x1x2x1x2x64xf16>
   return %0 : tensor<1x2x1x2x1x2x64xf16>
 }
+// Boxes on the device: q, k and v split from one fused projection (GPT-2's
+// c_attn), a rank-reducing slice, and a box starting inside a stick of the
+// innermost dim, which stays on the host.
+func.func @split_qkv(%qkv: tensor<64x576xf16>) -> tensor<64x192xf16> {
+  %q = tensor.extract_slice %qkv[0, 0] [64, 192] [1, 1] : tensor<64x576xf16> to tensor<64x192xf16>
+  %k = tensor.extract_slice %qkv[0, 192] [64, 192] [1, 1] : tensor<64x576xf16> to tensor<64x192xf16>
+  %v = tensor.extract_slice %qkv[0, 384] [64, 192] [1, 1] : tensor<64x576xf16> to tensor<64x192xf16>
+  %e = tensor.empty() : tensor<64x192xf16>
+  %qk = linalg.mul ins(%q, %k : tensor<64x192xf16>, tensor<64x192xf16>) outs(%e : tensor<64x192xf16>) -> tensor<64x192xf16>
+  %r = linalg.add ins(%qk, %v : tensor<64x192xf16>, tensor<64x192xf16>) outs(%e : tensor<64x192xf16>) -> tensor<64x192xf16>
+  return %r : tensor<64x192xf16>
+}
+func.func @slice_rank_reducing(%x: tensor<4x64x128xf16>) -> tensor<64x128xf16> {
+  %s = tensor.extract_slice %x[2, 0, 0] [1, 64, 128] [1, 1, 1] : tensor<4x64x128xf16> to tensor<64x128xf16>
+  return %s : tensor<64x128xf16>
+}
+func.func @slice_in_stick(%x: tensor<64x128xf16>) -> tensor<60x100xf16> {
+  %s = tensor.extract_slice %x[3, 5] [60, 100] [1, 1] : tensor<64x128xf16> to tensor<60x100xf16>
+  return %s : tensor<60x100xf16>
+}
+// A box of an intermediate: the exp's result is read through DDR
+// addresses, so it does not stay in LX.
+func.func @exp_then_slice(%x: tensor<64x256xf16>) -> tensor<32x128xf16> {
+  %e = tensor.empty() : tensor<64x256xf16>
+  %y = linalg.exp ins(%x : tensor<64x256xf16>) outs(%e : tensor<64x256xf16>) -> tensor<64x256xf16>
+  %s = tensor.extract_slice %y[16, 64] [32, 128] [1, 1] : tensor<64x256xf16> to tensor<32x128xf16>
+  %e2 = tensor.empty() : tensor<32x128xf16>
+  %r = linalg.exp ins(%s : tensor<32x128xf16>) outs(%e2 : tensor<32x128xf16>) -> tensor<32x128xf16>
+  return %r : tensor<32x128xf16>
+}

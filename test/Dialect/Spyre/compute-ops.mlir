@@ -152,3 +152,17 @@ func.func @layer_norm_family(%x: tensor<128x768xf16>, %w: tensor<768xf16>, %b: t
   %y = spyre.layernormnorm %x, %n, %w, %b : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
   return %y : tensor<128x768xf16>
 }
+
+// A box of a tensor: host tensors, then laid out with the box starting on
+// the third stick of the stick dim and on row 5.
+#big = #spyre.layout<device_size = [3, 128, 64], stride_map = [64, 192, 1]>
+#box = #spyre.layout<device_size = [1, 2, 64], stride_map = [64, 64, 1]>
+
+// CHECK-LABEL: func.func @extract_slice
+func.func @extract_slice(%a: tensor<128x192xf16>, %b: tensor<128x192xf16, #big>) {
+  // CHECK: spyre.extract_slice %{{.*}} offsets = [0, 64] : tensor<128x192xf16> -> tensor<128x64xf16>
+  %0 = spyre.extract_slice %a offsets = [0, 64] : tensor<128x192xf16> -> tensor<128x64xf16>
+  // CHECK: spyre.extract_slice %{{.*}} offsets = [5, 128] : tensor<128x192xf16, #{{.*}}> -> tensor<2x64xf16, #{{.*}}>
+  %1 = spyre.extract_slice %b offsets = [5, 128] : tensor<128x192xf16, #big> -> tensor<2x64xf16, #box>
+  return
+}

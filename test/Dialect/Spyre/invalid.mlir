@@ -585,3 +585,39 @@ func.func @norm_sticks(%x: tensor<128x768xf16, #cols>) {
 func.func @missing_element_type(%a: tensor<200x, #spyre.layout<device_size = [4, 128], stride_map = [128, 1]>>) {
   return
 }
+
+// -----
+
+func.func @extract_slice_outside(%a: tensor<128x192xf16>) {
+  // expected-error @+1 {{'spyre.extract_slice' op the box [160, 224) of dim 1 lies outside the input's 192 elements}}
+  %0 = spyre.extract_slice %a offsets = [0, 160] : tensor<128x192xf16> -> tensor<128x64xf16>
+  return
+}
+
+// -----
+
+func.func @extract_slice_rank(%a: tensor<128x192xf16>) {
+  // expected-error @+1 {{'spyre.extract_slice' op the box must have the input's rank and element type}}
+  %0 = spyre.extract_slice %a offsets = [0, 64] : tensor<128x192xf16> -> tensor<64xf16>
+  return
+}
+
+// -----
+
+func.func @extract_slice_offsets(%a: tensor<128x192xf16>) {
+  // expected-error @+1 {{'spyre.extract_slice' op needs 2 offsets, got 1}}
+  %0 = spyre.extract_slice %a offsets = [64] : tensor<128x192xf16> -> tensor<128x64xf16>
+  return
+}
+
+// -----
+
+#big = #spyre.layout<device_size = [3, 128, 64], stride_map = [64, 192, 1]>
+#box = #spyre.layout<device_size = [1, 128, 64], stride_map = [64, 64, 1]>
+
+// The box would start inside a stick: no device layout places it.
+func.func @extract_slice_in_stick(%a: tensor<128x192xf16, #big>) {
+  // expected-error @+1 {{'spyre.extract_slice' op the box is not one of device positions: offset 32 of dim 1 is not a multiple of 64, the elements one device position (a stick) holds}}
+  %0 = spyre.extract_slice %a offsets = [0, 32] : tensor<128x192xf16, #big> -> tensor<128x64xf16, #box>
+  return
+}

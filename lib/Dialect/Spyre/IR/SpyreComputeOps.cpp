@@ -274,6 +274,89 @@ LogicalResult ConvertOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Extract slice
+//===----------------------------------------------------------------------===//
+
+/// Bytes from the first device byte of `bound` to the box at `offsets`, or
+/// a reason when the box does not start on a device position of every dim
+/// (an inner piece of a dim, or a lane of the stick, not at 0).
+static FailureOr<int64_t> boxStartBytes(const BoundLayout &bound,
+                                        ArrayRef<int64_t> offsets,
+                                        std::string &reason) {
+  SmallVector<int64_t, 8> coord = bound.deviceCoord(offsets);
+  ArrayRef<BoundLayout::DimRole> roles = bound.roles();
+  for (auto [h, offset] : llvm::enumerate(offsets)) {
+    if (offset == 0)
+      continue;
+    // The piece with the largest multiplier takes the offset; every other
+    // piece of the dim, and the stick's lanes, must start at 0.
+    int outer = -1;
+    for (int d : bound.piecesOf(static_cast<int>(h)))
+      if (outer < 0 || roles[d].multiplier > roles[outer].multiplier)
+        outer = d;
+    for (int d : bound.piecesOf(static_cast<int>(h))) {
+      bool isStick = d + 1 == static_cast<int>(roles.size());
+      if ((d != outer || isStick) && coord[d] != 0) {
+        int64_t span =
+            isStick ? bound.layout().elemsPerStick() : roles[outer].multiplier;
+        reason = "offset " + std::to_string(offset) + " of dim " +
+                 std::to_string(h) + " is not a multiple of " +
+                 std::to_string(span) + ", the elements one device position " +
+                 (isStick ? "(a stick)" : "of that dim") + " holds";
+        return failure();
+      }
+    }
+  }
+  return bound.deviceOffset(offsets) / bound.layout().elemsPerStick() *
+         bound.layout().stickBytes();
+}
+
+FailureOr<int64_t> ExtractSliceOp::getWindowBytes() {
+  if (!getLayoutAttr(getInput().getType()))
+    return failure();
+  llvm::Expected<BoundLayout> bound = bindLayout(getInput().getType());
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return failure();
+  }
+  std::string reason;
+  return boxStartBytes(*bound, getOffsets(), reason);
+}
+
+LogicalResult ExtractSliceOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getType();
+  if (input.getRank() != result.getRank() ||
+      input.getElementType() != result.getElementType())
+    return emitOpError("the box must have the input's rank and element type");
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (offsets.size() != static_cast<size_t>(input.getRank()))
+    return emitOpError("needs ")
+           << input.getRank() << " offsets, got " << offsets.size();
+  for (auto [d, offset] : llvm::enumerate(offsets))
+    if (offset < 0 || offset + result.getDimSize(d) > input.getDimSize(d))
+      return emitOpError("the box [")
+             << offset << ", " << offset + result.getDimSize(d) << ") of dim "
+             << d << " lies outside the input's " << input.getDimSize(d)
+             << " elements";
+  if (getLayoutAttr(input)) {
+    llvm::Expected<BoundLayout> bound = bindLayout(input);
+    if (bound) {
+      std::string reason;
+      if (failed(boxStartBytes(*bound, offsets, reason)))
+        return emitOpError("the box is not one of device positions: ")
+               << reason;
+    } else {
+      llvm::consumeError(bound.takeError()); // the encoding verifier reports
+    }
+  }
+  // The input is larger than the op dims: only the stick rule and the
+  // formats of verifyComputeOp apply.
+  if (failed(verifyStickRule(*this)))
+    return failure();
+  return detail::verifyDeviceFormats(*this);
+}
+
+//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 

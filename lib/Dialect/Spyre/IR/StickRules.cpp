@@ -101,6 +101,21 @@ SmallVector<StickConfig> mlir::spyre::getStickConfigs(ComputeOpInterface op) {
     break;
   }
   }
+  // A box may take its stick only on a dim where it starts on a whole stick.
+  if (auto slice = dyn_cast<ExtractSliceOp>(op.getOperation())) {
+    llvm::Expected<SpyreTensorLayout> layout =
+        getDefaultLayout(withoutLayout(slice.getInput().getType()),
+                         std::nullopt, getTarget(slice).getStickBytes());
+    if (!layout) {
+      llvm::consumeError(layout.takeError());
+    } else {
+      int64_t eps = layout->elemsPerStick();
+      llvm::erase_if(configs, [&](const StickConfig &config) {
+        return config.result >= 0 &&
+               !slice.isStickAligned(static_cast<unsigned>(config.result), eps);
+      });
+    }
+  }
   return configs;
 }
 

@@ -292,6 +292,51 @@ def Spyre_ConvertOp : Spyre_ComputeOp<"convert", "",
   }];
 }
 
+def Spyre_ExtractSliceOp : Spyre_ComputeOp<"extract_slice", "identity", [],
+    AllFormats, "Pointwise", "SFP", /*movement=*/1> {
+  let summary = "A box of a tensor (static offsets, unit strides), copied";
+  let description = [{
+    `result[i] = input[offsets + i]`: the box of the input at `offsets` with
+    the result's shape. The kernel reads the box as a view of the input's
+    buffer (its per-core start addresses move by the box's offset, and the
+    input's device dims longer than the box carry a `backGapCore_` in the
+    SuperDSC, as torch-spyre writes views of larger buffers) and copies it
+    into the result.
+
+    The box must be a box of device positions: along every dim, the offset
+    is a multiple of the elements one position of that dim's outermost
+    device dim spans (whole sticks along the stick dim).
+
+    ```mlir
+    %q = spyre.extract_slice %qkv offsets = [0, 768]
+        : tensor<128x2304xf16> -> tensor<128x768xf16>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$offsets);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `offsets` `=` $offsets attr-dict `:` "
+                       "type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let spyreDecl = [{
+    /// A copy: one parallel op dim per result dim.
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
+      return ::mlir::spyre::detail::getCopyIndexingMaps(getOperation());
+    }
+    /// The op dims are the box's (the result's) dims, not the input's.
+    ::llvm::SmallVector<int64_t> getStaticLoopRanges() {
+      return ::llvm::to_vector(getType().getShape());
+    }
+    /// Whether the box starts on a whole stick when `dim` is the stick dim
+    /// (`elemsPerStick` elements per stick).
+    bool isStickAligned(unsigned dim, int64_t elemsPerStick) {
+      return getOffsets()[dim] % elemsPerStick == 0;
+    }
+    /// Bytes from the input's first device byte to the box's, when both
+    /// sides are laid out and the box is one of device positions.
+    ::mlir::FailureOr<int64_t> getWindowBytes();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions over one dim
 //===----------------------------------------------------------------------===//
