@@ -58,9 +58,8 @@ struct FormBundlesPass
     ModuleOp module = getOperation();
     target = getTarget(module).getModel();
     nextBundle = 0;
-    limit =
-        std::min(target.bundleSegments,
-                 target.ddrBytes / std::max<int64_t>(1, target.segmentBytes));
+    ddrSegments = target.ddrBytes / std::max<int64_t>(1, target.segmentBytes);
+    limit = std::min(target.bundleSegments, ddrSegments);
     for (auto function : module.getOps<FunctionOpInterface>()) {
       if (function.isExternal())
         continue;
@@ -77,6 +76,7 @@ struct FormBundlesPass
   LogicalResult close(Bundle &bundle);
 
   TargetModel target;
+  int64_t ddrSegments = 0; ///< address segments the DDR holds
   int64_t limit = 0;
   int64_t nextBundle = 0;
 };
@@ -98,9 +98,7 @@ LogicalResult FormBundlesPass::formIn(Block &block) {
                 "tensor); a bundle binds at most "
              << limit
              << " (#spyre.target bundle_segments = " << target.bundleSegments
-             << ", "
-             << target.ddrBytes / std::max<int64_t>(1, target.segmentBytes)
-             << " segments in the DDR)";
+             << ", " << ddrSegments << " segments in the DDR)";
     SmallVector<Attribute> joined = merged(bundle.segments, own);
     if (static_cast<int64_t>(joined.size()) > limit) {
       if (failed(close(bundle)))
