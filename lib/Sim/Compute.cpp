@@ -17,6 +17,11 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
     s.scalar = elementwise.getScalarSemantics();
   } else if (isa<RestickifyOp, ExtractSliceOp>(op)) {
     s.kind = Kind::Copy;
+  } else if (auto insert = dyn_cast<InsertSliceOp>(op)) {
+    // Lanes past the box's end in its last stick get the fill.
+    s.kind = Kind::Copy;
+    if (std::optional<APFloat> fill = insert.getFill())
+      s.padValue = fill->convertToDouble();
   } else if (auto pad = dyn_cast<PadOp>(op)) {
     s.kind = Kind::Copy;
     s.padValue = pad.getValue().convertToDouble();

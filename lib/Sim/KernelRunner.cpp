@@ -252,6 +252,7 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
   reach.assign(operands.size(), {std::numeric_limits<int64_t>::max(), -1});
 
   unsigned numInputs = operands.size() - 1;
+  int inPlace = getInPlaceOperand(kernel);
   std::vector<std::vector<float>> dense(numInputs);
   std::vector<SmallVector<int64_t, 6>> loadedAt(numInputs);
   std::vector<int64_t> loads(numInputs, 0);
@@ -275,6 +276,8 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
     double loadSeconds = 0;
     bool doubleBuffered = true;
     for (unsigned i = 0; i < numInputs; ++i) {
+      if (static_cast<int>(i) == inPlace)
+        continue; // written in place, never read
       const Operand &t = operands[i];
       SmallVector<int64_t, 6> key;
       for (int64_t d = 0; d < numDims; ++d)
@@ -481,7 +484,9 @@ llvm::Error KernelRunner::run(KernelOp kernel) {
   FailureOr<kernel::Problem> problem = getKernelProblem(payload, reason);
   if (succeeded(problem)) {
     for (unsigned i = 0, e = kernel.getNumInputs() + 1; i < e; ++i)
-      problem->tensors[i].lxResident = kernel.getAccess(i).isResident();
+      problem->tensors[i].lxResident =
+          kernel.getAccess(i).isResident() ||
+          static_cast<int>(i) == getInPlaceOperand(kernel);
     double points = 1;
     for (int64_t r : info.getStaticLoopRanges())
       points *= static_cast<double>(r);

@@ -51,6 +51,15 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
       t.opDimOfHost.push_back(dim ? static_cast<int>(dim.getPosition()) : -1);
     }
     t.hostSize.assign(t.type.getShape().begin(), t.type.getShape().end());
+    // A box of a larger tensor is walked from the box's origin: its
+    // elements are the box's, the rest of the tensor lies outside.
+    Operation *payload = kernel.getPayload();
+    if ((isa<ExtractSliceOp>(payload) && i == 0) ||
+        (isa<InsertSliceOp>(payload) && t.isResult)) {
+      SmallVector<int64_t> ranges =
+          cast<KernelPayloadOpInterface>(payload).getStaticLoopRanges();
+      t.hostSize.assign(ranges.begin(), ranges.end());
+    }
     for (const auto &role : t.bound->roles()) {
       bool piece = role.kind == BoundLayout::DimKind::Piece;
       t.hostDim.push_back(piece ? role.hostDim : -1);
@@ -91,14 +100,15 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
       t.regionBegin = t.access.getBase() % segmentBytes;
       t.regionEnd = t.regionBegin + layout.deviceBytes();
       if (t.ddr->size() < t.regionEnd) {
-        if (!t.isResult)
+        // A result buffer (or one written in place) is created by its first
+        // writer.
+        if (!t.isResult && static_cast<int>(i) != getInPlaceOperand(kernel))
           return fail(
               kernel,
               llvm::formatv(
                   "{0} occupies bytes [{1}, {2}) of {3}, which holds only {4}",
                   t.name, t.regionBegin, t.regionEnd, t.ddr->name,
                   t.ddr->size()));
-        // A result buffer is created by its first writer.
         Memory grown;
         grown.name = t.ddr->name;
         grown.resize(t.regionEnd, target.stickBytes);

@@ -424,7 +424,9 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
         return std::move(error);
       continue;
     }
-    if (isViewOp(&op))
+    // A view reads its root's buffer; an empty buffer is created by its
+    // first writer.
+    if (isViewOp(&op) || isa<EmptyOp>(op))
       continue;
     if (auto constant = dyn_cast<ConstantOp>(op)) {
       std::string what = "constant";

@@ -57,6 +57,7 @@ struct SdscTensor {
   std::string format;
   int layoutClass = 0;
   bool resident = false;
+  unsigned access = 0; ///< the kernel operand (inputs, then the result)
   /// Per op dim: the elements the tensor's device dims hold beyond one
   /// launch's extent (a view of a larger buffer), 0 for none.
   SmallVector<int64_t> backGap;
@@ -113,7 +114,7 @@ private:
   SmallVector<AffineMap> maps;
   SmallVector<utils::IteratorType> iterators;
   SmallVector<std::string> labels;
-  SmallVector<SdscTensor> tensors;
+  SmallVector<SdscTensor, 4> tensors;
   SmallVector<std::string> classNames;
   SmallVector<const SdscTensor *> classFirst;
   std::string opFunc;
@@ -152,18 +153,24 @@ LogicalResult KernelEmitter::analyse() {
                                          "KERNEL_IDX"};
   static const char *const kMatmulClasses[] = {"INPUT", "KERNEL", "OUTPUT",
                                                "KERNEL_IDX"};
+  int inPlace = getInPlaceOperand(kernel);
   for (auto [i, value] : llvm::enumerate(values)) {
+    // The destination written in place is the result's buffer, not an
+    // operand of the copy (torch-spyre writes the slice view it copies into).
+    if (static_cast<int>(i) == inPlace)
+      continue;
     auto type = cast<RankedTensorType>(value.getType());
     llvm::Expected<BoundLayout> bound = bindLayout(type);
     if (!bound)
       return kernel.emitOpError() << llvm::toString(bound.takeError());
     AffineMap map = maps[i];
     SdscTensor t;
+    t.access = static_cast<unsigned>(i);
     t.eps = bound->layout().elemsPerStick();
     DataFormat format = bound->layout().getFormat();
     // The backend copies 32-bit integers as 32-bit floats.
     if (format == DataFormat::IEEE_INT32 &&
-        isa<IdentityOp, PadOp, ExtractSliceOp>(payload))
+        isa<IdentityOp, PadOp, ExtractSliceOp, InsertSliceOp>(payload))
       format = DataFormat::IEEE_FP32;
     t.format = stringifyDataFormat(format).str();
     t.resident = kernel.getAccess(i).isResident();
@@ -308,7 +315,7 @@ Object KernelEmitter::coordInfo(const SdscTensor &tensor, StringRef label) {
 JValue KernelEmitter::allocateNode(unsigned i, int64_t chunk) {
   const SdscTensor &t = tensors[i];
   const SdscTensor &cls = *classFirst[t.layoutClass];
-  AccessAttr access = kernel.getAccess(i);
+  AccessAttr access = kernel.getAccess(t.access);
   StringRef component = t.resident ? "lx" : "hbm";
   // The chunk's offset.
   int64_t chunkOffset = 0;
@@ -493,7 +500,7 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
   // input too.
   bool isReduction =
       llvm::is_contained(iterators, utils::IteratorType::reduction);
-  unsigned numInputs = kernel.getNumInputs();
+  unsigned numInputs = tensors.size() - 1;
   if (isReduction && !isMatmul)
     numInputs += 1;
   Array inputs;

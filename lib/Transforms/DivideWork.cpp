@@ -98,6 +98,19 @@ struct DivideWorkPass
     int64_t maxCores = cores == 0 ? target.cores : cores;
     kernel::Policy chosen = policy;
 
+    // An in-place write into a buffer something else reads (or the caller
+    // owns) first copies it: the copy is the buffer written.
+    function.walk([&](InsertSliceOp insert) {
+      if (!isDeviceTensor(insert.getType()) ||
+          isExclusivelyOwned(insert.getDest()))
+        return;
+      OpBuilder builder(insert);
+      Value copy = IdentityOp::create(builder, insert.getLoc(),
+                                      insert.getDest().getType(),
+                                      ValueRange{insert.getDest()}, nullptr);
+      insert.getDestMutable().assign(copy);
+    });
+
     std::map<Key, DivisionAttr> cache;
     DenseMap<Operation *, kernel::Division> chosenFor;
     bool failed = false;

@@ -1194,6 +1194,201 @@ struct ExtractSlicePattern : OpRewritePattern<tensor::ExtractSliceOp> {
   std::shared_ptr<ConversionState> state;
 };
 
+/// The elements per stick of `type`'s default layout when the device copies
+/// its elements; else the reason it does not.
+FailureOr<int64_t> copyableStick(Operation *op, RankedTensorType type,
+                                 std::string &reason) {
+  llvm::Expected<SpyreTensorLayout> layout = getDefaultLayout(
+      withoutLayout(type), std::nullopt, getTarget(op).getStickBytes());
+  if (!layout) {
+    reason = "its elements have no device layout (" +
+             llvm::toString(layout.takeError()) + ")";
+    return failure();
+  }
+  if (!InsertSliceOp::supportsDataFormat(layout->getFormat())) {
+    reason = "the device does not copy " +
+             stringifyDataFormat(layout->getFormat()).str() + " data";
+    return failure();
+  }
+  return layout->elemsPerStick();
+}
+
+/// Why a box written at `offset` of `size` elements of a `total`-element
+/// innermost dim cannot be (a reason), or "" when it starts on a whole stick
+/// and ends on one or at the end of the dim (or anywhere with `fill`).
+std::string innermostBoxProblem(int64_t offset, int64_t size, int64_t total,
+                                int64_t eps, bool fill) {
+  if (offset % eps != 0)
+    return llvm::formatv("the box starts at element {0} of the innermost "
+                         "dim, inside a stick of {1} elements",
+                         offset, eps)
+        .str();
+  int64_t end = offset + size;
+  if (!fill && end % eps != 0 && end != total)
+    return llvm::formatv("the box ends at element {0} of the innermost dim, "
+                         "inside a stick of {1} elements",
+                         end, eps)
+        .str();
+  return "";
+}
+
+/// A destination the conversion writes into: a fresh spyre.empty for a
+/// tensor.empty (never shared), else the value itself (--spyre-divide-work
+/// copies it when something else reads it).
+Value convertedDest(PatternRewriter &rewriter, Location loc, Value dest) {
+  if (dest.getDefiningOp<tensor::EmptyOp>())
+    return EmptyOp::create(rewriter, loc, dest.getType());
+  return dest;
+}
+
+/// A static box with unit strides written into a tensor becomes
+/// spyre.insert_slice (in place) when the box starts and ends on whole
+/// sticks of the innermost dim.
+struct InsertSlicePattern : OpRewritePattern<tensor::InsertSliceOp> {
+  InsertSlicePattern(MLIRContext *context,
+                     std::shared_ptr<ConversionState> state)
+      : OpRewritePattern<tensor::InsertSliceOp>(context), state(state) {}
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op))
+      return failure();
+    RankedTensorType dest = op.getDestType();
+    if (!dest.hasStaticShape() || !op.getSourceType().hasStaticShape() ||
+        !op.getOffsets().empty() || !op.getSizes().empty() ||
+        !op.hasUnitStride())
+      return state->finish(op, rewriter,
+                           Unsupported{"it has dynamic offsets or sizes, or "
+                                       "strides other than 1"});
+    std::string reason;
+    FailureOr<int64_t> eps = copyableStick(op, dest, reason);
+    if (failed(eps))
+      return state->finish(op, rewriter, Unsupported{reason});
+    ArrayRef<int64_t> offsets = op.getStaticOffsets();
+    ArrayRef<int64_t> sizes = op.getStaticSizes();
+    if (dest.getRank() > 0) {
+      reason = innermostBoxProblem(offsets.back(), sizes.back(),
+                                   dest.getShape().back(), *eps, false);
+      if (!reason.empty())
+        return state->finish(op, rewriter, Unsupported{reason});
+    }
+    auto boxType = RankedTensorType::get(sizes, dest.getElementType());
+    if (boxType != op.getSourceType() &&
+        !reshapeHasDeviceView(op.getSourceType(), sizes,
+                              getTarget(op).getStickBytes()))
+      return state->finish(
+          op, rewriter,
+          Unsupported{"adding its unit dims would move elements across "
+                      "sticks"});
+    Value source = op.getSource();
+    if (boxType != op.getSourceType())
+      source = ReshapeOp::create(rewriter, op.getLoc(), boxType, source);
+    rewriter.replaceOpWithNewOp<InsertSliceOp>(
+        op, dest, source, convertedDest(rewriter, op.getLoc(), op.getDest()),
+        offsets, nullptr);
+    return success();
+  }
+  std::shared_ptr<ConversionState> state;
+};
+
+/// tensor.concat: each input written into its box of one spyre.empty, as
+/// torch-spyre lowers aten.cat.
+struct ConcatPattern : OpRewritePattern<tensor::ConcatOp> {
+  ConcatPattern(MLIRContext *context, std::shared_ptr<ConversionState> state)
+      : OpRewritePattern<tensor::ConcatOp>(context), state(state) {}
+  LogicalResult matchAndRewrite(tensor::ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op))
+      return failure();
+    RankedTensorType type = op.getResultType();
+    if (!type.hasStaticShape() || llvm::any_of(op.getInputs(), [](Value v) {
+          return !cast<RankedTensorType>(v.getType()).hasStaticShape();
+        }))
+      return state->finish(op, rewriter, Unsupported{"it has dynamic shapes"});
+    std::string reason;
+    FailureOr<int64_t> eps = copyableStick(op, type, reason);
+    if (failed(eps))
+      return state->finish(op, rewriter, Unsupported{reason});
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    bool innermost = dim + 1 == type.getRank();
+    int64_t at = 0;
+    for (Value input : op.getInputs()) {
+      int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+      if (innermost) {
+        reason =
+            innermostBoxProblem(at, size, type.getDimSize(dim), *eps, false);
+        if (!reason.empty())
+          return state->finish(op, rewriter,
+                               Unsupported{"input at element " +
+                                           std::to_string(at) + ": " + reason});
+      }
+      at += size;
+    }
+    Value buffer = EmptyOp::create(rewriter, op.getLoc(), type);
+    at = 0;
+    for (Value input : op.getInputs()) {
+      SmallVector<int64_t> offsets(type.getRank(), 0);
+      offsets[dim] = at;
+      buffer = InsertSliceOp::create(rewriter, op.getLoc(), type, input, buffer,
+                                     offsets, nullptr);
+      at += cast<RankedTensorType>(input.getType()).getDimSize(dim);
+    }
+    rewriter.replaceOp(op, buffer);
+    return success();
+  }
+  std::shared_ptr<ConversionState> state;
+};
+
+/// tensor.pad with a constant: the padded shape filled with the value on
+/// the device, the input written into its box (the box's last stick may
+/// end inside the padding, which holds the value already).
+struct PadPattern : OpRewritePattern<tensor::PadOp> {
+  PadPattern(MLIRContext *context, std::shared_ptr<ConversionState> state)
+      : OpRewritePattern<tensor::PadOp>(context), state(state) {}
+  LogicalResult matchAndRewrite(tensor::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op))
+      return failure();
+    RankedTensorType type = op.getResultType();
+    if (!type.hasStaticShape() || !op.getSourceType().hasStaticShape() ||
+        !op.getLow().empty() || !op.getHigh().empty())
+      return state->finish(op, rewriter,
+                           Unsupported{"it has dynamic shapes or padding"});
+    FloatAttr value;
+    Value padding = op.getConstantPaddingValue();
+    if (!padding || !matchPattern(padding, m_Constant(&value)))
+      return state->finish(op, rewriter,
+                           Unsupported{"it pads with a value that is not a "
+                                       "float constant"});
+    std::string reason;
+    FailureOr<int64_t> eps = copyableStick(op, type, reason);
+    if (failed(eps))
+      return state->finish(op, rewriter, Unsupported{reason});
+    ArrayRef<int64_t> low = op.getStaticLow();
+    if (type.getRank() > 0) {
+      reason =
+          innermostBoxProblem(low.back(), op.getSourceType().getShape().back(),
+                              type.getShape().back(), *eps, true);
+      if (!reason.empty())
+        return state->finish(op, rewriter, Unsupported{reason});
+    }
+    Location loc = op.getLoc();
+    Type element = type.getElementType();
+    auto scalarType = RankedTensorType::get({}, element);
+    Value scalar = spyre::ConstantOp::create(
+        rewriter, loc, scalarType,
+        DenseElementsAttr::get(
+            scalarType,
+            rewriter.getFloatAttr(element, value.getValueAsDouble())));
+    Value filled =
+        IdentityOp::create(rewriter, loc, type, ValueRange{scalar}, nullptr);
+    rewriter.replaceOpWithNewOp<InsertSliceOp>(
+        op, type, op.getSource(), filled, low,
+        rewriter.getF64FloatAttr(value.getValueAsDouble()));
+    return success();
+  }
+  std::shared_ptr<ConversionState> state;
+};
+
 /// A fill, broadcast or constant read by converted ops or returned: those
 /// uses read a spyre.constant when it is a splat or dense constant of a
 /// device float type. Uses by host ops stay as they are.
@@ -1522,6 +1717,7 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
   patterns.add<ContractionPattern, BodyPattern<false>, BodyPattern<true>,
                SoftmaxPattern, ReshapePattern<tensor::ExpandShapeOp>,
                ReshapePattern<tensor::CollapseShapeOp>, ExtractSlicePattern,
-               ConstantPattern>(context, state);
+               InsertSlicePattern, ConcatPattern, PadPattern, ConstantPattern>(
+      context, state);
   patterns.add<TransposePattern, ActivationIdioms>(context);
 }

@@ -149,8 +149,9 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
              << " dividing the per-core slice " << slice[d];
 
   KernelShape shape;
+  int inPlace = getInPlaceOperand(op);
   for (auto [i, tensor] : llvm::enumerate(problem->tensors)) {
-    tensor.lxResident = resident[i];
+    tensor.lxResident = resident[i] || static_cast<int>(i) == inPlace;
     KernelShape::Tensor out;
     SmallVector<int64_t, 8> deviceSize;
     for (const kernel::TensorDim &dim : tensor.dims)
@@ -180,14 +181,17 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
       continue;
     }
     SmallVector<int64_t, 6> ddrStrides = rowMajorStrides(deviceSize);
-    // A box of a larger tensor: every core starts from the box's origin.
+    // A box of a larger tensor (read or written): every core starts from
+    // the box's origin.
     int64_t window = 0;
-    if (auto box = dyn_cast<ExtractSliceOp>(op); box && i == 0) {
-      FailureOr<int64_t> bytes = box.getWindowBytes();
-      if (failed(bytes))
-        return op->emitOpError("the box is not one of device positions");
-      window = *bytes;
-    }
+    FailureOr<int64_t> bytes = 0;
+    if (auto box = dyn_cast<ExtractSliceOp>(op); box && i == 0)
+      bytes = box.getWindowBytes();
+    if (auto box = dyn_cast<InsertSliceOp>(op); box && tensor.isResult)
+      bytes = box.getWindowBytes();
+    if (failed(bytes))
+      return op->emitOpError("the box is not one of device positions");
+    window = *bytes;
     for (int64_t c = 0, e = div.numCores(); c < e; ++c) {
       SmallVector<int64_t, 6> at = div.sliceOf(c);
       SmallVector<int64_t> start;
@@ -262,6 +266,11 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
       segments.push_back(*mem);
   }
   // An LX-resident input must be sliced the way its producer left it.
+  int inPlace = getInPlaceOperand(op);
+  if (inPlace >= 0 && resident[inPlace])
+    return op->emitOpError()
+           << "writes into operand #" << inPlace
+           << " in place, which must live in DDR, not " << mems[inPlace];
   for (auto [i, value] : llvm::enumerate(op->getOperands())) {
     if (!resident[i])
       continue;
@@ -311,6 +320,10 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
   int64_t lxOffset = 0;
   for (auto [i, t] : llvm::enumerate(shape.tensors)) {
     MemAttr mem = mems[i];
+    if (static_cast<int>(i) == inPlace) {
+      accesses.push_back(Attribute()); // the result's, set below
+      continue;
+    }
     if (resident[i]) {
       accesses.push_back(AccessAttr::get(context, mem, mem.getValue(), {},
                                          t.tileSteps, {}, t.box, {},
@@ -330,6 +343,15 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     accesses.push_back(AccessAttr::get(context, mem, base, t.coreOffsets,
                                        t.tileSteps, t.chunkSteps, t.box,
                                        t.ddrStrides, t.lxStrides, lxOffsets));
+  }
+  // The destination written in place is reached exactly like the result
+  // (its staging buffers too: it is never staged itself).
+  if (inPlace >= 0) {
+    auto result = cast<AccessAttr>(accesses.back());
+    accesses[inPlace] = AccessAttr::get(
+        context, result.getMem(), result.getBase(), result.getCoreOffsets(),
+        result.getTileSteps(), result.getChunkSteps(), result.getBox(),
+        result.getDdrStrides(), result.getLxStrides(), result.getLxOffsets());
   }
   lxOffset += shape.combineBytes;
   if (lxOffset > target.usableLxBytes())

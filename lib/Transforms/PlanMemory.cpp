@@ -256,15 +256,25 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
                << "holds device tensors in a nested region; "
                   "--spyre-plan-memory handles straight-line functions";
     }
+    if (auto insert = dyn_cast<InsertSliceOp>(op);
+        insert && isDeviceTensor(insert.getType()) &&
+        !isExclusivelyOwned(insert.getDest()))
+      return insert.emitOpError()
+             << "writes into its destination's buffer in place, but the "
+                "destination is read elsewhere or is not a kernel's result "
+                "(--spyre-divide-work copies it first)";
     for (Value result : op.getResults()) {
-      if (!isDeviceTensor(result.getType()) || isViewOp(&op))
+      // Views and in-place writes use their operand's buffer.
+      if (!isDeviceTensor(result.getType()) || isViewOp(&op) ||
+          getInPlaceOperand(&op) >= 0)
         continue;
       if (isa<TransposeOp, ReshapeOp>(op))
         return op.emitOpError()
                << "moves data between layouts; only views may remain "
                   "(run --spyre-propagate-layouts)";
       addRoot(result, position[&op]);
-      if (isa<ConstantOp, ToDeviceOp>(op) || !isKernelPayload(&op))
+      if (isa<ConstantOp, ToDeviceOp>(op) ||
+          (!isKernelPayload(&op) && !isa<EmptyOp>(op)))
         buffers[result].hostVisible = true;
     }
   }
@@ -349,7 +359,7 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
         // A box is read through DDR addresses (a view of the buffer).
         const Kernel *consumer = byOp.lookup(use.getOwner());
         if (!consumer || consumer->division.numChunks() > 1 ||
-            isa<ExtractSliceOp>(use.getOwner()) ||
+            isa<ExtractSliceOp, InsertSliceOp>(use.getOwner()) ||
             !sameSlices(*producer, resultIndex, *consumer,
                         use.getOperandNumber())) {
           matches = false;

@@ -50,7 +50,8 @@ namespace {
 
 /// Ops whose tensors live on the device and get layouts from this pass.
 bool isDeviceOp(Operation *op) {
-  return isa<ComputeOpInterface, TransposeOp, ReshapeOp, ConstantOp>(op);
+  return isa<ComputeOpInterface, TransposeOp, ReshapeOp, ConstantOp, EmptyOp>(
+      op);
 }
 
 /// The host dim of `type` that op dim `opDim` indexes through `map`.

@@ -204,6 +204,25 @@ bool mlir::spyre::reshapeHasDeviceView(RankedTensorType hostType,
   return false;
 }
 
+bool mlir::spyre::isExclusivelyOwned(Value dest) {
+  for (Value v = dest;;) {
+    if (!v.hasOneUse())
+      return false;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (isViewOp(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (int in = getInPlaceOperand(def); in >= 0) {
+      v = def->getOperand(in);
+      continue;
+    }
+    return isa<EmptyOp>(def) || isKernelPayload(def);
+  }
+}
+
 OpSignature mlir::spyre::getOpSignature(Operation *op,
                                         ArrayRef<StringRef> spyreAttrs) {
   OpSignature key;

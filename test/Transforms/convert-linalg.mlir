@@ -315,6 +315,39 @@ func.func @boxes(%x: tensor<4x64x256xf16>, %i: index) -> (tensor<2x64x128xf16>, 
 
 // -----
 
+// Written boxes: an insert into a tensor.empty writes into a fresh
+// spyre.empty; a concatenation writes each input into its box of one; a
+// pad fills the padded shape on the device and writes the input into it,
+// its last stick's rest covered by the fill. Boxes that start or end inside
+// a stick of the innermost dim stay on the host.
+// CHECK-LABEL: func.func @written_boxes
+func.func @written_boxes(%a: tensor<64x128xf16>, %b: tensor<64x64xf16>, %p: tensor<60x100xf16>, %r: tensor<64x100xf16>) -> (tensor<64x256xf16>, tensor<64x192xf16>, tensor<64x128xf16>, tensor<64x256xf16>, tensor<64x164xf16>) {
+  %e = tensor.empty() : tensor<64x256xf16>
+  // CHECK: %[[E:.*]] = spyre.empty : tensor<64x256xf16>
+  // CHECK: %[[I:.*]] = spyre.insert_slice %arg0 into %[[E]] offsets = [0, 128] : tensor<64x128xf16> into tensor<64x256xf16> -> tensor<64x256xf16>
+  %i = tensor.insert_slice %a into %e[0, 128] [64, 128] [1, 1] : tensor<64x128xf16> into tensor<64x256xf16>
+  // CHECK: %[[C0:.*]] = spyre.empty : tensor<64x192xf16>
+  // CHECK: %[[C1:.*]] = spyre.insert_slice %arg0 into %[[C0]] offsets = [0, 0]
+  // CHECK: %[[C:.*]] = spyre.insert_slice %arg1 into %[[C1]] offsets = [0, 128]
+  %c = tensor.concat dim(1) %a, %b : (tensor<64x128xf16>, tensor<64x64xf16>) -> tensor<64x192xf16>
+  %z = arith.constant 2.0 : f16
+  // CHECK: %[[V:.*]] = spyre.constant dense<2.000000e+00> : tensor<f16> -> tensor<f16>
+  // CHECK: %[[F:.*]] = spyre.identity %[[V]] : (tensor<f16>) -> tensor<64x128xf16>
+  // CHECK: %[[P:.*]] = spyre.insert_slice %arg2 into %[[F]] offsets = [4, 0] {fill = 2.000000e+00 : f64}
+  %q = tensor.pad %p low[4, 0] high[0, 28] {
+  ^bb0(%x: index, %y: index):
+    tensor.yield %z : f16
+  } : tensor<60x100xf16> to tensor<64x128xf16>
+  // expected-remark @+1 {{'tensor.insert_slice' stays on the host: the box ends at element 100 of the innermost dim, inside a stick of 64 elements}}
+  %h = tensor.insert_slice %p into %e[0, 0] [60, 100] [1, 1] : tensor<60x100xf16> into tensor<64x256xf16>
+  // expected-remark @+1 {{'tensor.concat' stays on the host: input at element 0: the box ends at element 100 of the innermost dim, inside a stick of 64 elements}}
+  %k = tensor.concat dim(1) %r, %b : (tensor<64x100xf16>, tensor<64x64xf16>) -> tensor<64x164xf16>
+  // CHECK: return %[[I]], %[[C]], %[[P]]
+  return %i, %c, %q, %h, %k : tensor<64x256xf16>, tensor<64x192xf16>, tensor<64x128xf16>, tensor<64x256xf16>, tensor<64x164xf16>
+}
+
+// -----
+
 // What the device cannot do stays on the host, with a remark.
 func.func @erf(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %e = tensor.empty() : tensor<4x64xf16>

@@ -115,3 +115,24 @@ func.func @host(%a: tensor<8x8xf16>, %b: tensor<8x8xf16>) -> tensor<8x8xf16> {
   %0 = spyre.add %a, %b : (tensor<8x8xf16>, tensor<8x8xf16>) -> tensor<8x8xf16>
   return %0 : tensor<8x8xf16>
 }
+
+// A box written into a buffer something else reads (here an argument,
+// written twice) is written into a copy: an in-place write must own its
+// destination. A fresh spyre.empty is written directly.
+!dest = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!box = tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>>
+// CHECK-LABEL: func.func @insert_copies_shared_destination
+// CHECK: %[[C1:.*]] = spyre.identity %arg0 {spyre.division
+// CHECK: spyre.insert_slice %arg1 into %[[C1]]
+// CHECK: %[[C2:.*]] = spyre.identity %arg0 {spyre.division
+// CHECK: spyre.insert_slice %arg1 into %[[C2]]
+// CHECK: %[[E:.*]] = spyre.empty
+// CHECK-NOT: spyre.identity
+// CHECK: spyre.insert_slice %arg1 into %[[E]]
+func.func @insert_copies_shared_destination(%x: !dest, %y: !box) -> (!dest, !dest, !dest) {
+  %s = spyre.insert_slice %y into %x offsets = [32, 64] : !box into !dest -> !dest
+  %t = spyre.insert_slice %y into %x offsets = [0, 0] : !box into !dest -> !dest
+  %e = spyre.empty : !dest
+  %u = spyre.insert_slice %y into %e offsets = [64, 128] : !box into !dest -> !dest
+  return %s, %t, %u : !dest, !dest, !dest
+}

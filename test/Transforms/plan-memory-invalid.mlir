@@ -80,3 +80,17 @@ func.func @constant_past_segment() -> !t {
   return %0 : !t
 }
 }
+
+// -----
+
+// An in-place write whose destination something else reads (what
+// --spyre-divide-work would have copied first).
+!dest = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!box = tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>>
+
+func.func @shared_destination(%x: !dest, %y: !box) -> (!dest, !dest) {
+  %d = spyre.exp %x {spyre.division = #spyre.division<splits = [1, 1], order = [0, 1]>} : (!dest) -> !dest
+  // expected-error @+1 {{'spyre.insert_slice' op writes into its destination's buffer in place, but the destination is read elsewhere or is not a kernel's result (--spyre-divide-work copies it first)}}
+  %s = spyre.insert_slice %y into %d offsets = [32, 64] {spyre.division = #spyre.division<splits = [1, 1], order = [0, 1]>} : !box into !dest -> !dest
+  return %s, %d : !dest, !dest
+}

@@ -139,15 +139,21 @@ def test_bf16_travels_as_float32():
 
 def test_data_movement_is_exact():
     x = rand((128, 256), seed=22)
-    # The box is copied on the device: its values are DL16's.
+    # Boxes, concatenation and padding are copied on the device: their
+    # values are DL16's.
+    def device(v):
+        return dl16(v).astype(np.float16)
     (out,), _ = run("extract_slice", [x])
-    np.testing.assert_array_equal(out, dl16(x[64:, 128:]).astype(np.float16))
+    np.testing.assert_array_equal(out, device(x[64:, 128:]))
     a, b = rand((64, 128), seed=23), rand((64, 128), seed=24)
     (cat,), _ = run("concat", [a, b])
-    np.testing.assert_array_equal(cat, np.concatenate([a, b], axis=1))
+    np.testing.assert_array_equal(cat, device(np.concatenate([a, b], axis=1)))
     p = rand((60, 100), seed=25)
     (padded,), _ = run("pad", [p])
-    np.testing.assert_array_equal(padded, np.pad(p, ((0, 4), (0, 28))))
+    np.testing.assert_array_equal(padded, device(np.pad(p, ((0, 4), (0, 28)))))
+    (ones,), _ = run("pad_with_one", [p])
+    np.testing.assert_array_equal(
+        ones, device(np.pad(p, ((3, 7), (64, 28)), constant_values=1.0)))
     v = rand((128,), seed=26)
     (bcast,), _ = run("broadcast", [v])
     # The broadcast runs on the device: its values are DL16's.

@@ -12,6 +12,12 @@
 
 namespace mlir::spyre {
 
+/// Whether an op may write into `dest`'s buffer in place: nothing else
+/// reads `dest` or anything its buffer is reached through (views, earlier
+/// in-place writes), and the buffer is a kernel's result or a spyre.empty
+/// (not an argument, an upload or a constant).
+bool isExclusivelyOwned(Value dest);
+
 /// The laid-out version of a function argument or result type: the layout
 /// of its `spyre.layout` attribute, the default for its `spyre.dim_order`, or
 /// the default; the type itself when it already has a layout or is not a

@@ -602,3 +602,42 @@ func.func @exp_then_slice(%x: tensor<64x256xf16>) -> tensor<32x128xf16> {
   %r = linalg.exp ins(%s : tensor<32x128xf16>) outs(%e2 : tensor<32x128xf16>) -> tensor<32x128xf16>
   return %r : tensor<32x128xf16>
 }
+// Written boxes: a pad with 1.0 whose box starts on a whole stick and ends
+// inside one (the rest of that stick is padding), an insert into a kernel's
+// result (in place), two inserts into one argument (each into a copy), a
+// concatenation read afterwards, f32 rows, and a concatenation whose first
+// input ends inside a stick (on the host).
+func.func @pad_with_one(%x: tensor<60x100xf16>) -> tensor<70x192xf16> {
+  %z = arith.constant 1.0 : f16
+  %p = tensor.pad %x low[3, 64] high[7, 28] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f16
+  } : tensor<60x100xf16> to tensor<70x192xf16>
+  return %p : tensor<70x192xf16>
+}
+func.func @insert_into_exp(%x: tensor<128x256xf16>, %y: tensor<64x128xf16>) -> tensor<128x256xf16> {
+  %e = tensor.empty() : tensor<128x256xf16>
+  %a = linalg.exp ins(%x : tensor<128x256xf16>) outs(%e : tensor<128x256xf16>) -> tensor<128x256xf16>
+  %s = tensor.insert_slice %y into %a[32, 64] [64, 128] [1, 1] : tensor<64x128xf16> into tensor<128x256xf16>
+  return %s : tensor<128x256xf16>
+}
+func.func @insert_into_argument_twice(%x: tensor<128x256xf16>, %y: tensor<64x128xf16>) -> (tensor<128x256xf16>, tensor<128x256xf16>) {
+  %s = tensor.insert_slice %y into %x[32, 64] [64, 128] [1, 1] : tensor<64x128xf16> into tensor<128x256xf16>
+  %t = tensor.insert_slice %y into %x[0, 0] [64, 128] [1, 1] : tensor<64x128xf16> into tensor<128x256xf16>
+  return %s, %t : tensor<128x256xf16>, tensor<128x256xf16>
+}
+func.func @concat3_then_slice(%a: tensor<4x64x64xf16>, %b: tensor<4x64x128xf16>, %c: tensor<4x64x64xf16>) -> (tensor<4x64x256xf16>, tensor<4x64x64xf16>) {
+  %r = tensor.concat dim(2) %a, %b, %c : (tensor<4x64x64xf16>, tensor<4x64x128xf16>, tensor<4x64x64xf16>) -> tensor<4x64x256xf16>
+  %s = tensor.extract_slice %r[0, 0, 64] [4, 64, 64] [1, 1, 1] : tensor<4x64x256xf16> to tensor<4x64x64xf16>
+  %e = tensor.empty() : tensor<4x64x64xf16>
+  %t = linalg.exp ins(%s : tensor<4x64x64xf16>) outs(%e : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  return %r, %t : tensor<4x64x256xf16>, tensor<4x64x64xf16>
+}
+func.func @concat_f32_rows(%a: tensor<8x32xf32>, %b: tensor<8x32xf32>) -> tensor<16x32xf32> {
+  %r = tensor.concat dim(0) %a, %b : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+func.func @concat_in_stick(%a: tensor<8x100xf16>, %b: tensor<8x28xf16>) -> tensor<8x128xf16> {
+  %r = tensor.concat dim(1) %a, %b : (tensor<8x100xf16>, tensor<8x28xf16>) -> tensor<8x128xf16>
+  return %r : tensor<8x128xf16>
+}

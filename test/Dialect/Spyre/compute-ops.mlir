@@ -166,3 +166,21 @@ func.func @extract_slice(%a: tensor<128x192xf16>, %b: tensor<128x192xf16, #big>)
   %1 = spyre.extract_slice %b offsets = [5, 128] : tensor<128x192xf16, #big> -> tensor<2x64xf16, #box>
   return
 }
+
+// Boxes written in place: into a fresh buffer, then a laid-out pad whose box
+// ends inside a stick (the fill covers the rest of it).
+#pdest = #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>
+#psrc = #spyre.layout<device_size = [2, 60, 64], stride_map = [64, 100, 1]>
+
+// CHECK-LABEL: func.func @insert_slice
+func.func @insert_slice(%a: tensor<64x128xf16>, %b: tensor<64x128xf16>, %p: tensor<60x100xf16, #psrc>, %d: tensor<64x128xf16, #pdest>) {
+  // CHECK: %[[E:.*]] = spyre.empty : tensor<64x256xf16>
+  %e = spyre.empty : tensor<64x256xf16>
+  // CHECK: %[[R0:.*]] = spyre.insert_slice %{{.*}} into %[[E]] offsets = [0, 0] : tensor<64x128xf16> into tensor<64x256xf16> -> tensor<64x256xf16>
+  %0 = spyre.insert_slice %a into %e offsets = [0, 0] : tensor<64x128xf16> into tensor<64x256xf16> -> tensor<64x256xf16>
+  // CHECK: spyre.insert_slice %{{.*}} into %[[R0]] offsets = [0, 128]
+  %1 = spyre.insert_slice %b into %0 offsets = [0, 128] : tensor<64x128xf16> into tensor<64x256xf16> -> tensor<64x256xf16>
+  // CHECK: spyre.insert_slice %{{.*}} into %{{.*}} offsets = [0, 0] {fill = 1.000000e+00 : f64}
+  %2 = spyre.insert_slice %p into %d offsets = [0, 0] {fill = 1.0 : f64} : tensor<60x100xf16, #psrc> into tensor<64x128xf16, #pdest> -> tensor<64x128xf16, #pdest>
+  return
+}

@@ -621,3 +621,31 @@ func.func @extract_slice_in_stick(%a: tensor<128x192xf16, #big>) {
   %0 = spyre.extract_slice %a offsets = [0, 32] : tensor<128x192xf16, #big> -> tensor<128x64xf16, #box>
   return
 }
+
+// -----
+
+func.func @insert_slice_outside(%a: tensor<64x128xf16>, %d: tensor<64x200xf16>) {
+  // expected-error @+1 {{'spyre.insert_slice' op the box [128, 256) of dim 1 lies outside the destination's 200 elements}}
+  %0 = spyre.insert_slice %a into %d offsets = [0, 128] : tensor<64x128xf16> into tensor<64x200xf16> -> tensor<64x200xf16>
+  return
+}
+
+// -----
+
+func.func @insert_slice_result(%a: tensor<64x128xf16>, %d: tensor<64x256xf16>) {
+  // expected-error @+1 {{'spyre.insert_slice' op the result must have the destination's type}}
+  %0 = spyre.insert_slice %a into %d offsets = [0, 128] : tensor<64x128xf16> into tensor<64x256xf16> -> tensor<64x128xf16>
+  return
+}
+
+// -----
+
+#src = #spyre.layout<device_size = [2, 60, 64], stride_map = [64, 100, 1]>
+#dest = #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>
+
+// Without a fill, the rest of the box's last stick would be overwritten.
+func.func @insert_slice_ends_in_stick(%a: tensor<60x100xf16, #src>, %d: tensor<64x128xf16, #dest>) {
+  // expected-error @+1 {{'spyre.insert_slice' op the box does not end on a device position: offset 100 of dim 1 is not a multiple of 64, the elements one device position (a stick) holds (give a fill value when the destination holds it there)}}
+  %0 = spyre.insert_slice %a into %d offsets = [0, 0] : tensor<60x100xf16, #src> into tensor<64x128xf16, #dest> -> tensor<64x128xf16, #dest>
+  return
+}

@@ -54,6 +54,10 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
     kernel::addGranules(problem, *bound, opDims);
     problem.tensors.push_back(std::move(tensor));
   }
+  // The destination of an in-place write is neither read nor staged: the
+  // model sees it as a tensor that moves no bytes.
+  if (int dest = getInPlaceOperand(op); dest >= 0)
+    problem.tensors[dest].lxResident = true;
   // A pad writes the result's padding too: its dims run over the result's
   // device extent, in granules that round the extent up to exactly that.
   if (isa<PadOp>(op)) {

@@ -279,10 +279,12 @@ LogicalResult ConvertOp::verify() {
 
 /// Bytes from the first device byte of `bound` to the box at `offsets`, or
 /// a reason when the box does not start on a device position of every dim
-/// (an inner piece of a dim, or a lane of the stick, not at 0).
+/// (an inner piece of a dim, or a lane of the stick, not at 0). With
+/// `lanesOk`, a position inside a stick passes.
 static FailureOr<int64_t> boxStartBytes(const BoundLayout &bound,
                                         ArrayRef<int64_t> offsets,
-                                        std::string &reason) {
+                                        std::string &reason,
+                                        bool lanesOk = false) {
   SmallVector<int64_t, 8> coord = bound.deviceCoord(offsets);
   ArrayRef<BoundLayout::DimRole> roles = bound.roles();
   for (auto [h, offset] : llvm::enumerate(offsets)) {
@@ -296,7 +298,7 @@ static FailureOr<int64_t> boxStartBytes(const BoundLayout &bound,
         outer = d;
     for (int d : bound.piecesOf(static_cast<int>(h))) {
       bool isStick = d + 1 == static_cast<int>(roles.size());
-      if ((d != outer || isStick) && coord[d] != 0) {
+      if ((d != outer || isStick) && coord[d] != 0 && !(isStick && lanesOk)) {
         int64_t span =
             isStick ? bound.layout().elemsPerStick() : roles[outer].multiplier;
         reason = "offset " + std::to_string(offset) + " of dim " +
@@ -351,6 +353,80 @@ LogicalResult ExtractSliceOp::verify() {
   }
   // The input is larger than the op dims: only the stick rule and the
   // formats of verifyComputeOp apply.
+  if (failed(verifyStickRule(*this)))
+    return failure();
+  return detail::verifyDeviceFormats(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Insert slice
+//===----------------------------------------------------------------------===//
+
+bool InsertSliceOp::isStickAligned(unsigned dim, int64_t elemsPerStick) {
+  int64_t offset = getOffsets()[dim];
+  int64_t end = offset + getSource().getType().getDimSize(dim);
+  return offset % elemsPerStick == 0 &&
+         (end % elemsPerStick == 0 ||
+          end == getDest().getType().getDimSize(dim) || getFill());
+}
+
+FailureOr<int64_t> InsertSliceOp::getWindowBytes() {
+  if (!getLayoutAttr(getDest().getType()))
+    return failure();
+  llvm::Expected<BoundLayout> bound = bindLayout(getDest().getType());
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return failure();
+  }
+  std::string reason;
+  return boxStartBytes(*bound, getOffsets(), reason);
+}
+
+LogicalResult InsertSliceOp::verify() {
+  RankedTensorType source = getSource().getType(), dest = getDest().getType();
+  if (source.getRank() != dest.getRank() ||
+      source.getElementType() != dest.getElementType())
+    return emitOpError("the source must have the destination's rank and "
+                       "element type");
+  if (withoutLayout(getType()) != withoutLayout(dest))
+    return emitOpError("the result must have the destination's type");
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (offsets.size() != static_cast<size_t>(dest.getRank()))
+    return emitOpError("needs ")
+           << dest.getRank() << " offsets, got " << offsets.size();
+  for (auto [d, offset] : llvm::enumerate(offsets))
+    if (offset < 0 || offset + source.getDimSize(d) > dest.getDimSize(d))
+      return emitOpError("the box [")
+             << offset << ", " << offset + source.getDimSize(d) << ") of dim "
+             << d << " lies outside the destination's " << dest.getDimSize(d)
+             << " elements";
+  if (getLayoutAttr(dest)) {
+    if (getLayoutAttr(getType()) != getLayoutAttr(dest))
+      return emitOpError("the result must have the destination's layout (it "
+                         "is the destination's buffer)");
+    llvm::Expected<BoundLayout> bound = bindLayout(dest);
+    if (bound) {
+      std::string reason;
+      if (failed(boxStartBytes(*bound, offsets, reason)))
+        return emitOpError("the box is not one of device positions: ")
+               << reason;
+      // Its end too, where it is not the end of the dim.
+      for (auto [d, offset] : llvm::enumerate(offsets)) {
+        int64_t end = offset + source.getDimSize(d);
+        if (end == dest.getDimSize(d))
+          continue;
+        SmallVector<int64_t> at(dest.getRank(), 0);
+        at[d] = end;
+        if (failed(boxStartBytes(*bound, at, reason,
+                                 /*lanesOk=*/getFill().has_value())))
+          return emitOpError("the box does not end on a device position: ")
+                 << reason << " (give a fill value when the destination "
+                 << "holds it there)";
+      }
+    } else {
+      llvm::consumeError(bound.takeError()); // the encoding verifier reports
+    }
+  }
   if (failed(verifyStickRule(*this)))
     return failure();
   return detail::verifyDeviceFormats(*this);

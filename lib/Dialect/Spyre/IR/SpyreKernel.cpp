@@ -31,11 +31,26 @@ bool mlir::spyre::isViewOp(Operation *op) {
   return false;
 }
 
+int mlir::spyre::getInPlaceOperand(Operation *op) {
+  if (isa<InsertSliceOp>(op))
+    return 1;
+  if (auto kernel = dyn_cast<KernelOp>(op))
+    if (!kernel.getBody().empty() &&
+        isa_and_nonnull<InsertSliceOp>(kernel.getPayload()))
+      return 1;
+  return -1;
+}
+
 Value mlir::spyre::getBufferRoot(Value value) {
   while (Operation *def = value.getDefiningOp()) {
-    if (!isViewOp(def))
+    if (isViewOp(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    int dest = getInPlaceOperand(def);
+    if (dest < 0 || static_cast<unsigned>(dest) >= def->getNumOperands())
       break;
-    value = def->getOperand(0);
+    value = def->getOperand(dest);
   }
   return value;
 }

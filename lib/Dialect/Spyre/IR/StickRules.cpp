@@ -101,21 +101,29 @@ SmallVector<StickConfig> mlir::spyre::getStickConfigs(ComputeOpInterface op) {
     break;
   }
   }
-  // A box may take its stick only on a dim where it starts on a whole stick.
-  if (auto slice = dyn_cast<ExtractSliceOp>(op.getOperation())) {
-    llvm::Expected<SpyreTensorLayout> layout =
-        getDefaultLayout(withoutLayout(slice.getInput().getType()),
-                         std::nullopt, getTarget(slice).getStickBytes());
+  // A box may take its stick only on a dim where it starts (and, written,
+  // ends) on a whole stick.
+  auto keepAligned = [&](RankedTensorType type, auto aligned) {
+    llvm::Expected<SpyreTensorLayout> layout = getDefaultLayout(
+        withoutLayout(type), std::nullopt, getTarget(op).getStickBytes());
     if (!layout) {
       llvm::consumeError(layout.takeError());
-    } else {
-      int64_t eps = layout->elemsPerStick();
-      llvm::erase_if(configs, [&](const StickConfig &config) {
-        return config.result >= 0 &&
-               !slice.isStickAligned(static_cast<unsigned>(config.result), eps);
-      });
+      return;
     }
-  }
+    int64_t eps = layout->elemsPerStick();
+    llvm::erase_if(configs, [&](const StickConfig &config) {
+      return config.result >= 0 &&
+             !aligned(static_cast<unsigned>(config.result), eps);
+    });
+  };
+  if (auto slice = dyn_cast<ExtractSliceOp>(op.getOperation()))
+    keepAligned(slice.getInput().getType(), [&](unsigned d, int64_t eps) {
+      return slice.isStickAligned(d, eps);
+    });
+  if (auto insert = dyn_cast<InsertSliceOp>(op.getOperation()))
+    keepAligned(insert.getDest().getType(), [&](unsigned d, int64_t eps) {
+      return insert.isStickAligned(d, eps);
+    });
   return configs;
 }
 

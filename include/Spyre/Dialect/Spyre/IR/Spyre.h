@@ -199,8 +199,12 @@ inline bool isKernelPayload(Operation *op) {
 /// A transpose or reshape that only reinterprets its input's bytes.
 bool isViewOp(Operation *op);
 
+/// The operand whose buffer `op` writes its result into (spyre.insert_slice,
+/// or a kernel running one: the destination), or -1.
+int getInPlaceOperand(Operation *op);
+
 /// The value whose buffer `value` looks at: itself, or the root of the
-/// chain of views it is computed by.
+/// chain of views (and in-place writes) it is computed by.
 Value getBufferRoot(Value value);
 
 /// Where the buffer `value` looks at lives, as --spyre-plan-memory recorded

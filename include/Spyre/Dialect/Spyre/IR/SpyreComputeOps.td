@@ -337,6 +337,69 @@ def Spyre_ExtractSliceOp : Spyre_ComputeOp<"extract_slice", "identity", [],
   }];
 }
 
+def Spyre_InsertSliceOp : Spyre_ComputeOp<"insert_slice", "identity", [],
+    AllFormats, "Pointwise", "SFP", /*movement=*/1> {
+  let summary = "A tensor with one box replaced, written in place";
+  let description = [{
+    `result = dest` with the box at `offsets` (the source's shape) replaced
+    by `source`. The kernel copies the source into the box of the
+    destination's buffer: the result is that buffer (the destination is not
+    read, and no other op may read it afterwards; `--spyre-divide-work`
+    copies a destination that is read elsewhere first). The box is written
+    as a view, with its start addresses moved to the box's first stick and
+    `backGapCore_` on the result, as torch-spyre writes `cat` and
+    `constant_pad_nd` into slices of an empty buffer.
+
+    The box must be one of device positions at both ends along every dim,
+    except that its end may fall inside a stick when `fill` is given: the
+    rest of that stick is then written with `fill`, which the destination
+    must already hold there (a pad's value).
+
+    ```mlir
+    %buf = spyre.empty : tensor<64x256xf16>
+    %0 = spyre.insert_slice %a into %buf offsets = [0, 0]
+        : tensor<64x128xf16> into tensor<64x256xf16>
+    %1 = spyre.insert_slice %b into %0 offsets = [0, 128]
+        : tensor<64x128xf16> into tensor<64x256xf16>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source, AnyRankedTensor:$dest,
+                       DenseI64ArrayAttr:$offsets,
+                       OptionalAttr<F64Attr>:$fill);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$source `into` $dest `offsets` `=` $offsets "
+                       "attr-dict `:` type($source) `into` type($dest) `->` "
+                       "type($result)";
+  let hasVerifier = 1;
+  let spyreDecl = [{
+    /// A copy: one parallel op dim per dim of the box (the source).
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray() {
+      ::mlir::AffineMap id = ::mlir::AffineMap::getMultiDimIdentityMap(
+          getSource().getType().getRank(), getContext());
+      return {id, id, id};
+    }
+    ::llvm::SmallVector<int64_t> getStaticLoopRanges() {
+      return ::llvm::to_vector(getSource().getType().getShape());
+    }
+    /// Whether the box may take its stick on `dim`: it starts on a whole
+    /// stick and ends on one, at the end of the dim, or with a `fill`.
+    bool isStickAligned(unsigned dim, int64_t elemsPerStick);
+    /// Bytes from the destination's first device byte to the box's.
+    ::mlir::FailureOr<int64_t> getWindowBytes();
+  }];
+}
+
+def Spyre_EmptyOp : Spyre_Op<"empty", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "An uninitialized device buffer";
+  let description = [{
+    A buffer whose elements are all written by `spyre.insert_slice` before
+    they are read (a concatenation's result). Never merged with another
+    (it allocates), never uploaded.
+  }];
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions over one dim
 //===----------------------------------------------------------------------===//
