@@ -579,3 +579,33 @@ module attributes {spyre.target = #spyre.target<lx_resident_ops = ["max", ""]>} 
 func.func @f() attributes {spyre.bundle = -1 : i64} {
   return
 }
+
+// -----
+
+// TOOL: spyre-opt
+// EXPECT: 'spyre.extract_slice' op the box [0, 200) of dim 0 lies outside the input's 128 elements
+// EXPECT-LOC: @+2
+func.func @box_outside(%a: tensor<128x64xf16>) -> tensor<200x64xf16> {
+  %0 = spyre.extract_slice %a offsets = [0, 0] : tensor<128x64xf16> -> tensor<200x64xf16>
+  return %0 : tensor<200x64xf16>
+}
+
+// -----
+
+// TOOL: spyre-opt
+// EXPECT: 'spyre.insert_slice' op needs 2 offsets, got 3
+// EXPECT-LOC: @+2
+func.func @insert_offsets(%a: tensor<64x64xf16>, %d: tensor<128x64xf16>) -> tensor<128x64xf16> {
+  %0 = spyre.insert_slice %a into %d offsets = [0, 0, 0] : tensor<64x64xf16> into tensor<128x64xf16> -> tensor<128x64xf16>
+  return %0 : tensor<128x64xf16>
+}
+
+// -----
+
+// TOOL: spyre-opt
+// EXPECT: 'spyre.insert_slice' op the source must have the destination's rank and element type
+// EXPECT-LOC: @+2
+func.func @insert_types(%a: tensor<64x64xf32>, %d: tensor<128x64xf16>) -> tensor<128x64xf16> {
+  %0 = spyre.insert_slice %a into %d offsets = [0, 0] : tensor<64x64xf32> into tensor<128x64xf16> -> tensor<128x64xf16>
+  return %0 : tensor<128x64xf16>
+}
