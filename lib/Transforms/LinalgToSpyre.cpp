@@ -549,6 +549,10 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
     if (!reduction)
       return Unsupported{"its reduction does not combine with add, maximumf "
                          "or minimumf"};
+    Type combined = combiner->getResult(0).getType();
+    if (!isSupportedFloat(combined))
+      return Unsupported{"its reduction combines " + str(combined) +
+                         " values; the device computes on f16, bf16 and f32"};
     if (combiner->getOperand(1) == accumulator)
       reduced = combiner->getOperand(0);
     else if (combiner->getOperand(0) == accumulator)

@@ -348,6 +348,25 @@ func.func @written_boxes(%a: tensor<64x128xf16>, %b: tensor<64x64xf16>, %p: tens
 
 // -----
 
+// A reduction in f64 (fuseflow's GPT-3 layer norm) stays on the host: the
+// device has no f64.
+func.func @sum_f64(%x: tensor<4x64xf64>) -> tensor<4xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<4xf64>
+  %f = linalg.fill ins(%z : f64) outs(%e : tensor<4xf64>) -> tensor<4xf64>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its reduction combines f64 values; the device computes on f16, bf16 and f32}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf64>) outs(%f : tensor<4xf64>) {
+  ^bb0(%v: f64, %acc: f64):
+    %s = arith.addf %v, %acc : f64
+    linalg.yield %s : f64
+  } -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
 // What the device cannot do stays on the host, with a remark.
 func.func @erf(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %e = tensor.empty() : tensor<4x64xf16>

@@ -641,3 +641,9 @@ func.func @concat_in_stick(%a: tensor<8x100xf16>, %b: tensor<8x28xf16>) -> tenso
   %r = tensor.concat dim(1) %a, %b : (tensor<8x100xf16>, tensor<8x28xf16>) -> tensor<8x128xf16>
   return %r : tensor<8x128xf16>
 }
+// bf16 operands accumulated into f32 (IREE's ROCm matmul tests): bf16 is
+// DL16 on the device, so its result converts like f16's (dl16tofp32).
+func.func @matmul_bf16_to_f32(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x128xbf16>, tensor<128x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}

@@ -388,7 +388,7 @@ func.func @clip_bounds(%a: tensor<4x64xf16>) {
 // -----
 
 func.func @unsupported_conversion(%a: tensor<4x64xf16>) {
-  // expected-error @+1 {{'spyre.convert' op unsupported conversion from 'f16' to 'i32'; the device converts f16 <-> f32, fp8 -> f16 and f16 -> fp8}}
+  // expected-error @+1 {{'spyre.convert' op unsupported conversion from 'f16' to 'i32'; the device converts f16 or bf16 <-> f32, f16 <-> bf16, fp8 -> f16 and f16 -> fp8}}
   %0 = spyre.convert %a : tensor<4x64xf16> -> tensor<4x64xi32>
   return
 }

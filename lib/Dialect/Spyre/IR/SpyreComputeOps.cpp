@@ -238,15 +238,20 @@ LogicalResult ClipOp::verify() {
 }
 
 StringRef ConvertOp::getOpFuncName() {
+  // By device format: bf16 is stored as DL16 like f16 (the transfer
+  // converts it), so its conversions are DL16's.
   Type from = getInput().getType().getElementType();
   Type to = getType().getElementType();
-  if (from.isF16() && to.isF32())
+  auto isDl16 = [](Type t) { return t.isF16() || t.isBF16(); };
+  if (isDl16(from) && to.isF32())
     return "dl16tofp32";
-  if (from.isF32() && to.isF16())
+  if (from.isF32() && isDl16(to))
     return "fp32todl16";
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(from) && to.isF16())
+  if (isDl16(from) && isDl16(to))
+    return "identity";
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(from) && isDl16(to))
     return "fp8todl16";
-  if (from.isF16() && isa<Float8E4M3FNType, Float8E5M2Type>(to))
+  if (isDl16(from) && isa<Float8E4M3FNType, Float8E5M2Type>(to))
     return "qfp8ch";
   return "";
 }
@@ -269,7 +274,8 @@ LogicalResult ConvertOp::verify() {
     return emitOpError("unsupported conversion from ")
            << getInput().getType().getElementType() << " to "
            << getType().getElementType()
-           << "; the device converts f16 <-> f32, fp8 -> f16 and f16 -> fp8";
+           << "; the device converts f16 or bf16 <-> f32, f16 <-> bf16, "
+              "fp8 -> f16 and f16 -> fp8";
   return detail::verifyComputeOp(*this);
 }
 

@@ -268,7 +268,9 @@ def Spyre_ConvertOp : Spyre_ComputeOp<"convert", "",
   let summary = "Convert between device data formats";
   let description = [{
     f16 -> f32 (`dl16tofp32`), f32 -> f16 (`fp32todl16`), fp8 -> f16
-    (`fp8todl16`) and f16 -> fp8 (`qfp8ch`, unit scale) on the SFP.
+    (`fp8todl16`) and f16 -> fp8 (`qfp8ch`, unit scale) on the SFP. bf16 is
+    stored as DL16 (its transfer converts it), so it converts like f16, and
+    f16 <-> bf16 is a copy (`identity`).
   }];
   let arguments = (ins AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
