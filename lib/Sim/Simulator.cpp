@@ -17,6 +17,7 @@
 #include "Spyre/Support/HostMemory.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -469,11 +470,35 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
     }
     if (auto toDevice = dyn_cast<ToDeviceOp>(op)) {
       auto host = hostValues.find(toDevice.getInput());
-      if (host == hostValues.end())
-        return llvm::createStringError(
-            llvm::formatv("spyre.to_device at {0} reads a value no host "
-                          "segment or argument produced",
-                          describeLocation(op.getLoc())));
+      if (host == hostValues.end()) {
+        // A constant whose data is not in the module (an elided
+        // dense_resource blob, as printed with --mlir-elide-resource-*).
+        Operation *def = toDevice.getInput().getDefiningOp();
+        auto resource = def && def->hasTrait<OpTrait::ConstantLike>() &&
+                                def->getNumResults() == 1
+                            ? dyn_cast_or_null<DenseResourceElementsAttr>(
+                                  def->getAttr("value"))
+                            : DenseResourceElementsAttr();
+        if (resource && machine.modelOnly) {
+          // No values are computed: a placeholder stands for its data.
+          host = hostValues
+                     .insert({toDevice.getInput(),
+                              placeholderFor(toDevice.getInput().getType())})
+                     .first;
+        } else if (resource) {
+          return llvm::createStringError(llvm::formatv(
+              "the constant at {0} has no data: its dense_resource blob "
+              "'{1}' is not in the module (elided when the program was "
+              "printed); add the blob, or run with --model-only",
+              describeLocation(def->getLoc()),
+              resource.getRawHandle().getKey()));
+        } else {
+          return llvm::createStringError(
+              llvm::formatv("spyre.to_device at {0} reads a value no host "
+                            "segment or argument produced",
+                            describeLocation(op.getLoc())));
+        }
+      }
       llvm::Expected<MemAttr> mem = memOf(toDevice.getResult(), "to_device");
       if (!mem)
         return mem.takeError();

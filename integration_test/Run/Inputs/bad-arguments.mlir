@@ -20,3 +20,11 @@ func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
 func.func @f64(%a: tensor<4x64xf64>) -> tensor<4x64xf64> {
   return %a : tensor<4x64xf64>
 }
+// A weight whose data was elided when the program was printed (torch-mlir
+// and fuseflow dumps): it cannot run with values, only with --model-only.
+func.func @elided(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %w = arith.constant dense_resource<__elided__> : tensor<64x128xf16>
+  %e = tensor.empty() : tensor<64x128xf16>
+  %r = linalg.add ins(%x, %w : tensor<64x128xf16>, tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %r : tensor<64x128xf16>
+}
