@@ -322,6 +322,17 @@ void prepareFunctions(ModuleOp module, func::FuncOp entry) {
     func.setResAttrsAttr(nullptr);
   });
 
+  // Inputs are read-only, so a result materialized into an argument (the
+  // tensor form of bufferization.materialize_in_destination) is its value:
+  // the write is not observable with value semantics.
+  module.walk([&](bufferization::MaterializeInDestinationOp op) {
+    if (op->getNumResults() == 1 &&
+        isa<RankedTensorType>(op.getDest().getType()) &&
+        op.getSource().getType() == op->getResult(0).getType()) {
+      op->getResult(0).replaceAllUsesWith(op.getSource());
+      op.erase();
+    }
+  });
   entry.setPublic();
   entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                  UnitAttr::get(context));

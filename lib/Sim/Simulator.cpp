@@ -338,6 +338,35 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
     return llvm::createStringError(
         llvm::formatv("@{0} has no body to simulate", function.getName()));
   machine.modelOnly = options.modelOnly;
+  // Constants without data (elided dense_resource blobs) cannot give values,
+  // on the device or in a host segment.
+  if (!options.modelOnly) {
+    SmallVector<Operation *> scopes{function.getOperation()};
+    function.walk([&](func::CallOp call) {
+      if (Operation *callee =
+              SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()))
+        scopes.push_back(callee);
+    });
+    std::string missing;
+    auto check = [&](Operation *op) {
+      if (!missing.empty() || !op->hasTrait<OpTrait::ConstantLike>())
+        return;
+      for (NamedAttribute attr : op->getAttrs())
+        if (auto resource =
+                dyn_cast<DenseResourceElementsAttr>(attr.getValue()))
+          if (!resource.getRawHandle().getBlob())
+            missing = llvm::formatv(
+                "the constant at {0} has no data: its dense_resource blob "
+                "'{1}' is not in the module (elided when the program was "
+                "printed); add the blob, or run with --model-only",
+                describeLocation(op->getLoc()),
+                resource.getRawHandle().getKey());
+    };
+    for (Operation *scope : scopes)
+      scope->walk(check);
+    if (!missing.empty())
+      return llvm::createStringError(missing);
+  }
   // Model only: no values, so placeholders stand for the inputs.
   std::vector<HostTensor> placeholders;
   if (options.modelOnly) {

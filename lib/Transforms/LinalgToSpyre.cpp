@@ -19,6 +19,7 @@
 #include "Spyre/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -1393,6 +1394,24 @@ struct PadPattern : OpRewritePattern<tensor::PadOp> {
   std::shared_ptr<ConversionState> state;
 };
 
+/// `bufferization.materialize_in_destination %v in %dest` on tensors (how
+/// tpp-mlir and IREE write a result into an output argument) is `%v` as a
+/// value: the write into the destination's buffer is not observable once the
+/// program has value semantics, and the device returns its results.
+struct MaterializeInDestinationPattern
+    : OpRewritePattern<bufferization::MaterializeInDestinationOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(bufferization::MaterializeInDestinationOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op) || op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op.getDest().getType()) ||
+        op.getSource().getType() != op->getResult(0).getType())
+      return failure();
+    rewriter.replaceOp(op, op.getSource());
+    return success();
+  }
+};
+
 /// A fill, broadcast or constant read by converted ops or returned: those
 /// uses read a spyre.constant when it is a splat or dense constant of a
 /// device float type. Uses by host ops stay as they are.
@@ -1723,5 +1742,7 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
                ReshapePattern<tensor::CollapseShapeOp>, ExtractSlicePattern,
                InsertSlicePattern, ConcatPattern, PadPattern, ConstantPattern>(
       context, state);
-  patterns.add<TransposePattern, ActivationIdioms>(context);
+  patterns
+      .add<TransposePattern, ActivationIdioms, MaterializeInDestinationPattern>(
+          context);
 }

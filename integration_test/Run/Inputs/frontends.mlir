@@ -647,3 +647,11 @@ func.func @matmul_bf16_to_f32(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>, 
   %0 = linalg.matmul ins(%a, %b : tensor<64x128xbf16>, tensor<128x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+// A result materialized into an output argument (tpp-mlir's and IREE's
+// destination-passing style): as a value it is the result itself.
+func.func @materialize_into_argument(%x: tensor<64x128xf16>, %out: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %e = tensor.empty() : tensor<64x128xf16>
+  %r = linalg.exp ins(%x : tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>
+  %m = bufferization.materialize_in_destination %r in %out : (tensor<64x128xf16>, tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %m : tensor<64x128xf16>
+}
