@@ -1056,6 +1056,31 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
     if (callee.isExternal())
       return makeError("the reference: @" + function + " calls @" +
                        callee.getSymName() + ", which has no body");
+  // A structured op reading the contents of a tensor.empty (a matmul
+  // accumulating into it without a fill) reads undefined values: there is
+  // nothing to run or compare.
+  {
+    std::string undefined;
+    clone->walk([&](linalg::LinalgOp op) {
+      if (!undefined.empty() || !op.hasPureTensorSemantics())
+        return;
+      for (OpOperand &init : op.getDpsInitsMutable()) {
+        if (!init.get().getDefiningOp<tensor::EmptyOp>() ||
+            !op.payloadUsesValueFromOperand(&init))
+          continue;
+        std::string where;
+        llvm::raw_string_ostream os(where);
+        op.getLoc().print(os);
+        undefined = "'" + op->getName().getStringRef().str() + "' at " + where +
+                    " reads its output operand, a tensor.empty, " +
+                    "whose contents are undefined: the program has no "
+                    "defined result (initialize it, e.g. with linalg.fill)";
+        return;
+      }
+    });
+    if (!undefined.empty())
+      return makeError(undefined);
+  }
   prepareFunctions(*clone, entry);
   if (llvm::Error error = decomposeAggregatedOps(*clone))
     return error;
