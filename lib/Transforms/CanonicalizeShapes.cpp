@@ -63,8 +63,10 @@ struct SqueezePointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
 
   LogicalResult matchAndRewrite(ComputeOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    // A box keeps its unit dims: the input's dim may be longer.
-    if (op.getStickRule() != StickRule::Pointwise || isa<ExtractSliceOp>(op) ||
+    // A box keeps its unit dims: the dim of the tensor it is a box of may
+    // be longer, and its offsets name every dim.
+    if (op.getStickRule() != StickRule::Pointwise ||
+        isa<ExtractSliceOp, InsertSliceOp>(op) ||
         isDeviceTensor(op->getResult(0).getType()))
       return failure();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();

@@ -1138,67 +1138,6 @@ struct ReshapePattern : OpRewritePattern<ReshapeTy> {
   std::shared_ptr<ConversionState> state;
 };
 
-/// A static box with unit strides becomes spyre.extract_slice (then a view
-/// dropping the unit dims of a rank-reducing slice) when it can start on a
-/// whole stick of the default stick dim (the innermost).
-struct ExtractSlicePattern : OpRewritePattern<tensor::ExtractSliceOp> {
-  ExtractSlicePattern(MLIRContext *context,
-                      std::shared_ptr<ConversionState> state)
-      : OpRewritePattern<tensor::ExtractSliceOp>(context), state(state) {}
-  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isTopLevel(op))
-      return failure();
-    RankedTensorType source = op.getSourceType();
-    if (!source.hasStaticShape() || !op.getType().hasStaticShape() ||
-        !op.getOffsets().empty() || !op.getSizes().empty() ||
-        !op.hasUnitStride())
-      return state->finish(op, rewriter,
-                           Unsupported{"it has dynamic offsets or sizes, or "
-                                       "strides other than 1"});
-    int64_t stickBytes = getTarget(op).getStickBytes();
-    llvm::Expected<SpyreTensorLayout> layout =
-        getDefaultLayout(source, std::nullopt, stickBytes);
-    if (!layout) {
-      std::string reason = llvm::toString(layout.takeError());
-      return state->finish(
-          op, rewriter,
-          Unsupported{"its elements have no device layout (" + reason + ")"});
-    }
-    if (!ExtractSliceOp::supportsDataFormat(layout->getFormat()))
-      return state->finish(
-          op, rewriter,
-          Unsupported{"the device does not copy " +
-                      stringifyDataFormat(layout->getFormat()).str() +
-                      " data"});
-    ArrayRef<int64_t> offsets = op.getStaticOffsets();
-    int64_t eps = layout->elemsPerStick();
-    if (source.getRank() > 0 && offsets.back() % eps != 0)
-      return state->finish(
-          op, rewriter,
-          Unsupported{llvm::formatv("the box starts at element {0} of the "
-                                    "innermost dim, inside a stick of {1} "
-                                    "elements",
-                                    offsets.back(), eps)
-                          .str()});
-    auto boxType =
-        RankedTensorType::get(op.getStaticSizes(), source.getElementType());
-    if (boxType != op.getType() &&
-        !reshapeHasDeviceView(boxType, op.getType().getShape(), stickBytes))
-      return state->finish(
-          op, rewriter,
-          Unsupported{"dropping its unit dims would move elements across "
-                      "sticks"});
-    Value box = ExtractSliceOp::create(rewriter, op.getLoc(), boxType,
-                                       op.getSource(), offsets);
-    if (boxType != op.getType())
-      box = ReshapeOp::create(rewriter, op.getLoc(), op.getType(), box);
-    rewriter.replaceOp(op, box);
-    return success();
-  }
-  std::shared_ptr<ConversionState> state;
-};
-
 /// The elements per stick of `type`'s default layout when the device copies
 /// its elements; else the reason it does not.
 FailureOr<int64_t> copyableStick(Operation *op, RankedTensorType type,
@@ -1223,6 +1162,9 @@ FailureOr<int64_t> copyableStick(Operation *op, RankedTensorType type,
 /// and ends on one or at the end of the dim (or anywhere with `fill`).
 std::string innermostBoxProblem(int64_t offset, int64_t size, int64_t total,
                                 int64_t eps, bool fill) {
+  // One element wide: no dense layout sticks the box on that dim.
+  if (size == 1)
+    return "the box is one element wide in the innermost dim";
   if (offset % eps != 0)
     return llvm::formatv("the box starts at element {0} of the innermost "
                          "dim, inside a stick of {1} elements",
@@ -1236,6 +1178,57 @@ std::string innermostBoxProblem(int64_t offset, int64_t size, int64_t total,
         .str();
   return "";
 }
+
+/// A static box with unit strides becomes spyre.extract_slice (then a view
+/// dropping the unit dims of a rank-reducing slice) when it can start on a
+/// whole stick of the default stick dim (the innermost).
+struct ExtractSlicePattern : OpRewritePattern<tensor::ExtractSliceOp> {
+  ExtractSlicePattern(MLIRContext *context,
+                      std::shared_ptr<ConversionState> state)
+      : OpRewritePattern<tensor::ExtractSliceOp>(context), state(state) {}
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op))
+      return failure();
+    RankedTensorType source = op.getSourceType();
+    if (!source.hasStaticShape() || !op.getType().hasStaticShape() ||
+        !op.getOffsets().empty() || !op.getSizes().empty() ||
+        !op.hasUnitStride())
+      return state->finish(op, rewriter,
+                           Unsupported{"it has dynamic offsets or sizes, or "
+                                       "strides other than 1"});
+    int64_t stickBytes = getTarget(op).getStickBytes();
+    std::string reason;
+    FailureOr<int64_t> stick = copyableStick(op, source, reason);
+    if (failed(stick))
+      return state->finish(op, rewriter, Unsupported{reason});
+    ArrayRef<int64_t> offsets = op.getStaticOffsets();
+    int64_t eps = *stick;
+    // A box read may end anywhere: its padding is never read.
+    if (source.getRank() > 0) {
+      reason = innermostBoxProblem(offsets.back(), op.getStaticSizes().back(),
+                                   source.getShape().back(), eps,
+                                   /*fill=*/true);
+      if (!reason.empty())
+        return state->finish(op, rewriter, Unsupported{reason});
+    }
+    auto boxType =
+        RankedTensorType::get(op.getStaticSizes(), source.getElementType());
+    if (boxType != op.getType() &&
+        !reshapeHasDeviceView(boxType, op.getType().getShape(), stickBytes))
+      return state->finish(
+          op, rewriter,
+          Unsupported{"dropping its unit dims would move elements across "
+                      "sticks"});
+    Value box = ExtractSliceOp::create(rewriter, op.getLoc(), boxType,
+                                       op.getSource(), offsets);
+    if (boxType != op.getType())
+      box = ReshapeOp::create(rewriter, op.getLoc(), op.getType(), box);
+    rewriter.replaceOp(op, box);
+    return success();
+  }
+  std::shared_ptr<ConversionState> state;
+};
 
 /// A destination the conversion writes into: a fresh spyre.empty for a
 /// tensor.empty (never shared), else the value itself (--spyre-divide-work

@@ -151,7 +151,8 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
   KernelShape shape;
   int inPlace = getInPlaceOperand(op);
   for (auto [i, tensor] : llvm::enumerate(problem->tensors)) {
-    tensor.lxResident = resident[i] || static_cast<int>(i) == inPlace;
+    tensor.lxResident = resident[i];
+    bool isInPlace = static_cast<int>(i) == inPlace;
     KernelShape::Tensor out;
     SmallVector<int64_t, 8> deviceSize;
     for (const kernel::TensorDim &dim : tensor.dims)
@@ -187,7 +188,8 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
     FailureOr<int64_t> bytes = 0;
     if (auto box = dyn_cast<ExtractSliceOp>(op); box && i == 0)
       bytes = box.getWindowBytes();
-    if (auto box = dyn_cast<InsertSliceOp>(op); box && tensor.isResult)
+    if (auto box = dyn_cast<InsertSliceOp>(op);
+        box && (tensor.isResult || isInPlace))
       bytes = box.getWindowBytes();
     if (failed(bytes))
       return op->emitOpError("the box is not one of device positions");
@@ -214,7 +216,9 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
     }
     out.ddrStrides = scaled(ddrStrides);
     out.lxStrides = scaled(rowMajorStrides(tileBox));
-    out.buffers = kernel::stagingBuffers(*problem, tensor, slice, tile);
+    // The destination written in place is never staged.
+    out.buffers =
+        isInPlace ? 0 : kernel::stagingBuffers(*problem, tensor, slice, tile);
     out.bufferBytes = kernel::boxSticks(tensor, tile) * stick;
     shape.tensors.push_back(std::move(out));
   }
@@ -320,10 +324,6 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
   int64_t lxOffset = 0;
   for (auto [i, t] : llvm::enumerate(shape.tensors)) {
     MemAttr mem = mems[i];
-    if (static_cast<int>(i) == inPlace) {
-      accesses.push_back(Attribute()); // the result's, set below
-      continue;
-    }
     if (resident[i]) {
       accesses.push_back(AccessAttr::get(context, mem, mem.getValue(), {},
                                          t.tileSteps, {}, t.box, {},
@@ -344,14 +344,16 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
                                        t.tileSteps, t.chunkSteps, t.box,
                                        t.ddrStrides, t.lxStrides, lxOffsets));
   }
-  // The destination written in place is reached exactly like the result
-  // (its staging buffers too: it is never staged itself).
+  // The destination written in place is addressed like the result (its
+  // own device dims, the same bytes); it names the result's staging
+  // buffers, as it is never staged itself.
   if (inPlace >= 0) {
+    auto own = cast<AccessAttr>(accesses[inPlace]);
     auto result = cast<AccessAttr>(accesses.back());
     accesses[inPlace] = AccessAttr::get(
-        context, result.getMem(), result.getBase(), result.getCoreOffsets(),
-        result.getTileSteps(), result.getChunkSteps(), result.getBox(),
-        result.getDdrStrides(), result.getLxStrides(), result.getLxOffsets());
+        context, own.getMem(), own.getBase(), own.getCoreOffsets(),
+        own.getTileSteps(), own.getChunkSteps(), own.getBox(),
+        own.getDdrStrides(), own.getLxStrides(), result.getLxOffsets());
   }
   lxOffset += shape.combineBytes;
   if (lxOffset > target.usableLxBytes())

@@ -655,3 +655,18 @@ func.func @materialize_into_argument(%x: tensor<64x128xf16>, %out: tensor<64x128
   %m = bufferization.materialize_in_destination %r in %out : (tensor<64x128xf16>, tensor<64x128xf16>) -> tensor<64x128xf16>
   return %m : tensor<64x128xf16>
 }
+// A pad of a tensor with a unit dim (torch-mlir's VGG16 and ResNet-50
+// exports): the box keeps every dim (it was a compile error), and a box
+// one element wide in the innermost dim stays on the host.
+func.func @pad_unit_dim(%a: tensor<1x64x7x7xf32>) -> tensor<1x64x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[0, 0, 0, 0] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f32
+  } : tensor<1x64x7x7xf32> to tensor<1x64x8x8xf32>
+  return %p : tensor<1x64x8x8xf32>
+}
+func.func @slice_one_wide(%a: tensor<3x1xi64>) -> tensor<1x1xi64> {
+  %s = tensor.extract_slice %a[0, 0] [1, 1] [1, 1] : tensor<3x1xi64> to tensor<1x1xi64>
+  return %s : tensor<1x1xi64>
+}

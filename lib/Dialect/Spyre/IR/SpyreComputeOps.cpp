@@ -319,16 +319,23 @@ static FailureOr<int64_t> boxStartBytes(const BoundLayout &bound,
          bound.layout().stickBytes();
 }
 
-FailureOr<int64_t> ExtractSliceOp::getWindowBytes() {
-  if (!getLayoutAttr(getInput().getType()))
+/// Bytes from the first device byte of the laid-out `type` to its box at
+/// `offsets`; failure without a layout or for a box not of device positions.
+static FailureOr<int64_t> windowBytes(RankedTensorType type,
+                                      ArrayRef<int64_t> offsets) {
+  if (!getLayoutAttr(type))
     return failure();
-  llvm::Expected<BoundLayout> bound = bindLayout(getInput().getType());
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
     llvm::consumeError(bound.takeError());
     return failure();
   }
   std::string reason;
-  return boxStartBytes(*bound, getOffsets(), reason);
+  return boxStartBytes(*bound, offsets, reason);
+}
+
+FailureOr<int64_t> ExtractSliceOp::getWindowBytes() {
+  return windowBytes(getInput().getType(), getOffsets());
 }
 
 LogicalResult ExtractSliceOp::verify() {
@@ -377,15 +384,7 @@ bool InsertSliceOp::isStickAligned(unsigned dim, int64_t elemsPerStick) {
 }
 
 FailureOr<int64_t> InsertSliceOp::getWindowBytes() {
-  if (!getLayoutAttr(getDest().getType()))
-    return failure();
-  llvm::Expected<BoundLayout> bound = bindLayout(getDest().getType());
-  if (!bound) {
-    llvm::consumeError(bound.takeError());
-    return failure();
-  }
-  std::string reason;
-  return boxStartBytes(*bound, getOffsets(), reason);
+  return windowBytes(getDest().getType(), getOffsets());
 }
 
 LogicalResult InsertSliceOp::verify() {
@@ -407,10 +406,23 @@ LogicalResult InsertSliceOp::verify() {
              << d << " lies outside the destination's " << dest.getDimSize(d)
              << " elements";
   if (getLayoutAttr(dest)) {
-    if (getLayoutAttr(getType()) != getLayoutAttr(dest))
-      return emitOpError("the result must have the destination's layout (it "
-                         "is the destination's buffer)");
     llvm::Expected<BoundLayout> bound = bindLayout(dest);
+    // The result is the destination's buffer: the same bytes (its layout
+    // may spell unit device dims differently).
+    if (getLayoutAttr(getType()) != getLayoutAttr(dest)) {
+      llvm::Expected<BoundLayout> result = bindLayout(getType());
+      bool same =
+          bound && result && sameDeviceBytes(bound->layout(), result->layout());
+      if (!result)
+        llvm::consumeError(result.takeError());
+      if (!same) {
+        if (!bound)
+          llvm::consumeError(bound.takeError());
+        return emitOpError("the result must place every element at the "
+                           "destination's bytes (it is the destination's "
+                           "buffer)");
+      }
+    }
     if (bound) {
       std::string reason;
       if (failed(boxStartBytes(*bound, offsets, reason)))
