@@ -1057,22 +1057,24 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
       return makeError("the reference: @" + function + " calls @" +
                        callee.getSymName() + ", which has no body");
   // A structured op reading the contents of a tensor.empty (a matmul
-  // accumulating into it without a fill) reads undefined values: there is
-  // nothing to run or compare.
+  // accumulating into it without a fill, or an empty as an input) reads
+  // undefined values: there is nothing to run or compare.
   {
     std::string undefined;
     clone->walk([&](linalg::LinalgOp op) {
       if (!undefined.empty() || !op.hasPureTensorSemantics())
         return;
-      for (OpOperand &init : op.getDpsInitsMutable()) {
+      for (OpOperand &init : op->getOpOperands()) {
         if (!init.get().getDefiningOp<tensor::EmptyOp>() ||
             !op.payloadUsesValueFromOperand(&init))
           continue;
+        bool output = op.isDpsInit(&init);
         std::string where;
         llvm::raw_string_ostream os(where);
         op.getLoc().print(os);
         undefined = "'" + op->getName().getStringRef().str() + "' at " + where +
-                    " reads its output operand, a tensor.empty, " +
+                    " reads its " + (output ? "output" : "input") +
+                    " operand, a tensor.empty, " +
                     "whose contents are undefined: the program has no "
                     "defined result (initialize it, e.g. with linalg.fill)";
         return;

@@ -16,6 +16,7 @@
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Support/HostMemory.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -575,6 +576,13 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
       }
       continue;
     }
+    // A tensor.empty is only left here when something reads its contents.
+    if (isa<tensor::EmptyOp>(op))
+      return llvm::createStringError(llvm::formatv(
+          "the tensor.empty at {0} is read as a value, but its contents are "
+          "undefined: the program has no defined result (initialize it, e.g. "
+          "with linalg.fill)",
+          describeLocation(op.getLoc())));
     return llvm::createStringError(llvm::formatv(
         "'{0}' at {1} is on the host outside a host segment; compile with "
         "--spyre-pipeline (which outlines what the device does not run)",

@@ -35,3 +35,15 @@ func.func @uninitialized_accumulator(%a: tensor<64x128xf16>, %b: tensor<128x64xf
   %r = linalg.matmul ins(%a, %b : tensor<64x128xf16>, tensor<128x64xf16>) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
   return %r : tensor<64x64xf16>
 }
+// A tensor.empty read as an input: the device path says so too.
+func.func @empty_as_input() -> tensor<64x64xf32> {
+  %c = arith.constant 1.0 : f32
+  %a = tensor.empty() : tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
