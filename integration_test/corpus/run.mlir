@@ -679,7 +679,7 @@ func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
 // -----
 
 // TOOL: spyre-run --random-inputs=0
-// EXPECT: spyre-run: error: argument 0 of @f64 has element type f64 (tensor<4x64xf64>), which --random-inputs cannot generate (supported: f16, bf16, f32, i1, i8, i16, i32, i64, index)
+// EXPECT: spyre-run: error: argument 0 of @f64 has element type f64 (tensor<4x64xf64>), which --random-inputs cannot generate (supported: f16, bf16, f32, f8E4M3FN, f8E5M2, i1, i4, i8, i16, i32, i64, index)
 func.func @f64(%a: tensor<4x64xf64>) -> tensor<4x64xf64> {
   return %a : tensor<4x64xf64>
 }

@@ -504,10 +504,12 @@ mlir::spyre::driver::argumentProblem(Type type, bool generated) {
                sim::describeType(type))
         .str();
   FailureOr<HostType> host = getHostType(tensor.getElementType());
-  if (failed(host) || (!npyDescr(*host) && *host != HostType::BFloat16))
+  // Every host type with a value codec: numpy's, and the raw-bit ones
+  // (bf16, fp8, int4) spyre-run exchanges through their codecs.
+  if (failed(host))
     return llvm::formatv("has element type {0} ({1}), which --random-inputs "
-                         "cannot generate (supported: f16, bf16, f32, i1, i8, "
-                         "i16, i32, i64, index)",
+                         "cannot generate (supported: f16, bf16, f32, "
+                         "f8E4M3FN, f8E5M2, i1, i4, i8, i16, i32, i64, index)",
                          tensor.getElementType(), sim::describeType(type))
         .str();
   return std::nullopt;
@@ -648,7 +650,8 @@ std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
     HostType host = *getHostType(tensor.getElementType());
     HostTensor values(host, tensor.getShape());
     // Integers are drawn from a wider range than [-1, 1).
-    double scale = host == HostType::Int8 ? 100
+    double scale = host == HostType::Int4   ? 7
+                   : host == HostType::Int8 ? 100
                    : host == HostType::Int16 || host == HostType::Int32 ||
                            host == HostType::Int64 || host == HostType::Index
                        ? 1000

@@ -670,3 +670,15 @@ func.func @slice_one_wide(%a: tensor<3x1xi64>) -> tensor<1x1xi64> {
   %s = tensor.extract_slice %a[0, 0] [1, 1] [1, 1] : tensor<3x1xi64> to tensor<1x1xi64>
   return %s : tensor<1x1xi64>
 }
+// int4 weights dequantized by a scale (IREE's i4 matvec tests): random
+// int4 inputs are drawn from [-7, 7]; the cast runs on the host.
+func.func @int4_dequant(%a: tensor<64x128xi4>, %s: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %e = tensor.empty() : tensor<64x128xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %s : tensor<64x128xi4>, tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) {
+  ^bb0(%x: i4, %y: f16, %o: f16):
+    %f = arith.sitofp %x : i4 to f16
+    %m = arith.mulf %f, %y : f16
+    linalg.yield %m : f16
+  } -> tensor<64x128xf16>
+  return %r : tensor<64x128xf16>
+}
