@@ -256,6 +256,45 @@ size_t matchInitTensor(StringRef text, size_t i) {
       return 0;
   return close + 1 - i;
 }
+/// `linalg.elemwise_unary` / `linalg.elemwise_binary` (removed upstream;
+/// byteir's and older test IR) at `text[i]`, with its optional attribute
+/// dictionary: the length of that spelling, and in `kind` the function it
+/// applies (`fun = #linalg.unary_fn<log>`; exp and add by default). Other
+/// attributes (unit markers such as `{__root__}`) are dropped. 0 when it is
+/// not one, or its dictionary is not understood.
+size_t matchElemwise(StringRef text, size_t i, std::string &kind) {
+  StringRef rest = text.substr(i);
+  bool unary = rest.starts_with("linalg.elemwise_unary");
+  if (!unary && !rest.starts_with("linalg.elemwise_binary"))
+    return 0;
+  size_t j = i + (unary ? StringRef("linalg.elemwise_unary").size()
+                        : StringRef("linalg.elemwise_binary").size());
+  if (j < text.size() && isIdentifierChar(text[j]))
+    return 0;
+  kind = unary ? "exp" : "add";
+  size_t k = j;
+  while (k < text.size() && text[k] == ' ')
+    ++k;
+  if (k >= text.size() || text[k] != '{')
+    return j - i;
+  size_t close = text.find('}', k);
+  if (close == StringRef::npos)
+    return 0;
+  StringRef dict = text.slice(k + 1, close);
+  StringRef fn = unary ? "#linalg.unary_fn<" : "#linalg.binary_fn<";
+  if (size_t at = dict.find(fn); at != StringRef::npos) {
+    size_t end = dict.find('>', at);
+    if (end == StringRef::npos)
+      return 0;
+    kind = dict.slice(at + fn.size(), end).str();
+  } else if (dict.contains("fun")) {
+    return 0;
+  }
+  // A cast other than the default (signed) changes integer semantics.
+  if (dict.contains("type_fn") && !dict.contains("cast_signed"))
+    return 0;
+  return close + 1 - i;
+}
 } // namespace
 
 std::unique_ptr<llvm::MemoryBuffer>
@@ -263,7 +302,8 @@ mlir::spyre::driver::upgradeLegacySpellings(const llvm::MemoryBuffer &buffer) {
   StringRef text = buffer.getBuffer();
   // Cheap exit for the common case.
   if (!text.contains("_transpose_") && !text.contains("tensor.pack") &&
-      !text.contains("tensor.unpack") && !text.contains("init_tensor"))
+      !text.contains("tensor.unpack") && !text.contains("init_tensor") &&
+      !text.contains("linalg.elemwise_"))
     return nullptr;
   std::string out;
   out.reserve(text.size());
@@ -290,6 +330,14 @@ mlir::spyre::driver::upgradeLegacySpellings(const llvm::MemoryBuffer &buffer) {
       if (!replaced)
         if (size_t length = matchInitTensor(text, i)) {
           out += "tensor.empty()";
+          i += length;
+          replaced = changed = true;
+        }
+      std::string kind;
+      if (!replaced)
+        if (size_t length = matchElemwise(text, i, kind)) {
+          out +=
+              "linalg.elementwise kind=#linalg.elementwise_kind<" + kind + "> ";
           i += length;
           replaced = changed = true;
         }

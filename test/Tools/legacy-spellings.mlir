@@ -3,6 +3,7 @@
 // RUN: spyre-opt %s | FileCheck %s
 // RUN: spyre-run %s --function=mm_t_b --random-inputs=1 --check | FileCheck %s --check-prefix=RUN-CHECK
 // RUN: spyre-run %s --function=pack --random-inputs=2 --check | FileCheck %s --check-prefix=PACK
+// RUN: spyre-run %s --function=elemwise --random-inputs=3 --check | FileCheck %s --check-prefix=ELEMWISE
 
 // A comment naming linalg.matmul_transpose_b stays as it is.
 // CHECK: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -46,3 +47,22 @@ func.func @pack(%a: tensor<32x64xf32>) -> tensor<32x64xf32> {
 
 // RUN-CHECK: check result 0: ok
 // PACK: check result 0: ok, max abs error 0.000000e+00
+
+// linalg.elemwise_unary / elemwise_binary (removed upstream; byteir's test
+// IR): linalg.elementwise of their function (exp and add by default, else
+// `fun`), their unit-attribute markers dropped. A cast other than the
+// signed default is left alone (and fails to parse, naming the op).
+// CHECK-LABEL: func.func @elemwise
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%arg0 : tensor<4x64xf32>)
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<log> ins(
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<add> ins(
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<mul> ins(
+// ELEMWISE: check result 0: ok
+func.func @elemwise(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %0 = linalg.elemwise_unary {__root__} ins(%a : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %1 = linalg.elemwise_unary {fun = #linalg.unary_fn<log>} ins(%0 : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %2 = linalg.elemwise_binary ins(%1, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %3 = linalg.elemwise_binary {__a__, fun = #linalg.binary_fn<mul>, cast = #linalg.type_fn<cast_signed>} ins(%2, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %3 : tensor<4x64xf32>
+}
