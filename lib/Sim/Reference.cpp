@@ -1056,25 +1056,30 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
     if (callee.isExternal())
       return makeError("the reference: @" + function + " calls @" +
                        callee.getSymName() + ", which has no body");
-  // A structured op reading the contents of a tensor.empty (a matmul
-  // accumulating into it without a fill, or an empty as an input) reads
-  // undefined values: there is nothing to run or compare.
+  // A structured op reading the contents of a tensor.empty reads undefined
+  // values. An output it accumulates into (a matmul without a fill, as much
+  // test IR writes it) is read as zeros, as the device's kernels read it:
+  // any value refines an undefined one. An empty read as an input has no
+  // such reading: the program has no defined result.
   {
     std::string undefined;
+    SmallVector<OpOperand *> zeroed;
     clone->walk([&](linalg::LinalgOp op) {
       if (!undefined.empty() || !op.hasPureTensorSemantics())
         return;
-      for (OpOperand &init : op->getOpOperands()) {
-        if (!init.get().getDefiningOp<tensor::EmptyOp>() ||
-            !op.payloadUsesValueFromOperand(&init))
+      for (OpOperand &operand : op->getOpOperands()) {
+        if (!operand.get().getDefiningOp<tensor::EmptyOp>() ||
+            !op.payloadUsesValueFromOperand(&operand))
           continue;
-        bool output = op.isDpsInit(&init);
+        if (op.isDpsInit(&operand)) {
+          zeroed.push_back(&operand);
+          continue;
+        }
         std::string where;
         llvm::raw_string_ostream os(where);
         op.getLoc().print(os);
         undefined = "'" + op->getName().getStringRef().str() + "' at " + where +
-                    " reads its " + (output ? "output" : "input") +
-                    " operand, a tensor.empty, " +
+                    " reads its input operand, a tensor.empty, " +
                     "whose contents are undefined: the program has no "
                     "defined result (initialize it, e.g. with linalg.fill)";
         return;
@@ -1082,6 +1087,16 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
     });
     if (!undefined.empty())
       return makeError(undefined);
+    for (OpOperand *operand : zeroed) {
+      OpBuilder builder(operand->getOwner());
+      Location loc = operand->getOwner()->getLoc();
+      Type element = getElementTypeOrSelf(operand->get().getType());
+      Value zero = arith::ConstantOp::create(builder, loc, element,
+                                             builder.getZeroAttr(element));
+      Value filled = linalg::FillOp::create(builder, loc, zero, operand->get())
+                         .getResult(0);
+      operand->set(filled);
+    }
   }
   prepareFunctions(*clone, entry);
   if (llvm::Error error = decomposeAggregatedOps(*clone))
