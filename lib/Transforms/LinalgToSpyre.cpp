@@ -1138,6 +1138,24 @@ struct ReshapePattern : OpRewritePattern<ReshapeTy> {
   std::shared_ptr<ConversionState> state;
 };
 
+/// A pattern that records why an op stays on the host in the conversion's
+/// shared state.
+template <typename OpTy> struct StatefulPattern : OpRewritePattern<OpTy> {
+  StatefulPattern(MLIRContext *context, std::shared_ptr<ConversionState> state)
+      : OpRewritePattern<OpTy>(context), state(std::move(state)) {}
+  std::shared_ptr<ConversionState> state;
+};
+
+/// Whether a slice op's box and the tensor it is a box of have static
+/// shapes, and its offsets, sizes and strides are static with strides 1.
+bool isStaticUnitStrideBox(OffsetSizeAndStrideOpInterface op,
+                           RankedTensorType whole, RankedTensorType box) {
+  return whole.hasStaticShape() && box.hasStaticShape() &&
+         op.getOffsets().empty() && op.getSizes().empty() && op.hasUnitStride();
+}
+constexpr const char *kNotStaticBox =
+    "it has dynamic offsets or sizes, or strides other than 1";
+
 /// The elements per stick of `type`'s default layout when the device copies
 /// its elements; else the reason it does not.
 FailureOr<int64_t> copyableStick(Operation *op, RankedTensorType type,
@@ -1182,21 +1200,15 @@ std::string innermostBoxProblem(int64_t offset, int64_t size, int64_t total,
 /// A static box with unit strides becomes spyre.extract_slice (then a view
 /// dropping the unit dims of a rank-reducing slice) when it can start on a
 /// whole stick of the default stick dim (the innermost).
-struct ExtractSlicePattern : OpRewritePattern<tensor::ExtractSliceOp> {
-  ExtractSlicePattern(MLIRContext *context,
-                      std::shared_ptr<ConversionState> state)
-      : OpRewritePattern<tensor::ExtractSliceOp>(context), state(state) {}
+struct ExtractSlicePattern : StatefulPattern<tensor::ExtractSliceOp> {
+  using StatefulPattern::StatefulPattern;
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
                                 PatternRewriter &rewriter) const override {
     if (!isTopLevel(op))
       return failure();
     RankedTensorType source = op.getSourceType();
-    if (!source.hasStaticShape() || !op.getType().hasStaticShape() ||
-        !op.getOffsets().empty() || !op.getSizes().empty() ||
-        !op.hasUnitStride())
-      return state->finish(op, rewriter,
-                           Unsupported{"it has dynamic offsets or sizes, or "
-                                       "strides other than 1"});
+    if (!isStaticUnitStrideBox(op, source, op.getType()))
+      return state->finish(op, rewriter, Unsupported{kNotStaticBox});
     int64_t stickBytes = getTarget(op).getStickBytes();
     std::string reason;
     FailureOr<int64_t> stick = copyableStick(op, source, reason);
@@ -1227,7 +1239,6 @@ struct ExtractSlicePattern : OpRewritePattern<tensor::ExtractSliceOp> {
     rewriter.replaceOp(op, box);
     return success();
   }
-  std::shared_ptr<ConversionState> state;
 };
 
 /// A destination the conversion writes into: a fresh spyre.empty for a
@@ -1242,21 +1253,15 @@ Value convertedDest(PatternRewriter &rewriter, Location loc, Value dest) {
 /// A static box with unit strides written into a tensor becomes
 /// spyre.insert_slice (in place) when the box starts and ends on whole
 /// sticks of the innermost dim.
-struct InsertSlicePattern : OpRewritePattern<tensor::InsertSliceOp> {
-  InsertSlicePattern(MLIRContext *context,
-                     std::shared_ptr<ConversionState> state)
-      : OpRewritePattern<tensor::InsertSliceOp>(context), state(state) {}
+struct InsertSlicePattern : StatefulPattern<tensor::InsertSliceOp> {
+  using StatefulPattern::StatefulPattern;
   LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
                                 PatternRewriter &rewriter) const override {
     if (!isTopLevel(op))
       return failure();
     RankedTensorType dest = op.getDestType();
-    if (!dest.hasStaticShape() || !op.getSourceType().hasStaticShape() ||
-        !op.getOffsets().empty() || !op.getSizes().empty() ||
-        !op.hasUnitStride())
-      return state->finish(op, rewriter,
-                           Unsupported{"it has dynamic offsets or sizes, or "
-                                       "strides other than 1"});
+    if (!isStaticUnitStrideBox(op, dest, op.getSourceType()))
+      return state->finish(op, rewriter, Unsupported{kNotStaticBox});
     std::string reason;
     FailureOr<int64_t> eps = copyableStick(op, dest, reason);
     if (failed(eps))
@@ -1285,14 +1290,12 @@ struct InsertSlicePattern : OpRewritePattern<tensor::InsertSliceOp> {
         offsets, nullptr);
     return success();
   }
-  std::shared_ptr<ConversionState> state;
 };
 
 /// tensor.concat: each input written into its box of one spyre.empty, as
 /// torch-spyre lowers aten.cat.
-struct ConcatPattern : OpRewritePattern<tensor::ConcatOp> {
-  ConcatPattern(MLIRContext *context, std::shared_ptr<ConversionState> state)
-      : OpRewritePattern<tensor::ConcatOp>(context), state(state) {}
+struct ConcatPattern : StatefulPattern<tensor::ConcatOp> {
+  using StatefulPattern::StatefulPattern;
   LogicalResult matchAndRewrite(tensor::ConcatOp op,
                                 PatternRewriter &rewriter) const override {
     if (!isTopLevel(op))
@@ -1333,15 +1336,13 @@ struct ConcatPattern : OpRewritePattern<tensor::ConcatOp> {
     rewriter.replaceOp(op, buffer);
     return success();
   }
-  std::shared_ptr<ConversionState> state;
 };
 
 /// tensor.pad with a constant: the padded shape filled with the value on
 /// the device, the input written into its box (the box's last stick may
 /// end inside the padding, which holds the value already).
-struct PadPattern : OpRewritePattern<tensor::PadOp> {
-  PadPattern(MLIRContext *context, std::shared_ptr<ConversionState> state)
-      : OpRewritePattern<tensor::PadOp>(context), state(state) {}
+struct PadPattern : StatefulPattern<tensor::PadOp> {
+  using StatefulPattern::StatefulPattern;
   LogicalResult matchAndRewrite(tensor::PadOp op,
                                 PatternRewriter &rewriter) const override {
     if (!isTopLevel(op))
@@ -1384,7 +1385,6 @@ struct PadPattern : OpRewritePattern<tensor::PadOp> {
         rewriter.getF64FloatAttr(value.getValueAsDouble()));
     return success();
   }
-  std::shared_ptr<ConversionState> state;
 };
 
 /// `bufferization.materialize_in_destination %v in %dest` on tensors (how

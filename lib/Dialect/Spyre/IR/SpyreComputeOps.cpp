@@ -319,6 +319,23 @@ static FailureOr<int64_t> boxStartBytes(const BoundLayout &bound,
          bound.layout().stickBytes();
 }
 
+/// Checks that `box` at `offsets` lies inside `whole` (named `wholeName`).
+static LogicalResult verifyBoxBounds(Operation *op, ArrayRef<int64_t> offsets,
+                                     RankedTensorType box,
+                                     RankedTensorType whole,
+                                     StringRef wholeName) {
+  if (offsets.size() != static_cast<size_t>(whole.getRank()))
+    return op->emitOpError("needs ")
+           << whole.getRank() << " offsets, got " << offsets.size();
+  for (auto [d, offset] : llvm::enumerate(offsets))
+    if (offset < 0 || offset + box.getDimSize(d) > whole.getDimSize(d))
+      return op->emitOpError("the box [")
+             << offset << ", " << offset + box.getDimSize(d) << ") of dim " << d
+             << " lies outside the " << wholeName << "'s "
+             << whole.getDimSize(d) << " elements";
+  return success();
+}
+
 /// Bytes from the first device byte of the laid-out `type` to its box at
 /// `offsets`; failure without a layout or for a box not of device positions.
 static FailureOr<int64_t> windowBytes(RankedTensorType type,
@@ -344,15 +361,8 @@ LogicalResult ExtractSliceOp::verify() {
       input.getElementType() != result.getElementType())
     return emitOpError("the box must have the input's rank and element type");
   ArrayRef<int64_t> offsets = getOffsets();
-  if (offsets.size() != static_cast<size_t>(input.getRank()))
-    return emitOpError("needs ")
-           << input.getRank() << " offsets, got " << offsets.size();
-  for (auto [d, offset] : llvm::enumerate(offsets))
-    if (offset < 0 || offset + result.getDimSize(d) > input.getDimSize(d))
-      return emitOpError("the box [")
-             << offset << ", " << offset + result.getDimSize(d) << ") of dim "
-             << d << " lies outside the input's " << input.getDimSize(d)
-             << " elements";
+  if (failed(verifyBoxBounds(getOperation(), offsets, result, input, "input")))
+    return failure();
   if (getLayoutAttr(input)) {
     llvm::Expected<BoundLayout> bound = bindLayout(input);
     if (bound) {
@@ -396,15 +406,9 @@ LogicalResult InsertSliceOp::verify() {
   if (withoutLayout(getType()) != withoutLayout(dest))
     return emitOpError("the result must have the destination's type");
   ArrayRef<int64_t> offsets = getOffsets();
-  if (offsets.size() != static_cast<size_t>(dest.getRank()))
-    return emitOpError("needs ")
-           << dest.getRank() << " offsets, got " << offsets.size();
-  for (auto [d, offset] : llvm::enumerate(offsets))
-    if (offset < 0 || offset + source.getDimSize(d) > dest.getDimSize(d))
-      return emitOpError("the box [")
-             << offset << ", " << offset + source.getDimSize(d) << ") of dim "
-             << d << " lies outside the destination's " << dest.getDimSize(d)
-             << " elements";
+  if (failed(verifyBoxBounds(getOperation(), offsets, source, dest,
+                             "destination")))
+    return failure();
   if (getLayoutAttr(dest)) {
     llvm::Expected<BoundLayout> bound = bindLayout(dest);
     // The result is the destination's buffer: the same bytes (its layout
