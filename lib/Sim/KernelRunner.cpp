@@ -484,9 +484,8 @@ llvm::Error KernelRunner::run(KernelOp kernel) {
   FailureOr<kernel::Problem> problem = getKernelProblem(payload, reason);
   if (succeeded(problem)) {
     for (unsigned i = 0, e = kernel.getNumInputs() + 1; i < e; ++i)
-      problem->tensors[i].lxResident =
-          kernel.getAccess(i).isResident() ||
-          static_cast<int>(i) == getInPlaceOperand(kernel);
+      // (getKernelProblem marks a destination written in place already.)
+      problem->tensors[i].lxResident |= kernel.getAccess(i).isResident();
     double points = 1;
     for (int64_t r : info.getStaticLoopRanges())
       points *= static_cast<double>(r);

@@ -22,6 +22,8 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
   int64_t numDims = static_cast<int64_t>(tile.size());
   std::vector<Operand> operands;
   int64_t segmentBytes = target.segmentBytes;
+  Operation *payload = kernel.getPayload();
+  int inPlace = getInPlaceOperand(kernel);
   for (unsigned i = 0, e = kernel.getNumInputs() + 1; i < e; ++i) {
     Operand t;
     t.isResult = i == kernel.getNumInputs();
@@ -53,7 +55,6 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
     t.hostSize.assign(t.type.getShape().begin(), t.type.getShape().end());
     // A box of a larger tensor is walked from the box's origin: its
     // elements are the box's, the rest of the tensor lies outside.
-    Operation *payload = kernel.getPayload();
     if ((isa<ExtractSliceOp>(payload) && i == 0) ||
         (isa<InsertSliceOp>(payload) && t.isResult)) {
       SmallVector<int64_t> ranges =
@@ -102,7 +103,7 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
       if (t.ddr->size() < t.regionEnd) {
         // A result buffer (or one written in place) is created by its first
         // writer.
-        if (!t.isResult && static_cast<int>(i) != getInPlaceOperand(kernel))
+        if (!t.isResult && static_cast<int>(i) != inPlace)
           return fail(
               kernel,
               llvm::formatv(

@@ -363,6 +363,8 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
                 describeLocation(op->getLoc()),
                 resource.getRawHandle().getKey());
     };
+    // (Every constant the function uploads is checked here, so the upload
+    // below only meets elided data in --model-only runs.)
     for (Operation *scope : scopes)
       scope->walk(check);
     if (!missing.empty())
@@ -515,13 +517,6 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
                      .insert({toDevice.getInput(),
                               placeholderFor(toDevice.getInput().getType())})
                      .first;
-        } else if (resource) {
-          return llvm::createStringError(llvm::formatv(
-              "the constant at {0} has no data: its dense_resource blob "
-              "'{1}' is not in the module (elided when the program was "
-              "printed); add the blob, or run with --model-only",
-              describeLocation(def->getLoc()),
-              resource.getRawHandle().getKey()));
         } else {
           return llvm::createStringError(
               llvm::formatv("spyre.to_device at {0} reads a value no host "

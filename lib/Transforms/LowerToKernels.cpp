@@ -184,22 +184,20 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
     SmallVector<int64_t, 6> ddrStrides = rowMajorStrides(deviceSize);
     // A box of a larger tensor (read or written): every core starts from
     // the box's origin.
-    int64_t window = 0;
-    FailureOr<int64_t> bytes = 0;
+    FailureOr<int64_t> window = 0;
     if (auto box = dyn_cast<ExtractSliceOp>(op); box && i == 0)
-      bytes = box.getWindowBytes();
+      window = box.getWindowBytes();
     if (auto box = dyn_cast<InsertSliceOp>(op);
         box && (tensor.isResult || isInPlace))
-      bytes = box.getWindowBytes();
-    if (failed(bytes))
+      window = box.getWindowBytes();
+    if (failed(window))
       return op->emitOpError("the box is not one of device positions");
-    window = *bytes;
     for (int64_t c = 0, e = div.numCores(); c < e; ++c) {
       SmallVector<int64_t, 6> at = div.sliceOf(c);
       SmallVector<int64_t> start;
       for (unsigned d = 0; d < numDims; ++d)
         start.push_back(at[d] * slice[d]);
-      out.coreOffsets.push_back(window +
+      out.coreOffsets.push_back(*window +
                                 stickOffset(tensor, start, ddrStrides) * stick);
     }
     for (unsigned d = 0; d < numDims; ++d) {
