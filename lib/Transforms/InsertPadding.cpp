@@ -5,8 +5,9 @@
 // Two places need a neutral value in it:
 //
 //  - matmul reduces over K; when K is not a whole number of sticks, B's K
-//    rows are copied into a layout padded to roundup(K, eps) rows of zeros
-//    (`spyre.pad`). A's tail inside its last K stick is masked by hardware.
+//    rows are copied into a zero-filled buffer of roundup(K, eps) rows that
+//    the matmul reads in place, as torch-spyre pads K. A's tail inside its
+//    last K stick is masked by hardware.
 //  - a reduction along a dim whose device extent exceeds the host extent
 //    (the stick dim of a partial stick) masks the padding with its neutral
 //    value (`padding_value`).
@@ -78,10 +79,46 @@ static LogicalResult padMatmul(ComputeOpInterface op, OpBuilder &builder) {
       op->getContext(), deviceSize, layout.getStrideMap(), layout.getFormat(),
       layout.getArrangement(), layout.getStickBytes());
   builder.setInsertionPoint(op);
-  Value result = PadOp::create(builder, op->getLoc(),
-                               withLayout(withoutLayout(type), paddedLayout), b,
-                               builder.getF64FloatAttr(0.0));
-  op->setOperand(1, result);
+  Location loc = op->getLoc();
+  // As torch-spyre pads K: a [K_pad, ...] buffer filled with zeros, B copied
+  // into its first K rows (a view write, with backGapCore_), and the matmul
+  // reading the first K rows of that buffer in place (a view).
+  SmallVector<int64_t> bufferShape(type.getShape());
+  bufferShape[*kDim] = padded;
+  auto bufferType = withLayout(
+      RankedTensorType::get(bufferShape, type.getElementType()), paddedLayout);
+  llvm::Expected<BoundLayout> bufferBound = bindLayout(bufferType);
+  if (!bufferBound) {
+    // The padded rows do not form a host shape of this layout: the padding
+    // is written by one masked copy instead.
+    llvm::consumeError(bufferBound.takeError());
+    Value result = PadOp::create(builder, loc,
+                                 withLayout(withoutLayout(type), paddedLayout),
+                                 b, builder.getF64FloatAttr(0.0));
+    op->setOperand(1, result);
+    return success();
+  }
+  llvm::Expected<SpyreTensorLayout> scalarLayout =
+      getDefaultLayout(RankedTensorType::get({}, type.getElementType()),
+                       std::nullopt, layout.getStickBytes());
+  if (!scalarLayout)
+    return op.emitOpError(llvm::toString(scalarLayout.takeError()));
+  auto scalarType = RankedTensorType::get({}, type.getElementType());
+  Value zero = ConstantOp::create(
+      builder, loc,
+      withLayout(scalarType, LayoutAttr::get(op->getContext(), *scalarLayout,
+                                             type.getElementType())),
+      DenseElementsAttr::get(scalarType,
+                             builder.getZeroAttr(type.getElementType())));
+  Value filled =
+      IdentityOp::create(builder, loc, bufferType, ValueRange{zero}, nullptr);
+  SmallVector<int64_t> origin(type.getRank(), 0);
+  Value written = InsertSliceOp::create(builder, loc, bufferType, b, filled,
+                                        origin, builder.getF64FloatAttr(0.0));
+  Value view = ExtractSliceOp::create(
+      builder, loc, withLayout(withoutLayout(type), paddedLayout), written,
+      origin);
+  op->setOperand(1, view);
   return success();
 }
 

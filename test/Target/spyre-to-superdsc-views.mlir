@@ -72,3 +72,50 @@ func.func @cat(%a: tensor<64x128xf16>, %b: tensor<64x64xf16>) -> tensor<64x192xf
 // CHECK: "name_": "allocate-Tensor1_hbm"
 // CHECK: "[0, 0, 0]": "17179885568"
 // CHECK-NOT: allocate-Tensor2
+
+// -----
+
+// K padding as torch-spyre writes it: B [1000, 512] is copied into a
+// zero-filled [1024, 512] buffer and the matmul runs with N_.in_ = 1024
+// (K rounded up to whole 64-element sticks). Three SuperDSCs:
+//  0. the fill: identity of the zero stick over the whole buffer
+//     (mb 1024 rows, out 512);
+//  1. the copy: 1000 rows iterated, written into a buffer of 1024 rows, so
+//     the output carries backGapCore_ mb 1024 - 1000 = 24; the input is
+//     dense (no gap);
+//  2. the matmul reads the buffer's first K rows in place: in_ = 1024.
+func.func @kpad(%a: tensor<64x1000xf16>, %b: tensor<1000x512xf16>) -> tensor<64x512xf16> {
+  %e = tensor.empty() : tensor<64x512xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<64x512xf16>) -> tensor<64x512xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<64x1000xf16>, tensor<1000x512xf16>) outs(%f : tensor<64x512xf16>) -> tensor<64x512xf16>
+  return %r : tensor<64x512xf16>
+}
+
+// CHECK: // -----
+// CHECK: "0_identity"
+// CHECK: "N_": {
+// CHECK-NEXT: "mb_": 1024,
+// CHECK-NEXT: "name_": "n",
+// CHECK-NEXT: "out_": 512
+// CHECK-NOT: "backGapCore_"
+// CHECK: "1_identity"
+// CHECK: "N_": {
+// CHECK-NEXT: "mb_": 1000,
+// CHECK-NEXT: "name_": "n",
+// CHECK-NEXT: "out_": 512
+// CHECK-NOT: "backGapCore_"
+// CHECK: "name_": "allocate-Tensor0_hbm"
+// CHECK: "backGapCore_": {
+// CHECK-NEXT:   "mb": {
+// CHECK-NEXT:     "-1": "24"
+// CHECK-NEXT:   }
+// CHECK-NEXT: },
+// CHECK: "name_": "allocate-Tensor1_hbm"
+// CHECK: "2_batchmatmul"
+// CHECK: "N_": {
+// CHECK-NEXT: "in_": 1024,
+// CHECK-NEXT: "mb_": 64,
+// CHECK-NEXT: "name_": "n",
+// CHECK-NEXT: "out_": 512
+// CHECK-NOT: "backGapCore_"

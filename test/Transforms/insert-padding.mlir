@@ -4,11 +4,17 @@
 #b1000 = #spyre.layout<device_size = [8, 1000, 64], stride_map = [64, 512, 1]>
 #c = #spyre.layout<device_size = [8, 64, 64], stride_map = [64, 512, 1]>
 
-// K = 1000 is not a whole number of sticks: B's K rows are padded to 1024
-// with zeros; A is left alone (the hardware masks its last stick).
+// K = 1000 is not a whole number of sticks: as torch-spyre pads K, B is
+// copied into the first 1000 rows of a 1024-row buffer filled with zeros,
+// and the matmul reads the first 1000 rows of that buffer in place (a view:
+// the extract_slice keeps the buffer's layout). A is left alone (the
+// hardware masks its last stick).
 // CHECK-LABEL: func.func @matmul_partial_k
 // CHECK-SAME: (%[[A:.+]]: tensor<64x1000xf16, {{.*}}>, %[[B:.+]]: tensor<1000x512xf16, {{.*}}>)
-// CHECK: %[[P:.+]] = spyre.pad %[[B]] value = 0.000000e+00 : tensor<1000x512xf16, #spyre.layout<device_size = [8, 1000, 64], stride_map = [64, 512, 1]>> -> tensor<1000x512xf16, #spyre.layout<device_size = [8, 1024, 64], stride_map = [64, 512, 1]>>
+// CHECK: %[[ZERO:.+]] = spyre.constant dense<0.000000e+00> : tensor<f16> -> tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>
+// CHECK: %[[FILL:.+]] = spyre.identity %[[ZERO]] : (tensor<f16, {{.*}}>) -> tensor<1024x512xf16, #spyre.layout<device_size = [8, 1024, 64], stride_map = [64, 512, 1]>>
+// CHECK: %[[BUF:.+]] = spyre.insert_slice %[[B]] into %[[FILL]] offsets = [0, 0] {fill = 0.000000e+00 : f64} : tensor<1000x512xf16, #spyre.layout<device_size = [8, 1000, 64], stride_map = [64, 512, 1]>> into tensor<1024x512xf16, {{.*}}> -> tensor<1024x512xf16, #spyre.layout<device_size = [8, 1024, 64], stride_map = [64, 512, 1]>>
+// CHECK: %[[P:.+]] = spyre.extract_slice %[[BUF]] offsets = [0, 0] : tensor<1024x512xf16, {{.*}}> -> tensor<1000x512xf16, #spyre.layout<device_size = [8, 1024, 64], stride_map = [64, 512, 1]>>
 // CHECK: spyre.matmul %[[A]], %[[P]]
 func.func @matmul_partial_k(%a: tensor<64x1000xf16, #a1000>, %b: tensor<1000x512xf16, #b1000>) -> tensor<64x512xf16, #c> {
   %r = spyre.matmul %a, %b : tensor<64x1000xf16, #a1000>, tensor<1000x512xf16, #b1000> -> tensor<64x512xf16, #c>
@@ -23,7 +29,7 @@ func.func @matmul_partial_k(%a: tensor<64x1000xf16, #a1000>, %b: tensor<1000x512
 
 // K = 1024: nothing to pad.
 // CHECK-LABEL: func.func @matmul_whole_k
-// CHECK-NOT: spyre.pad
+// CHECK-NOT: spyre.insert_slice
 func.func @matmul_whole_k(%a: tensor<64x1024xf16, #a>, %b: tensor<1024x512xf16, #b>) -> tensor<64x512xf16, #c> {
   %r = spyre.matmul %a, %b : tensor<64x1024xf16, #a>, tensor<1024x512xf16, #b> -> tensor<64x512xf16, #c>
   return %r : tensor<64x512xf16, #c>
@@ -68,7 +74,7 @@ func.func @unpadded_reductions(%x: tensor<8x1024xf16, #x>) -> (tensor<8xf16, #s>
 
 // Host tensors are not touched.
 // CHECK-LABEL: func.func @host
-// CHECK-NOT: spyre.pad
+// CHECK-NOT: spyre.insert_slice
 // CHECK-NOT: padding_value
 func.func @host(%a: tensor<8x1000xf16>, %b: tensor<1000x8xf16>) -> (tensor<8x8xf16>, tensor<8xf16>) {
   %m = spyre.matmul %a, %b : tensor<8x1000xf16>, tensor<1000x8xf16> -> tensor<8x8xf16>

@@ -164,9 +164,14 @@ def SpyreInsertPadding
     : Pass<"spyre-insert-padding"> {
   let summary = "Make padding hold the values the hardware needs";
   let description = [{
-    - matmul with K not a multiple of the stick: B is copied into a layout
-      whose K rows are padded to a whole number of sticks and hold zeros
-      (`spyre.pad`); A's tail inside its last stick is masked by hardware;
+    - matmul with K not a multiple of the stick: as torch-spyre pads K, a
+      buffer of `K_pad` (K rounded up to whole sticks) rows is filled with
+      zeros (`spyre.identity` of a zero scalar), B is written into its first
+      K rows (`spyre.insert_slice`) and the matmul reads those rows in place
+      (`spyre.extract_slice` at the origin with the buffer's layout, a
+      view); A's tail inside its last stick is masked by hardware. Where
+      the padded rows are not a host shape of B's layout, one masked copy
+      (`spyre.pad`) writes them instead;
     - reductions along a padded dim mask the padding with their neutral
       value (`padding_value`: 0 for sum and mean, -inf for max, +inf for
       min).

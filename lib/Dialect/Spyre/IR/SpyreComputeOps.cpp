@@ -355,6 +355,12 @@ FailureOr<int64_t> ExtractSliceOp::getWindowBytes() {
   return windowBytes(getInput().getType(), getOffsets());
 }
 
+bool ExtractSliceOp::isView() {
+  LayoutAttr input = getLayoutAttr(getInput().getType());
+  return input && input == getLayoutAttr(getType()) &&
+         llvm::all_of(getOffsets(), [](int64_t o) { return o == 0; });
+}
+
 LogicalResult ExtractSliceOp::verify() {
   RankedTensorType input = getInput().getType(), result = getType();
   if (input.getRank() != result.getRank() ||

@@ -28,6 +28,8 @@ bool mlir::spyre::isViewOp(Operation *op) {
     return transpose.isView();
   if (auto reshape = dyn_cast<ReshapeOp>(op))
     return reshape.isView();
+  if (auto slice = dyn_cast<ExtractSliceOp>(op))
+    return slice.isView();
   return false;
 }
 

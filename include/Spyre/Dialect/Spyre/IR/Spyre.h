@@ -191,13 +191,15 @@ LogicalResult verifyDeviceFormats(ComputeOpInterface op);
 
 namespace mlir::spyre {
 
-/// Whether `op` can be run as a kernel (a compute op, restickify or pad).
-inline bool isKernelPayload(Operation *op) {
-  return isa<KernelPayloadOpInterface>(op);
-}
-
-/// A transpose or reshape that only reinterprets its input's bytes.
+/// A transpose, reshape or leading box (`spyre.extract_slice` at offset 0
+/// with the input's layout) that only reinterprets its input's bytes.
 bool isViewOp(Operation *op);
+
+/// Whether `op` runs as a kernel (a compute op, restickify or pad that is
+/// not a view).
+inline bool isKernelPayload(Operation *op) {
+  return isa<KernelPayloadOpInterface>(op) && !isViewOp(op);
+}
 
 /// The operand whose buffer `op` writes its result into (spyre.insert_slice,
 /// or a kernel running one: the destination), or -1.

@@ -309,6 +309,11 @@ def Spyre_ExtractSliceOp : Spyre_ComputeOp<"extract_slice", "identity", [],
     is a multiple of the elements one position of that dim's outermost
     device dim spans (whole sticks along the stick dim).
 
+    A box at offset 0 whose result has the input's layout is a view: every
+    element keeps its device bytes, so no kernel runs and the result reads
+    the input's buffer in place (how a matmul reads the first K rows of a
+    zero-padded `[K_pad, N]` buffer, as `--spyre-insert-padding` builds it).
+
     ```mlir
     %q = spyre.extract_slice %qkv offsets = [0, 768]
         : tensor<128x2304xf16> -> tensor<128x768xf16>
@@ -336,6 +341,9 @@ def Spyre_ExtractSliceOp : Spyre_ComputeOp<"extract_slice", "identity", [],
     /// Bytes from the input's first device byte to the box's, when both
     /// sides are laid out and the box is one of device positions.
     ::mlir::FailureOr<int64_t> getWindowBytes();
+    /// Whether the op moves no data: the box starts at the origin and the
+    /// result has the input's layout (every element at the same bytes).
+    bool isView();
   }];
 }
 
