@@ -134,6 +134,13 @@ SpyreTensorLayout::get(ArrayRef<int64_t> deviceSize,
         "{4} holds {2} elements",
         deviceSize.size() - 1, deviceSize.back(), eps, stickBytes,
         stringifyDataFormat(format)));
+  // Two statistics per stick (exx2's mean and mean square) need a stick of
+  // their own: the synthetic stick of a per-row tensor.
+  if (arrangement == ElementArrangement::EXX2 && strideMap.back() != -1)
+    return makeError(llvm::formatv(
+        "element arrangement exx2 holds two values in each stick of a "
+        "synthetic stick dim, but stride_map[{0}] = {1} (it must be -1)",
+        strideMap.size() - 1, strideMap.back()));
   // The device tensor's byte size must be representable.
   int64_t bytes = stickBytes;
   for (int64_t size : deviceSize.drop_back())

@@ -36,6 +36,9 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
   } else if (auto exx2 = dyn_cast<Exx2Op>(op)) {
     s.kind = Kind::Exx2;
     s.a = exx2.getScale().convertToDouble();
+    s.reducedDim = static_cast<int>(exx2.getInput().getType().getRank() - 1);
+    if (std::optional<APFloat> mask = exx2.getPaddingValue())
+      s.mask = mask->convertToDouble();
   } else if (auto scale = dyn_cast<LayerNormScaleOp>(op)) {
     s.kind = Kind::LnScale;
     s.a = scale.getEps().convertToDouble();
@@ -138,7 +141,7 @@ void TileCompute::compute(bool firstReduction,
                    ? static_cast<float>(semantics.reduction.getNeutralValue())
                    : 0.0f;
   if (firstReduction)
-    acc.assign(out.denseSize, init);
+    acc.assign(out.denseSize * out.slots, init);
   unsigned r = operands.size() - 1;
   switch (semantics.kind) {
   case Kind::Elementwise: {
@@ -204,43 +207,38 @@ void TileCompute::compute(bool firstReduction,
     return;
   }
   case Kind::Exx2: {
-    // Dims: input dims, then the statistic s (the last op dim).
-    int64_t s = static_cast<int64_t>(tile.size()) - 1;
-    SmallVector<int64_t, 6> outer(extents.begin(), extents.end());
-    outer[s] = 1;
-    int64_t so = out.denseStride[s];
-    forEachPoint(outer, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
+    // Lane 0 of each row's stick sums x, lane 1 sums x * x (the exx2
+    // arrangement); finalize scales both.
+    int64_t second = out.denseSize;
+    forEachPoint(extents, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
       float x = in[0][i[0]];
       acc[i[1]] += x;
-      acc[i[1] + so] += x * x;
+      acc[i[1] + second] += x * x;
     });
     return;
   }
   case Kind::LnScale: {
-    int64_t s = static_cast<int64_t>(tile.size()) - 1;
-    SmallVector<int64_t, 6> outer(extents.begin(), extents.end());
-    outer[s] = 1;
-    int64_t si = operands[0].denseStride[s], so = out.denseStride[s];
+    int64_t secondIn = operands[0].denseSize, secondOut = out.denseSize;
     float eps = static_cast<float>(semantics.a);
-    forEachPoint(outer, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
-      float mean = in[0][i[0]], square = in[0][i[0] + si];
+    forEachPoint(extents, {strides(0), strides(r)}, [&](ArrayRef<int64_t> i) {
+      float mean = in[0][i[0]], square = in[0][i[0] + secondIn];
       acc[i[1]] = mean;
-      acc[i[1] + so] = 1.0f / std::sqrt(square - mean * mean + eps);
+      acc[i[1] + secondOut] = 1.0f / std::sqrt(square - mean * mean + eps);
     });
     return;
   }
   case Kind::LnNorm: {
-    // x, stats, weight, bias; the statistic is the last op dim.
-    int64_t s = static_cast<int64_t>(tile.size()) - 1;
-    SmallVector<int64_t, 6> outer(extents.begin(), extents.end());
-    outer[s] = 1;
-    int64_t ss = operands[1].denseStride[s];
-    forEachPoint(
-        outer, {strides(0), strides(1), strides(2), strides(3), strides(r)},
-        [&](ArrayRef<int64_t> i) {
-          float mean = in[1][i[1]], rstd = in[1][i[1] + ss];
-          acc[i[4]] = (in[0][i[0]] - mean) * rstd * in[2][i[2]] + in[3][i[3]];
-        });
+    // x, mean (exx2's: lane 0 the mean), norm (layernormscale's: lane 1 the
+    // reciprocal standard deviation), weight, bias.
+    int64_t rstdAt = operands[2].denseSize;
+    forEachPoint(extents,
+                 {strides(0), strides(1), strides(2), strides(3), strides(4),
+                  strides(r)},
+                 [&](ArrayRef<int64_t> i) {
+                   float mean = in[1][i[1]], rstd = in[2][i[2] + rstdAt];
+                   acc[i[5]] =
+                       (in[0][i[0]] - mean) * rstd * in[3][i[3]] + in[4][i[4]];
+                 });
     return;
   }
   }

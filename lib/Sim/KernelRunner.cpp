@@ -131,7 +131,7 @@ llvm::Error KernelExecution::prepare() {
     if (reduction[d])
       loopOrder.push_back(static_cast<int>(d));
 
-  if (semantics.kind == Kind::Reduce) {
+  if (semantics.kind == Kind::Reduce || semantics.kind == Kind::Exx2) {
     int d = semantics.reducedDim;
     if (padded[d] > size[d] && !semantics.mask)
       return fail(
@@ -141,17 +141,6 @@ llvm::Error KernelExecution::prepare() {
                         "the padding holds (run --spyre-insert-padding)",
                         padded[d] - size[d], d));
   }
-  if (semantics.kind == Kind::Exx2 || semantics.kind == Kind::LnScale ||
-      semantics.kind == Kind::LnNorm) {
-    // Both statistics of a row must be in the same tile.
-    int64_t s = numDims - 1;
-    if (division.splits[s] != 1 || division.chunks[s] != 1 || tile[s] < 2)
-      return fail(kernel, llvm::formatv(
-                              "the statistic dim must stay whole on every "
-                              "core (split {0}, chunks {1}, tile {2})",
-                              division.splits[s], division.chunks[s], tile[s]));
-  }
-
   llvm::Expected<std::vector<Operand>> bound = bindOperands(
       kernel, info.getIndexingMapsArray(), tile, division, machine, target);
   if (!bound)
@@ -258,9 +247,11 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
   std::vector<int64_t> loads(numInputs, 0);
   std::vector<float> acc;
   int64_t stores = 0;
-  float fill = semantics.kind == Kind::Reduce && semantics.mask
-                   ? static_cast<float>(*semantics.mask)
-                   : 0.0f;
+  float fill =
+      (semantics.kind == Kind::Reduce || semantics.kind == Kind::Exx2) &&
+              semantics.mask
+          ? static_cast<float>(*semantics.mask)
+          : 0.0f;
   SmallVector<int64_t, 6> tileAt(numDims, 0);
   for (bool done = false; !done;) {
     SmallVector<int64_t, 6> region(numDims);

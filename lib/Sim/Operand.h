@@ -53,6 +53,9 @@ struct Operand {
   uint32_t usedMask = 0;
   SmallVector<int64_t, 6> denseStride;
   int64_t denseSize = 1;
+  /// Values per element: 2 for the exx2 arrangement (lanes 0 and 1 of each
+  /// stick), else 1. Slot k of the dense tile starts at k * denseSize.
+  int64_t slots = 1;
   /// Cores sharing each tile (the tile is forwarded along the ring).
   int64_t group = 1;
 

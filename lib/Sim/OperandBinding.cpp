@@ -68,6 +68,8 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
       t.opDim.push_back(piece ? t.opDimOfHost[role.hostDim] : -1);
     }
     t.stickHost = t.bound->stickHostDim();
+    if (layout.getArrangement() == ElementArrangement::EXX2)
+      t.slots = 2;
     t.access = kernel.getAccess(i);
     t.resident = t.access.isResident();
     t.id = machine.idOf(getBufferRoot(t.value),

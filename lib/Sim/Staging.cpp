@@ -140,7 +140,7 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
                            float fill) {
   Memory &lx = machine.lx(core);
   if (!machine.modelOnly)
-    dense.assign(t.denseSize, fill);
+    dense.assign(t.denseSize * t.slots, fill);
   int64_t stickStep = t.stickStep();
   int stickOp = t.stickOpDim();
   SmallVector<int64_t, 6> host;
@@ -199,6 +199,10 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
         if (machine.modelOnly)
           return;
         const uint8_t *bytes = lx.bytes.data() + address;
+        // Further values of the element in the next lanes (exx2).
+        for (int64_t slot = 1; slot < t.slots; ++slot)
+          dense[index + slot * t.denseSize] =
+              loadDeviceElement(t.format, bytes + slot * t.elemBytes);
         float *to = dense.data() + index;
         if (t.format == DataFormat::SEN169_FP16) {
           const float *table = sen169ToFloatTable();
@@ -267,8 +271,9 @@ llvm::Error Stager::scatter(const Operand &t, int64_t core,
         }
         uint8_t *bytes = lx.bytes.data() + address;
         for (int64_t lane = 0; lane < t.eps; ++lane) {
-          bool real = !padding && (t.stickHost >= 0 || lane == 0);
-          int64_t laneIndex = index;
+          bool real = !padding && (t.stickHost >= 0 || lane < t.slots);
+          int64_t laneIndex =
+              index + (t.stickHost >= 0 ? 0 : lane) * t.denseSize;
           if (real && t.stickHost >= 0) {
             int64_t h = host[t.stickHost] + lane * stickStep;
             if (h >= t.hostSize[t.stickHost]) {
@@ -279,7 +284,7 @@ llvm::Error Stager::scatter(const Operand &t, int64_t core,
               laneIndex += (h - region[stickOp]) * t.denseStride[stickOp];
             }
           }
-          if (real && (laneIndex < 0 || laneIndex >= t.denseSize))
+          if (real && (laneIndex < 0 || laneIndex >= t.denseSize * t.slots))
             return outside(stickOp >= 0 ? stickOp : 0, laneIndex);
           if (!machine.modelOnly)
             storeDeviceElement(t.format, bytes + lane * t.elemBytes,

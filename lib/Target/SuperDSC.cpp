@@ -234,7 +234,10 @@ LogicalResult KernelEmitter::analyse() {
         t.stick = label;
         syntheticSize = std::max(syntheticSize, t.eps);
         t.order.push_back(label);
-        t.scale.push_back(1);
+        // layernormscale reads both statistics of exx2's stick: the
+        // reference generator marks its input's stick reduced (-2).
+        t.scale.push_back(isa<LayerNormScaleOp>(payload) && t.access == 0 ? -2
+                                                                          : 1);
       } else if (!isMatmul) {
         t.order.push_back(label);
         t.scale.push_back(-1);
@@ -442,6 +445,10 @@ FailureOr<JValue> KernelEmitter::emit(int64_t index, int64_t chunk) {
   if (reduction && reduction.getMaskValue()) {
     maskValue = reduction.getMaskValue();
     maskedDims.push_back(static_cast<unsigned>(reduction.getReducedDim()));
+  } else if (auto exx2 = dyn_cast<Exx2Op>(payload);
+             exx2 && exx2.getPaddingValue()) {
+    maskValue = exx2.getPaddingValue()->convertToDouble();
+    maskedDims.push_back(numOpDims() - 1);
   } else if (auto pad = dyn_cast<PadOp>(payload)) {
     maskValue = pad.getValue().convertToDouble();
     for (unsigned d = 0; d < numOpDims(); ++d)

@@ -8,9 +8,9 @@
 //    rows are copied into a zero-filled buffer of roundup(K, eps) rows that
 //    the matmul reads in place, as torch-spyre pads K. A's tail inside its
 //    last K stick is masked by hardware.
-//  - a reduction along a dim whose device extent exceeds the host extent
-//    (the stick dim of a partial stick) masks the padding with its neutral
-//    value (`padding_value`).
+//  - a reduction (or exx2) along a dim whose device extent exceeds the host
+//    extent (the stick dim of a partial stick) masks the padding with its
+//    neutral value (`padding_value`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +136,20 @@ static void maskReduction(ReductionOpInterface op) {
     op.setMaskValue(op.getNeutralValue());
 }
 
+/// exx2 sums x and x * x along the innermost dim: its padding reads as 0.
+static void maskExx2(Exx2Op op) {
+  RankedTensorType type = op.getInput().getType();
+  if (!isDeviceTensor(type))
+    return;
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return;
+  }
+  if (isPadded(*bound, static_cast<int>(type.getRank() - 1)))
+    op.setPaddingValueAttr(Builder(op).getF64FloatAttr(0.0));
+}
+
 namespace {
 struct InsertPaddingPass
     : mlir::spyre::impl::SpyreInsertPaddingBase<InsertPaddingPass> {
@@ -151,6 +165,8 @@ struct InsertPaddingPass
       }
       if (auto reduction = dyn_cast<ReductionOpInterface>(op))
         maskReduction(reduction);
+      if (auto exx2 = dyn_cast<Exx2Op>(op))
+        maskExx2(exx2);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -81,3 +81,20 @@ func.func @host(%a: tensor<8x1000xf16>, %b: tensor<1000x8xf16>) -> (tensor<8x8xf
   %r = spyre.max %a dim = 1 : tensor<8x1000xf16> -> tensor<8xf16>
   return %m, %r : tensor<8x8xf16>, tensor<8xf16>
 }
+
+// -----
+
+#x200 = #spyre.layout<device_size = [4, 8, 64], stride_map = [64, 200, 1]>
+#x256 = #spyre.layout<device_size = [4, 8, 64], stride_map = [64, 256, 1]>
+#rows = #spyre.layout<device_size = [1, 8, 64], stride_map = [-1, 1, -1], arrangement = exx2>
+
+// exx2 sums along the normalized dim like a reduction: a partial last stick
+// (200 of 256) is masked with 0; a whole one is not.
+// CHECK-LABEL: func.func @exx2_padding
+// CHECK: spyre.exx2 %{{.*}} scale = 5.000000e-03 {padding_value = 0.000000e+00 : f64}
+// CHECK: spyre.exx2 %{{.*}} scale = 3.906250e-03 :
+func.func @exx2_padding(%a: tensor<8x200xf16, #x200>, %b: tensor<8x256xf16, #x256>) -> (tensor<8xf16, #rows>, tensor<8xf16, #rows>) {
+  %0 = spyre.exx2 %a scale = 0.005 : tensor<8x200xf16, #x200> -> tensor<8xf16, #rows>
+  %1 = spyre.exx2 %b scale = 0.00390625 : tensor<8x256xf16, #x256> -> tensor<8xf16, #rows>
+  return %0, %1 : tensor<8xf16, #rows>, tensor<8xf16, #rows>
+}

@@ -217,20 +217,21 @@ func.func @dynamic(%a: tensor<?x64xf16>) {
 
 // -----
 
-// The norm rule: x sticked on the normalized dim, statistics on theirs; a
-// transposed x is restickified.
+// The norm rule: x sticked on the normalized dim, the per-row statistics
+// sparse with the exx2 arrangement (two statistics per stick, as torch-spyre
+// lays out exx2's result); a transposed x is restickified.
 // CHECK-LABEL: func.func @layer_norm_family
 // CHECK: %[[R:.+]] = spyre.restickify
 // CHECK: %[[X:.+]] = spyre.transpose %[[R]] {{.*}} -> tensor<128x768xf16, #spyre.layout<device_size = [12, 128, 64], stride_map = [64, 768, 1]>>
-// CHECK: spyre.exx2 %[[X]] {{.*}} -> tensor<128x2xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [64, 2, 1]>>
-// CHECK: spyre.layernormscale
-// CHECK: spyre.layernormnorm %[[X]]
+// CHECK: %[[M:.+]] = spyre.exx2 %[[X]] {{.*}} -> tensor<128xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1], arrangement = exx2>>
+// CHECK: %[[N:.+]] = spyre.layernormscale %[[M]] {{.*}} -> tensor<128xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1], arrangement = exx2>>
+// CHECK: spyre.layernormnorm %[[X]], %[[M]], %[[N]], {{.*}} -> tensor<128x768xf16, #spyre.layout<device_size = [12, 128, 64], stride_map = [64, 768, 1]>>
 // CHECK-NOT: spyre.restickify
 func.func @layer_norm_family(%xt: tensor<768x128xf16>, %w: tensor<768xf16>, %b: tensor<768xf16>) -> tensor<128x768xf16> {
   %x = spyre.transpose %xt permutation = [1, 0] : tensor<768x128xf16> -> tensor<128x768xf16>
-  %s = spyre.exx2 %x scale = 0.0013020833333333333 : tensor<128x768xf16> -> tensor<128x2xf16>
-  %n = spyre.layernormscale %s eps = 1.0e-05 : tensor<128x2xf16> -> tensor<128x2xf16>
-  %y = spyre.layernormnorm %x, %n, %w, %b : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  %m = spyre.exx2 %x scale = 0.0013020833333333333 : tensor<128x768xf16> -> tensor<128xf16>
+  %n = spyre.layernormscale %m eps = 1.0e-05 : tensor<128xf16> -> tensor<128xf16>
+  %y = spyre.layernormnorm %x, %m, %n, %w, %b : (tensor<128x768xf16>, tensor<128xf16>, tensor<128xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
   return %y : tensor<128x768xf16>
 }
 

@@ -88,6 +88,36 @@ def test_run_matmul_matches_numpy(cores):
     assert stats["kernels"][-1]["unit"] == "pt"
 
 
+LAYER_NORM = """
+func.func @ln(%x: tensor<96x200xf16>, %w: tensor<200xf16>, %b: tensor<200xf16>)
+    -> (tensor<96x200xf16>, tensor<96xf16>, tensor<96xf16>) {
+  %m = spyre.exx2 %x scale = 0.005 : tensor<96x200xf16> -> tensor<96xf16>
+  %n = spyre.layernormscale %m eps = 1.0e-05 : tensor<96xf16> -> tensor<96xf16>
+  %y = spyre.layernormnorm %x, %m, %n, %w, %b
+      : (tensor<96x200xf16>, tensor<96xf16>, tensor<96xf16>, tensor<200xf16>,
+         tensor<200xf16>) -> tensor<96x200xf16>
+  return %y, %m, %n : tensor<96x200xf16>, tensor<96xf16>, tensor<96xf16>
+}
+"""
+
+
+@pytest.mark.parametrize("cores", [1, 3, 32])
+def test_layer_norm_family_matches_numpy(cores):
+    # torch-spyre's layer_norm: the statistics travel as one stick per row
+    # holding two values (the exx2 arrangement); the host reads lane 0, the
+    # mean, of exx2's and layernormscale's results.
+    x = (rand((96, 200), seed=5) * 3 + 0.5).astype(np.float16)
+    w, b = rand((200,), seed=6), rand((200,), seed=7)
+    (y, m, n), _ = spyre.run(LAYER_NORM, [x, w, b], cores=cores)
+    xf = x.astype(np.float64)
+    mean = xf.mean(axis=1)
+    want = ((xf - mean[:, None]) / np.sqrt(xf.var(axis=1)[:, None] + 1e-5)
+            * w.astype(np.float64) + b.astype(np.float64))
+    np.testing.assert_allclose(m.astype(np.float64), mean, atol=2e-3)
+    np.testing.assert_allclose(n.astype(np.float64), mean, atol=2e-3)
+    np.testing.assert_allclose(y.astype(np.float64), want, atol=3e-2, rtol=1e-2)
+
+
 def test_run_artifact_with_check():
     artifact = spyre.compile(MATMUL, cores=8)
     a, b = rand((37, 200), seed=5), rand((200, 100), seed=6)

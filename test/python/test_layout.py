@@ -187,14 +187,18 @@ def test_direct_form_dim_map_needs_a_size():
 
 
 def test_direct_form_arrangement():
-    stl = SpyreTensorLayout(device_size=[4, 1024, 64], stride_map=[64, 256, 1],
+    # exx2: the per-row statistics of a [1024, 256] tensor, two per stick.
+    stl = SpyreTensorLayout(device_size=[1, 1024, 64], stride_map=[-1, 1, -1],
                             dtype=np.float16, element_arrangement="exx2")
     assert stl.element_arrangement == spyre.ElementArrangement.EXX2
     assert repr(stl) == (
-        "SpyreTensorLayout(device_size=[4, 1024, 64], "
-        "stride_map =[64, 256, 1], device_dtype=DataFormats.SEN169_FP16, "
+        "SpyreTensorLayout(device_size=[1, 1024, 64], "
+        "stride_map =[-1, 1, -1], device_dtype=DataFormats.SEN169_FP16, "
         "element_arrangement=ElementArrangement.EXX2)")
-    plain = SpyreTensorLayout([1024, 256], np.float16)
+    with pytest.raises(ValueError, match="synthetic stick"):
+        SpyreTensorLayout(device_size=[4, 1024, 64], stride_map=[64, 256, 1],
+                          dtype=np.float16, element_arrangement="exx2")
+    plain = SpyreTensorLayout([1024], np.float16)
     assert stl != plain
     assert not (stl == plain)
 

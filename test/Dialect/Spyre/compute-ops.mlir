@@ -141,16 +141,30 @@ func.func @laid_out(%a: tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 6
   return
 }
 
-// The layer-norm family: statistics in a trailing dim of 2.
+// The layer-norm family, as torch-spyre decomposes layer_norm: per-row
+// statistics (the input's shape without the normalized dim), host tensors
+// and then laid out (the statistics per-row with the exx2 arrangement).
 // CHECK-LABEL: func.func @layer_norm_family
 func.func @layer_norm_family(%x: tensor<128x768xf16>, %w: tensor<768xf16>, %b: tensor<768xf16>) -> tensor<128x768xf16> {
-  // CHECK: %[[S:.+]] = spyre.exx2 %{{.*}} scale = 0.0013020833{{[0-9]*}} : tensor<128x768xf16> -> tensor<128x2xf16>
-  %s = spyre.exx2 %x scale = 0.0013020833333333333 : tensor<128x768xf16> -> tensor<128x2xf16>
-  // CHECK: %[[N:.+]] = spyre.layernormscale %[[S]] eps = 1.000000e-05 : tensor<128x2xf16> -> tensor<128x2xf16>
-  %n = spyre.layernormscale %s eps = 1.0e-05 : tensor<128x2xf16> -> tensor<128x2xf16>
-  // CHECK: spyre.layernormnorm %{{.*}}, %[[N]], %{{.*}}, %{{.*}} : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
-  %y = spyre.layernormnorm %x, %n, %w, %b : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  // CHECK: %[[M:.+]] = spyre.exx2 %{{.*}} scale = 0.0013020833{{[0-9]*}} : tensor<128x768xf16> -> tensor<128xf16>
+  %m = spyre.exx2 %x scale = 0.0013020833333333333 : tensor<128x768xf16> -> tensor<128xf16>
+  // CHECK: %[[N:.+]] = spyre.layernormscale %[[M]] eps = 1.000000e-05 : tensor<128xf16> -> tensor<128xf16>
+  %n = spyre.layernormscale %m eps = 1.0e-05 : tensor<128xf16> -> tensor<128xf16>
+  // CHECK: spyre.layernormnorm %{{.*}}, %[[M]], %[[N]], %{{.*}}, %{{.*}} : (tensor<128x768xf16>, tensor<128xf16>, tensor<128xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  %y = spyre.layernormnorm %x, %m, %n, %w, %b : (tensor<128x768xf16>, tensor<128xf16>, tensor<128xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
   return %y : tensor<128x768xf16>
+}
+
+#lnx = #spyre.layout<device_size = [12, 128, 64], stride_map = [64, 768, 1]>
+#lnrow = #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1], arrangement = exx2>
+#lnw = #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>
+// CHECK-LABEL: func.func @layer_norm_family_laid_out
+func.func @layer_norm_family_laid_out(%x: tensor<128x768xf16, #lnx>, %w: tensor<768xf16, #lnw>, %b: tensor<768xf16, #lnw>) -> tensor<128x768xf16, #lnx> {
+  // CHECK: spyre.exx2 {{.*}} -> tensor<128xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1], arrangement = exx2>>
+  %m = spyre.exx2 %x scale = 0.0013020833333333333 : tensor<128x768xf16, #lnx> -> tensor<128xf16, #lnrow>
+  %n = spyre.layernormscale %m eps = 1.0e-05 : tensor<128xf16, #lnrow> -> tensor<128xf16, #lnrow>
+  %y = spyre.layernormnorm %x, %m, %n, %w, %b : (tensor<128x768xf16, #lnx>, tensor<128xf16, #lnrow>, tensor<128xf16, #lnrow>, tensor<768xf16, #lnw>, tensor<768xf16, #lnw>) -> tensor<128x768xf16, #lnx>
+  return %y : tensor<128x768xf16, #lnx>
 }
 
 // A box of a tensor: host tensors, then laid out with the box starting on

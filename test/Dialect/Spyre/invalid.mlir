@@ -543,36 +543,71 @@ func.func @fp32_opfunc(%a: tensor<64x64xf32, #f32>) {
 // -----
 
 func.func @exx2_shape(%x: tensor<128x768xf16>) {
-  // expected-error @+1 {{'spyre.exx2' op result must be 'tensor<128x2xf16>': the two statistics of every row}}
-  %s = spyre.exx2 %x scale = 1.0 : tensor<128x768xf16> -> tensor<128xf16>
+  // expected-error @+1 {{'spyre.exx2' op result must be 'tensor<128xf16>': one row of statistics per row of the input}}
+  %s = spyre.exx2 %x scale = 1.0 : tensor<128x768xf16> -> tensor<128x2xf16>
   return
 }
 
 // -----
 
-func.func @layernormscale_shape(%s: tensor<128x3xf16>) {
-  // expected-error @+1 {{'spyre.layernormscale' op operates on exx2 statistics: the innermost dim must have size 2}}
-  %n = spyre.layernormscale %s eps = 1.0e-05 : tensor<128x3xf16> -> tensor<128x3xf16>
+func.func @layernormscale_shape(%s: tensor<128xf16>) {
+  // expected-error @+1 {{'spyre.layernormscale' op result must have the input's shape and element type}}
+  %n = spyre.layernormscale %s eps = 1.0e-05 : tensor<128xf16> -> tensor<64xf16>
   return
 }
 
 // -----
 
-func.func @layernormnorm_weight(%x: tensor<128x768xf16>, %s: tensor<128x2xf16>, %w: tensor<64xf16>, %b: tensor<768xf16>) {
+func.func @layernormnorm_weight(%x: tensor<128x768xf16>, %m: tensor<128xf16>, %w: tensor<64xf16>, %b: tensor<768xf16>) {
   // expected-error @+1 {{'spyre.layernormnorm' op weight must have shape [768], not [64]}}
-  %y = spyre.layernormnorm %x, %s, %w, %b : (tensor<128x768xf16>, tensor<128x2xf16>, tensor<64xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  %y = spyre.layernormnorm %x, %m, %m, %w, %b : (tensor<128x768xf16>, tensor<128xf16>, tensor<128xf16>, tensor<64xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  return
+}
+
+// -----
+
+func.func @layernormnorm_stats(%x: tensor<128x768xf16>, %m: tensor<128xf16>, %n: tensor<128x2xf16>, %w: tensor<768xf16>) {
+  // expected-error @+1 {{'spyre.layernormnorm' op norm must have shape [128] (the input's without its innermost dim), not [128, 2]}}
+  %y = spyre.layernormnorm %x, %m, %n, %w, %w : (tensor<128x768xf16>, tensor<128xf16>, tensor<128x2xf16>, tensor<768xf16>, tensor<768xf16>) -> tensor<128x768xf16>
+  return
+}
+
+// -----
+
+#cols = #spyre.layout<device_size = [2, 768, 64], stride_map = [49152, 1, 768]>
+#stats = #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1], arrangement = exx2>
+
+func.func @norm_sticks(%x: tensor<128x768xf16, #cols>) {
+  // expected-error @+1 {{'spyre.exx2' op the data must be sticked on the normalized (innermost) dim and the per-row statistics sparse, but they are not:, input #0 on d0, result on sparse}}
+  %s = spyre.exx2 %x scale = 1.0 : tensor<128x768xf16, #cols> -> tensor<128xf16, #stats>
   return
 }
 
 // -----
 
 #rows = #spyre.layout<device_size = [12, 128, 64], stride_map = [64, 768, 1]>
-#cols = #spyre.layout<device_size = [2, 768, 64], stride_map = [49152, 1, 768]>
-#stats = #spyre.layout<device_size = [1, 128, 64], stride_map = [64, 2, 1]>
+#plain = #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1]>
 
-func.func @norm_sticks(%x: tensor<128x768xf16, #cols>) {
-  // expected-error @+1 {{'spyre.exx2' op every operand must be sticked on its innermost dim (the normalized dim, or the statistic), but they are not:, input #0 on d0, result on d2}}
-  %s = spyre.exx2 %x scale = 1.0 : tensor<128x768xf16, #cols> -> tensor<128x2xf16, #stats>
+func.func @exx2_arrangement(%x: tensor<128x768xf16, #rows>) {
+  // expected-error @+1 {{'spyre.exx2' op the result has element arrangement standard, but it must be exx2}}
+  %s = spyre.exx2 %x scale = 1.0 : tensor<128x768xf16, #rows> -> tensor<128xf16, #plain>
+  return
+}
+
+// -----
+
+#stats = #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1], arrangement = exx2>
+
+func.func @statistics_elsewhere(%s: tensor<128xf16, #stats>) {
+  // expected-error @+1 {{'spyre.exp' op input #0 has element arrangement exx2, which only the layer-norm family reads (two statistics per stick)}}
+  %e = spyre.exp %s : (tensor<128xf16, #stats>) -> tensor<128xf16, #stats>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{element arrangement exx2 holds two values in each stick of a synthetic stick dim, but stride_map[2] = 1 (it must be -1)}}
+func.func @exx2_dense(%x: tensor<128x2xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [64, 2, 1], arrangement = exx2>>) {
   return
 }
 

@@ -116,7 +116,35 @@ LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
       return op->emitOpError("op dim d") << d << " is used by no operand";
   if (failed(verifyStickRule(compute)))
     return failure();
+  if (failed(verifyArrangements(compute)))
+    return failure();
   return verifyDeviceFormats(compute);
+}
+
+LogicalResult mlir::spyre::detail::verifyArrangements(ComputeOpInterface op) {
+  SmallVector<Type> types(op->getOperandTypes());
+  types.push_back(op->getResult(0).getType());
+  for (auto [i, type] : llvm::enumerate(types)) {
+    LayoutAttr layout = getLayoutAttr(type);
+    if (!layout)
+      continue;
+    ElementArrangement actual = layout.getArrangement();
+    std::optional<ElementArrangement> required =
+        op.getRequiredArrangement(static_cast<unsigned>(i));
+    if (required ? actual == *required : actual != ElementArrangement::EXX2)
+      continue;
+    std::string name = i + 1 == types.size() ? std::string("the result")
+                                             : "input #" + std::to_string(i);
+    InFlightDiagnostic diag = op.emitOpError()
+                              << name << " has element arrangement "
+                              << stringifyElementArrangement(actual).lower();
+    if (required)
+      return diag << ", but it must be "
+                  << stringifyElementArrangement(*required).lower();
+    return diag << ", which only the layer-norm family reads (two statistics "
+                   "per stick)";
+  }
+  return success();
 }
 
 LogicalResult mlir::spyre::detail::verifyDeviceFormats(ComputeOpInterface op) {
@@ -587,45 +615,36 @@ StringRef mlir::spyre::detail::getMatmulOpFunc(Operation *op) {
 // The layer-norm family
 //===----------------------------------------------------------------------===//
 
-/// Over the op dims (d0, ..., d(r-1), s) of the layer-norm family, for an
-/// input of rank r: the input's map (its dims) and the statistics' map (the
-/// rows, then the statistic s).
-static std::pair<AffineMap, AffineMap> inputAndStatsMaps(unsigned rank,
-                                                         MLIRContext *context) {
-  SmallVector<AffineExpr> in, stats;
-  for (unsigned d = 0; d < rank; ++d)
-    in.push_back(getAffineDimExpr(d, context));
-  for (unsigned d = 0; d + 1 < rank; ++d)
-    stats.push_back(getAffineDimExpr(d, context));
-  stats.push_back(getAffineDimExpr(rank, context));
-  return {AffineMap::get(rank + 1, 0, in, context),
-          AffineMap::get(rank + 1, 0, stats, context)};
+/// Over the op dims (d0, ..., d(r-1)) of the layer-norm family, for data of
+/// rank r: the data's map (all dims) and the per-row statistics' map (every
+/// dim but the innermost, the normalized one).
+static std::pair<AffineMap, AffineMap> dataAndRowMaps(unsigned rank,
+                                                      MLIRContext *context) {
+  AffineMap data = AffineMap::getMultiDimIdentityMap(rank, context);
+  return {data, data.getMajorSubMap(rank - 1)};
 }
 
-/// Op dims (d0, ..., d(r-1), s): the input's dims plus the statistic.
 SmallVector<AffineMap> Exx2Op::getIndexingMapsArray() {
   unsigned rank = static_cast<unsigned>(getInput().getType().getRank());
-  auto [in, out] = inputAndStatsMaps(rank, getContext());
-  return {in, out};
+  auto [data, rows] = dataAndRowMaps(rank, getContext());
+  return {data, rows};
 }
 
-/// The shape of the statistics of `x`: its shape with the innermost dim 2.
-static SmallVector<int64_t> statsShape(RankedTensorType x) {
-  SmallVector<int64_t> shape(x.getShape());
-  if (!shape.empty())
-    shape.back() = 2;
-  return shape;
+/// The shape of the per-row statistics of `x`: its shape without the
+/// innermost dim.
+static SmallVector<int64_t> rowShape(RankedTensorType x) {
+  return SmallVector<int64_t>(x.getShape().drop_back());
 }
 
 LogicalResult Exx2Op::verify() {
   RankedTensorType input = getInput().getType();
   if (input.getRank() == 0)
     return emitOpError("needs a dim to normalize");
-  if (getType().getShape() != ArrayRef<int64_t>(statsShape(input)) ||
+  if (getType().getShape() != ArrayRef<int64_t>(rowShape(input)) ||
       getType().getElementType() != input.getElementType())
     return emitOpError("result must be ")
-           << RankedTensorType::get(statsShape(input), input.getElementType())
-           << ": the two statistics of every row";
+           << RankedTensorType::get(rowShape(input), input.getElementType())
+           << ": one row of statistics per row of the input";
   return detail::verifyComputeOp(*this);
 }
 
@@ -633,20 +652,16 @@ LogicalResult LayerNormScaleOp::verify() {
   if (getInput().getType().getShape() != getType().getShape() ||
       getInput().getType().getElementType() != getType().getElementType())
     return emitOpError("result must have the input's shape and element type");
-  if (getType().getRank() == 0 || getType().getShape().back() != 2)
-    return emitOpError("operates on exx2 statistics: the innermost dim must "
-                       "have size 2");
   return detail::verifyComputeOp(*this);
 }
 
-/// Op dims (d0, ..., d(r-1), s).
 SmallVector<AffineMap> LayerNormNormOp::getIndexingMapsArray() {
   MLIRContext *context = getContext();
   unsigned rank = static_cast<unsigned>(getInput().getType().getRank());
-  auto [xMap, statsMap] = inputAndStatsMaps(rank, context);
-  AffineMap inner = AffineMap::get(
-      rank + 1, 0, {getAffineDimExpr(rank - 1, context)}, context);
-  return {xMap, statsMap, inner, inner, xMap};
+  auto [data, rows] = dataAndRowMaps(rank, context);
+  AffineMap inner =
+      AffineMap::get(rank, 0, {getAffineDimExpr(rank - 1, context)}, context);
+  return {data, rows, rows, inner, inner, data};
 }
 
 LogicalResult LayerNormNormOp::verify() {
@@ -654,11 +669,17 @@ LogicalResult LayerNormNormOp::verify() {
   if (x.getRank() == 0)
     return emitOpError("needs a dim to normalize");
   Type element = x.getElementType();
-  if (getStats().getType().getShape() != ArrayRef<int64_t>(statsShape(x)))
-    return emitOpError("stats must have shape [")
-           << ArrayRef<int64_t>(statsShape(x)) << "] (the input's with an "
-           << "innermost dim of 2), not [" << getStats().getType().getShape()
-           << "]";
+  for (auto [name, value] :
+       {std::pair<StringRef, Value>{"mean", getMean()}, {"norm", getNorm()}}) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getShape() != ArrayRef<int64_t>(rowShape(x)))
+      return emitOpError() << name << " must have shape [" << rowShape(x)
+                           << "] (the input's without its innermost dim), "
+                              "not ["
+                           << type.getShape() << "]";
+    if (type.getElementType() != element)
+      return emitOpError() << name << " must have element type " << element;
+  }
   int64_t n = x.getShape().back();
   for (auto [name, value] : {std::pair<StringRef, Value>{"weight", getWeight()},
                              {"bias", getBias()}}) {
@@ -670,10 +691,8 @@ LogicalResult LayerNormNormOp::verify() {
       return emitOpError() << name << " must have element type " << element;
   }
   if (getType().getShape() != x.getShape() ||
-      getType().getElementType() != element ||
-      getStats().getType().getElementType() != element)
-    return emitOpError("result and stats must have the input's element type, "
-                       "and the result its shape");
+      getType().getElementType() != element)
+    return emitOpError("result must have the input's shape and element type");
   return detail::verifyComputeOp(*this);
 }
 

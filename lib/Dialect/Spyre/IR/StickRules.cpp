@@ -86,17 +86,23 @@ SmallVector<StickConfig> mlir::spyre::getStickConfigs(ComputeOpInterface op) {
     break;
   }
   case StickRule::Norm: {
-    // Every operand is sticked on its innermost dim: the normalized dim of
-    // the data, the statistic dim of the statistics.
-    auto innermost = [](AffineMap map) {
-      return map.getNumResults() == 0 ? kAnyStick
-                                      : static_cast<int>(map.getDimPosition(
-                                            map.getNumResults() - 1));
+    // The data (x, weight, bias, the normalized result) is sticked on the
+    // normalized dim - the innermost dim of input 0 - and the per-row
+    // statistics, which lack it, are sparse.
+    AffineMap data = inputMaps.empty() ? resultMap : inputMaps.front();
+    int normalized =
+        data.getNumResults() == 0
+            ? kAnyStick
+            : static_cast<int>(data.getDimPosition(data.getNumResults() - 1));
+    auto stickOf = [&](AffineMap map) {
+      return map.getNumResults() == 0   ? kAnyStick
+             : mapsDim(map, normalized) ? normalized
+                                        : kSparseStick;
     };
     StickConfig config;
     for (AffineMap map : inputMaps)
-      config.inputs.push_back(innermost(map));
-    config.result = innermost(resultMap);
+      config.inputs.push_back(stickOf(map));
+    config.result = stickOf(resultMap);
     configs.push_back(config);
     break;
   }
@@ -220,8 +226,8 @@ LogicalResult mlir::spyre::verifyStickRule(ComputeOpInterface op) {
     break;
   }
   case StickRule::Norm:
-    diag << "every operand must be sticked on its innermost dim (the "
-            "normalized dim, or the statistic), but they are not:";
+    diag << "the data must be sticked on the normalized (innermost) dim and "
+            "the per-row statistics sparse, but they are not:";
     listSticks();
     break;
   }

@@ -101,8 +101,8 @@ enum class StickRule {
   Reduction,
   /// A sticked on k; B and C sticked on n.
   Matmul,
-  /// Every operand is sticked on its innermost dim (the layer-norm family:
-  /// the normalized dim of the data, the statistic dim of the statistics).
+  /// The layer-norm family: the data sticked on the normalized (innermost)
+  /// dim, the per-row statistics sparse.
   Norm,
 };
 
@@ -143,7 +143,6 @@ SmallVector<AffineMap> getMatmulIndexingMaps(Operation *op, ArrayAttr maps,
 /// The default maps: (m, n, k) or (b, m, n, k), A[m, k] B[k, n] C[m, n].
 SmallVector<AffineMap> getMatmulIndexingMaps(MLIRContext *context,
                                              bool batched);
-SmallVector<AffineMap> getNormIndexingMaps(Operation *op);
 LogicalResult verifyPointwiseOp(Operation *op, unsigned numInputs,
                                 ElementRule rule);
 LogicalResult verifyReductionOp(Operation *op, int64_t dim);
@@ -184,6 +183,9 @@ namespace mlir::spyre::detail {
 /// Checks that a laid-out compute op's device formats are ones it computes
 /// on (its `supportsDataFormat`).
 LogicalResult verifyDeviceFormats(ComputeOpInterface op);
+/// Checks the element arrangement of every laid-out operand against the
+/// op's `getRequiredArrangement`.
+LogicalResult verifyArrangements(ComputeOpInterface op);
 } // namespace mlir::spyre::detail
 
 #define GET_OP_CLASSES

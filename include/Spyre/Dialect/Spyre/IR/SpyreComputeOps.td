@@ -550,16 +550,30 @@ def Spyre_BatchMatmulOp : Spyre_MatmulBase<"batch_matmul", 1> {
 def Spyre_Exx2Op : Spyre_ComputeOp<"exx2", "exx2", [], DL16AndFP32, "Norm"> {
   let summary = "Row statistics: scale * sum(x) and scale * sum(x * x)";
   let description = [{
-    For each row of the innermost dim (of size N), the two values
-    `[scale * sum(x), scale * sum(x * x)]` - with `scale = 1/N`, E[x] and
-    E[x^2] - in a trailing dim of size 2 (on the device: two values per
-    stick, the EXX2 arrangement). Operation dims: the input's dims plus `s`
-    (the statistic, size 2); the innermost input dim is reduced.
+    For each row of the innermost dim (of size N), the two statistics
+    `scale * sum(x)` and `scale * sum(x * x)` (with `scale = 1/N`: E[x] and
+    E[x^2]). The result has the input's shape without its innermost dim and,
+    on the device, torch-spyre's per-row layout with the `exx2` element
+    arrangement: one synthetic stick per row holding the two statistics in
+    its first two lanes. Its elements (what a transfer to the host reads,
+    lane 0) are E[x]; E[x^2] rides along in lane 1 for
+    `spyre.layernormscale`. Operation dims: the input's dims, the innermost
+    reduced.
 
     Layout rule (norm): the input is sticked on the normalized (innermost)
-    dim, the result on the statistic dim.
+    dim; the result is per-row (sparse) with arrangement `exx2`.
+
+    When the normalized dim ends inside a stick, `padding_value` (set to 0
+    by `--spyre-insert-padding`) masks the rest of that stick, as for
+    reductions.
+
+    ```mlir
+    %m = spyre.exx2 %x scale = 0.0013020833333333333
+        : tensor<128x768xf16> -> tensor<128xf16>
+    ```
   }];
-  let arguments = (ins AnyRankedTensor:$input, F64Attr:$scale);
+  let arguments = (ins AnyRankedTensor:$input, F64Attr:$scale,
+                       OptionalAttr<F64Attr>:$padding_value);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `scale` `=` $scale attr-dict `:` type($input) "
                        "`->` type($result)";
@@ -568,16 +582,30 @@ def Spyre_Exx2Op : Spyre_ComputeOp<"exx2", "exx2", [], DL16AndFP32, "Norm"> {
                            {"useZeroMean", 0.0}} }];
   let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
+    /// The result holds both statistics of a row in its stick.
+    std::optional<::mlir::spyre::ElementArrangement>
+    getRequiredArrangement(unsigned operand) {
+      if (operand == 1)
+        return ::mlir::spyre::ElementArrangement::EXX2;
+      return std::nullopt;
+    }
   }];
 }
 
 def Spyre_LayerNormScaleOp : Spyre_ComputeOp<"layernormscale",
-    "layernormscale", [], DL16AndFP32, "Norm"> {
+    "layernormscale", [], DL16AndFP32, "Pointwise"> {
   let summary = "(E[x], E[x^2]) -> (mean, 1 / sqrt(E[x^2] - E[x]^2 + eps))";
   let description = [{
-    Pointwise over `exx2` statistics (innermost dim of size 2): the first
-    value is kept (the mean), the second becomes the reciprocal standard
-    deviation.
+    Pointwise over the per-row statistics `spyre.exx2` produces: of the two
+    values in each row's stick, the first is kept (the mean) and the second
+    becomes the reciprocal standard deviation. Input and result have the
+    same shape and, on the device, the `exx2` arrangement; the result's
+    elements (lane 0) are the means. The backend reads the input's two
+    lanes as a reduced stick (`scale_` -2, as torch-spyre writes it).
+
+    ```mlir
+    %n = spyre.layernormscale %m eps = 1.0e-05 : tensor<128xf16> -> tensor<128xf16>
+    ```
   }];
   let arguments = (ins AnyRankedTensor:$input, F64Attr:$eps);
   let results = (outs AnyRankedTensor:$result);
@@ -590,6 +618,11 @@ def Spyre_LayerNormScaleOp : Spyre_ComputeOp<"layernormscale",
       return ::mlir::spyre::detail::getPointwiseIndexingMaps(getOperation(),
                                                              nullptr);
     }
+    /// Statistics in, statistics out.
+    std::optional<::mlir::spyre::ElementArrangement>
+    getRequiredArrangement(unsigned) {
+      return ::mlir::spyre::ElementArrangement::EXX2;
+    }
   }];
 }
 
@@ -597,23 +630,32 @@ def Spyre_LayerNormNormOp : Spyre_ComputeOp<"layernormnorm", "layernormnorm",
     [], DL16AndFP32, "Norm"> {
   let summary = "(x - mean) * rstd * w + b";
   let description = [{
-    Normalizes `x` along its innermost dim with the `layernormscale` result
-    `stats` (`[..., 0]` the mean, `[..., 1]` the reciprocal standard
-    deviation of each row) and applies the weight and bias (both of the
-    innermost dim's size). Operation dims: x's dims plus the statistic `s`,
-    which the result does not have.
+    Normalizes `x` along its innermost dim, as torch-spyre's `layernormnorm`
+    (x, mean, norm_mean, weight, bias): `mean` is the `spyre.exx2` result
+    (its first lane, E[x], is the mean), `norm` the `spyre.layernormscale`
+    result (its second lane is the reciprocal standard deviation); both have
+    x's shape without its innermost dim. Weight and bias have the innermost
+    dim's size. Operation dims: x's dims.
 
-    Layout rule (norm): x, w, b and the result sticked on the normalized
-    dim, the statistics on theirs.
+    Layout rule (norm): x, weight, bias and the result sticked on the
+    normalized dim; `mean` and `norm` per-row with arrangement `exx2`.
   }];
-  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$stats,
-                       AnyRankedTensor:$weight, AnyRankedTensor:$bias);
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$mean,
+                       AnyRankedTensor:$norm, AnyRankedTensor:$weight,
+                       AnyRankedTensor:$bias);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$input `,` $stats `,` $weight `,` $bias attr-dict `:` "
-                       "functional-type(operands, $result)";
+  let assemblyFormat = "$input `,` $mean `,` $norm `,` $weight `,` $bias "
+                       "attr-dict `:` functional-type(operands, $result)";
   let hasVerifier = 1;
   let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
+    /// `mean` and `norm` are statistics; the data is in the standard order.
+    std::optional<::mlir::spyre::ElementArrangement>
+    getRequiredArrangement(unsigned operand) {
+      if (operand == 1 || operand == 2)
+        return ::mlir::spyre::ElementArrangement::EXX2;
+      return ::mlir::spyre::ElementArrangement::Standard;
+    }
   }];
 }
 

@@ -79,6 +79,14 @@ def Spyre_ComputeOpInterface
   let methods = [
     InterfaceMethod<"How the op constrains its operands' sticks.",
       "::mlir::spyre::StickRule", "getStickRule">,
+    InterfaceMethod<[{
+        The element arrangement operand `operand` (inputs, then the result)
+        must have on the device; nullopt: any but `exx2` (per-row statistics
+        are read only by the layer-norm family).
+      }],
+      "std::optional<::mlir::spyre::ElementArrangement>",
+      "getRequiredArrangement", (ins "unsigned":$operand), [{}],
+      [{ return std::nullopt; }]>,
   ];
 }
 
