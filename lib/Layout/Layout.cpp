@@ -141,6 +141,13 @@ SpyreTensorLayout::get(ArrayRef<int64_t> deviceSize,
         "element arrangement exx2 holds two values in each stick of a "
         "synthetic stick dim, but stride_map[{0}] = {1} (it must be -1)",
         strideMap.size() - 1, strideMap.back()));
+  // dl16tofp32's lane order is one of f32 values.
+  if (arrangement == ElementArrangement::DL16ToFP32 &&
+      format != DataFormat::IEEE_FP32)
+    return makeError(llvm::formatv(
+        "element arrangement dl16_to_fp32 orders the IEEE_FP32 lanes a DL16 "
+        "-> f32 conversion writes, but the format is {0}",
+        stringifyDataFormat(format)));
   // The device tensor's byte size must be representable.
   int64_t bytes = stickBytes;
   for (int64_t size : deviceSize.drop_back())

@@ -135,15 +135,22 @@ FailureOr<std::vector<EmittedFile>> mlir::spyre::emitDci(ModuleOp module) {
         return failure();
       std::string what = transfer.what;
       std::replace(what.begin(), what.end(), ' ', '_');
-      files.push_back(
-          {sanitizeFileName(llvm::formatv("dci_{0}_{1}_{2}.json",
-                                          function.getName(), files.size(),
-                                          what)
-                                .str()),
-           std::move(*json),
-           llvm::json::Object{{"function", function.getName().str()},
-                              {"tensor", transfer.what},
-                              {"buffer", mem.getValue()}}});
+      llvm::json::Object metadata{{"function", function.getName().str()},
+                                  {"tensor", transfer.what},
+                                  {"buffer", mem.getValue()}};
+      // A lane order other than the standard one (dl16tofp32's, exx2's)
+      // is the runtime's to apply when it (un)stickifies, as torch-spyre's
+      // SpyreTensorLayout carries it.
+      ElementArrangement arrangement =
+          getLayoutAttr(transfer.value.getType()).getArrangement();
+      if (arrangement != ElementArrangement::Standard)
+        metadata["element_arrangement"] =
+            stringifyElementArrangement(arrangement).upper();
+      files.push_back({sanitizeFileName(llvm::formatv("dci_{0}_{1}_{2}.json",
+                                                      function.getName(),
+                                                      files.size(), what)
+                                            .str()),
+                       std::move(*json), std::move(metadata)});
     }
   }
   return files;

@@ -809,6 +809,9 @@ LogicalResult FunctionPropagation::finishBoundary() {
   return success();
 }
 
+static void assignArrangements(func::FuncOp function,
+                               ArrayRef<bool> fixedArguments);
+
 LogicalResult FunctionPropagation::run() {
   if (function.isExternal())
     return success();
@@ -862,7 +865,88 @@ LogicalResult FunctionPropagation::run() {
   stick::Solution solution = stick::solve(problem, options);
   if (failed(materialize(solution)))
     return failure();
-  return finishBoundary();
+  // Arguments whose layout the caller gave keep its element order.
+  SmallVector<bool> fixedArguments;
+  for (auto [i, type] : llvm::enumerate(originalArgumentTypes))
+    fixedArguments.push_back(
+        isDeviceTensor(type) ||
+        function.getArgAttr(static_cast<unsigned>(i),
+                            SpyreDialect::kLayoutAttrName));
+  if (failed(finishBoundary()))
+    return failure();
+  assignArrangements(function, fixedArguments);
+  return success();
+}
+
+/// `value`'s type with element arrangement `arrangement`.
+static void setArrangement(Value value, ElementArrangement arrangement) {
+  auto type = cast<RankedTensorType>(value.getType());
+  LayoutAttr layout = getLayoutAttr(type);
+  value.setType(withLayout(
+      type, LayoutAttr::get(value.getContext(), layout.getDeviceSize(),
+                            layout.getStrideMap(), layout.getFormat(),
+                            arrangement, layout.getStickBytes())));
+}
+
+/// Element orders, once every value is laid out: each compute result takes
+/// the order it writes (exx2's statistics, dl16tofp32's lanes, the lanes a
+/// lane-by-lane op reads), and an f32 argument or constant combined lane by
+/// lane with values in another order is uploaded in that order (the host
+/// stickifies it; the choice is free unless the caller gave the argument's
+/// layout). Values combined in
+/// two orders that no upload reconciles are left for the verifier to name.
+static void assignArrangements(func::FuncOp function,
+                               ArrayRef<bool> fixedArguments) {
+  auto uploaded = [&](Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return arg.getOwner()->isEntryBlock() &&
+             arg.getOwner()->getParentOp() == function.getOperation() &&
+             !fixedArguments[arg.getArgNumber()];
+    return isa_and_nonnull<ConstantOp>(value.getDefiningOp());
+  };
+  // Each change moves a value away from standard, once: the walk settles.
+  for (bool changed = true; changed;) {
+    changed = false;
+    function.walk([&](ComputeOpInterface op) {
+      Value result = op->getResult(0);
+      if (!getLayoutAttr(result.getType()))
+        return;
+      // Inputs uploaded in standard order follow the others.
+      SmallVector<unsigned> lanes = getLaneOperands(op);
+      std::optional<ElementArrangement> other;
+      for (unsigned i : lanes) {
+        ElementArrangement a =
+            getLayoutAttr(op->getOperand(i).getType()).getArrangement();
+        if (a != ElementArrangement::Standard)
+          other = a;
+      }
+      if (other)
+        for (unsigned i : lanes) {
+          Value input = op->getOperand(i);
+          LayoutAttr layout = getLayoutAttr(input.getType());
+          if (uploaded(input) &&
+              layout.getArrangement() == ElementArrangement::Standard &&
+              layout.getFormatFor(getElementTypeOrSelf(input.getType())) ==
+                  DataFormat::IEEE_FP32) {
+            setArrangement(input, *other);
+            changed = true;
+          }
+        }
+      ElementArrangement want = inferResultArrangement(op);
+      if (getLayoutAttr(result.getType()).getArrangement() != want) {
+        setArrangement(result, want);
+        changed = true;
+      }
+    });
+  }
+  // The signature records the arguments' and results' orders.
+  SmallVector<Type> results(function.getResultTypes());
+  function.walk([&](func::ReturnOp ret) {
+    for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
+      results[i] = operand.getType();
+  });
+  function.setType(FunctionType::get(
+      function.getContext(), function.front().getArgumentTypes(), results));
 }
 
 namespace {

@@ -190,3 +190,24 @@ func.func @units(%x: tensor<2x1x100xf16>) -> tensor<2x1xf16> {
       linalg.yield %s : f16 }
   return %r : tensor<2x1xf16>
 }
+
+// An f32 argument added to a dl16tofp32 result is uploaded in that lane
+// order, and the sum is downloaded from it: the descriptors say so beside
+// them (element_arrangement, as torch-spyre's SpyreTensorLayout carries it);
+// the f16 argument is in standard order (no key).
+// CHECK-NOT: element_arrangement
+// CHECK: "file": "dci_widen_5_argument_0.json",
+// CHECK: "element_arrangement": "DL16_TO_FP32",
+// CHECK-NEXT: "file": "dci_widen_6_argument_1.json",
+// CHECK: "element_arrangement": "DL16_TO_FP32",
+// CHECK-NEXT: "file": "dci_widen_7_result_0.json",
+func.func @widen(%a: tensor<64x128xf16>, %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x128xf16>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%i: f16, %o: f32):
+    %f = arith.extf %i : f16 to f32
+    linalg.yield %f : f32
+  } -> tensor<64x128xf32>
+  %s = linalg.add ins(%x, %c : tensor<64x128xf32>, tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %s : tensor<64x128xf32>
+}

@@ -280,3 +280,25 @@ func.func @head_split(%x: tensor<256x768xf16>) -> tensor<2x128x12x64xf16> {
   %r = spyre.reshape %x : tensor<256x768xf16> -> tensor<2x128x12x64xf16>
   return %r : tensor<2x128x12x64xf16>
 }
+
+// -----
+
+// dl16tofp32 writes its f32 lanes in the hardware's DL16_TO_FP32 order:
+// lane-by-lane ops keep it (exp, add), an f32 argument added to it is
+// uploaded in that order (its layout was free), a sum along the stick (one
+// value per row) and the conversion back to f16 are in standard order.
+// CHECK-LABEL: func.func @dl16_to_fp32
+// CHECK-SAME: %[[C:[a-z0-9]+]]: tensor<64x128xf32, #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1], arrangement = dl16_to_fp32>>
+// CHECK: %[[W:.+]] = spyre.convert %{{.*}} -> tensor<64x128xf32, #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1], arrangement = dl16_to_fp32>>
+// CHECK: %[[E:.+]] = spyre.exp %[[W]] {{.*}} -> tensor<64x128xf32, #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1], arrangement = dl16_to_fp32>>
+// CHECK: %[[S:.+]] = spyre.add %[[E]], %[[C]] {{.*}} -> tensor<64x128xf32, #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1], arrangement = dl16_to_fp32>>
+// CHECK: spyre.sum %[[S]] dim = 1 {{.*}} -> tensor<64xf32, #spyre.layout<device_size = [1, 64, 32], stride_map = [-1, 1, -1]>>
+// CHECK: spyre.convert %[[S]] {{.*}} -> tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>>
+func.func @dl16_to_fp32(%x: tensor<64x128xf16>, %c: tensor<64x128xf32>) -> (tensor<64xf32>, tensor<64x128xf16>) {
+  %w = spyre.convert %x : tensor<64x128xf16> -> tensor<64x128xf32>
+  %e = spyre.exp %w : (tensor<64x128xf32>) -> tensor<64x128xf32>
+  %s = spyre.add %e, %c : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = spyre.sum %s dim = 1 : tensor<64x128xf32> -> tensor<64xf32>
+  %h = spyre.convert %s : tensor<64x128xf32> -> tensor<64x128xf16>
+  return %r, %h : tensor<64xf32>, tensor<64x128xf16>
+}

@@ -63,3 +63,19 @@ module {
     }
   }
 }
+
+// -----
+
+// The caller fixed %c's layout (standard element order); the converted
+// value is in dl16tofp32's order, and the device adds lanes positionally.
+func.func @fixed_order(%a: tensor<64x128xf16>, %c: tensor<64x128xf32> {spyre.layout = #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1]>}) -> tensor<64x128xf32> {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x128xf16>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%i: f16, %o: f32):
+    %f = arith.extf %i : f16 to f32
+    linalg.yield %f : f32
+  } -> tensor<64x128xf32>
+  // expected-error @+1 {{'spyre.add' op input #0 has element arrangement dl16_to_fp32 but input #1 has standard; inputs combined lane by lane need one element order}}
+  %s = linalg.add ins(%x, %c : tensor<64x128xf32>, tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %s : tensor<64x128xf32>
+}

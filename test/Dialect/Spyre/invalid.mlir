@@ -613,6 +613,46 @@ func.func @exx2_dense(%x: tensor<128x2xf16, #spyre.layout<device_size = [1, 128,
 
 // -----
 
+// expected-error @+1 {{element arrangement dl16_to_fp32 orders the IEEE_FP32 lanes a DL16 -> f32 conversion writes, but the format is SEN169_FP16}}
+func.func @dl16_to_fp32_on_f16(%x: tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1], arrangement = dl16_to_fp32>>) {
+  return
+}
+
+// -----
+
+#h = #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>
+#f = #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1]>
+
+func.func @dl16tofp32_order(%x: tensor<64x128xf16, #h>) {
+  // expected-error @+1 {{'spyre.convert' op the result has element arrangement standard, but it must be dl16_to_fp32}}
+  %w = spyre.convert %x : tensor<64x128xf16, #h> -> tensor<64x128xf32, #f>
+  return
+}
+
+// -----
+
+#f = #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1]>
+#d = #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1], arrangement = dl16_to_fp32>
+
+func.func @mixed_lanes(%a: tensor<64x128xf32, #d>, %b: tensor<64x128xf32, #f>) {
+  // expected-error @+1 {{'spyre.add' op input #0 has element arrangement dl16_to_fp32 but input #1 has standard; inputs combined lane by lane need one element order}}
+  %s = spyre.add %a, %b : (tensor<64x128xf32, #d>, tensor<64x128xf32, #f>) -> tensor<64x128xf32, #d>
+  return
+}
+
+// -----
+
+#f = #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1]>
+#d = #spyre.layout<device_size = [4, 64, 32], stride_map = [32, 128, 1], arrangement = dl16_to_fp32>
+
+func.func @lost_order(%a: tensor<64x128xf32, #d>) {
+  // expected-error @+1 {{'spyre.exp' op the result has element arrangement standard, but its inputs' lanes are in dl16_to_fp32 order, which a lane-by-lane op keeps}}
+  %e = spyre.exp %a : (tensor<64x128xf32, #d>) -> tensor<64x128xf32, #f>
+  return
+}
+
+// -----
+
 // A tensor type whose element type does not parse still has its encoding
 // verified by the parser; the layout verifier must not touch the missing
 // element type (found by spyre-fuzz-layout-attr: it crashed).

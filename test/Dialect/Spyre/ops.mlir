@@ -14,8 +14,8 @@ func.func @default_layout(%arg0: tensor<5x100x150xf16, #spyre.layout<device_size
 
 // An explicit format and a non-standard arrangement are kept.
 // CHECK-LABEL: func.func @explicit_format
-// CHECK-SAME: #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1], format = SEN169_FP16, arrangement = dl16_to_fp32>
-func.func @explicit_format(%arg0: tensor<1024x256xf16, #spyre.layout<device_size = [4, 1024, 64], stride_map = [64, 256, 1], format = SEN169_FP16, arrangement = dl16_to_fp32>>) {
+// CHECK-SAME: #spyre.layout<device_size = [8, 1024, 32], stride_map = [32, 256, 1], format = IEEE_FP32, arrangement = dl16_to_fp32>
+func.func @explicit_format(%arg0: tensor<1024x256xf32, #spyre.layout<device_size = [8, 1024, 32], stride_map = [32, 256, 1], format = IEEE_FP32, arrangement = dl16_to_fp32>>) {
   return
 }
 

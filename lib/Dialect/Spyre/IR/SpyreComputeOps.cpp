@@ -121,9 +121,58 @@ LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
   return verifyDeviceFormats(compute);
 }
 
+/// Whether `type` is laid out with a real stick dim (not per-row).
+static bool hasDenseStick(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !getLayoutAttr(tensor))
+    return false;
+  llvm::Expected<BoundLayout> bound = bindLayout(tensor);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return false;
+  }
+  return bound->stickHostDim() >= 0;
+}
+
+SmallVector<unsigned> mlir::spyre::getLaneOperands(ComputeOpInterface op) {
+  SmallVector<unsigned> lanes;
+  StickRule rule = op.getStickRule();
+  if (rule != StickRule::Pointwise && rule != StickRule::Reduction)
+    return lanes;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
+    if (maps[i].getNumResults() > 0 &&
+        !op.getRequiredArrangement(i).has_value() &&
+        hasDenseStick(op->getOperand(i).getType()))
+      lanes.push_back(i);
+  return lanes;
+}
+
+ElementArrangement mlir::spyre::inferResultArrangement(ComputeOpInterface op) {
+  if (std::optional<ElementArrangement> required =
+          op.getRequiredArrangement(op->getNumOperands()))
+    return *required;
+  if (!hasDenseStick(op->getResult(0).getType()))
+    return ElementArrangement::Standard;
+  for (unsigned i : getLaneOperands(op)) {
+    ElementArrangement arrangement =
+        getLayoutAttr(op->getOperand(i).getType()).getArrangement();
+    if (arrangement != ElementArrangement::Standard)
+      return arrangement;
+  }
+  return ElementArrangement::Standard;
+}
+
 LogicalResult mlir::spyre::detail::verifyArrangements(ComputeOpInterface op) {
   SmallVector<Type> types(op->getOperandTypes());
   types.push_back(op->getResult(0).getType());
+  auto nameOf = [&](size_t i) {
+    return i + 1 == types.size() ? std::string("the result")
+                                 : "input #" + std::to_string(i);
+  };
+  auto spell = [](ElementArrangement a) {
+    return stringifyElementArrangement(a).lower();
+  };
   for (auto [i, type] : llvm::enumerate(types)) {
     LayoutAttr layout = getLayoutAttr(type);
     if (!layout)
@@ -133,16 +182,37 @@ LogicalResult mlir::spyre::detail::verifyArrangements(ComputeOpInterface op) {
         op.getRequiredArrangement(static_cast<unsigned>(i));
     if (required ? actual == *required : actual != ElementArrangement::EXX2)
       continue;
-    std::string name = i + 1 == types.size() ? std::string("the result")
-                                             : "input #" + std::to_string(i);
     InFlightDiagnostic diag = op.emitOpError()
-                              << name << " has element arrangement "
-                              << stringifyElementArrangement(actual).lower();
+                              << nameOf(i) << " has element arrangement "
+                              << spell(actual);
     if (required)
-      return diag << ", but it must be "
-                  << stringifyElementArrangement(*required).lower();
+      return diag << ", but it must be " << spell(*required);
     return diag << ", which only the layer-norm family reads (two statistics "
                    "per stick)";
+  }
+  // Lanes are combined positionally (torch-spyre's validate_ops): the
+  // operands read lane by lane share one element order, which the result
+  // keeps.
+  SmallVector<unsigned> lanes = getLaneOperands(op);
+  for (unsigned i : lanes) {
+    ElementArrangement first =
+        getLayoutAttr(types[lanes.front()]).getArrangement();
+    ElementArrangement actual = getLayoutAttr(types[i]).getArrangement();
+    if (actual != first)
+      return op.emitOpError()
+             << "input #" << lanes.front() << " has element arrangement "
+             << spell(first) << " but input #" << i << " has " << spell(actual)
+             << "; inputs combined lane by lane need one element order";
+  }
+  if (hasDenseStick(types.back()) &&
+      !op.getRequiredArrangement(op->getNumOperands())) {
+    ElementArrangement want = inferResultArrangement(op);
+    ElementArrangement actual = getLayoutAttr(types.back()).getArrangement();
+    if (actual != want)
+      return op.emitOpError()
+             << "the result has element arrangement " << spell(actual)
+             << ", but its inputs' lanes are in " << spell(want)
+             << " order, which a lane-by-lane op keeps";
   }
   return success();
 }
@@ -293,6 +363,14 @@ Operation *ConvertOp::buildElementwise(OpBuilder &builder, Location loc,
                                        ArrayAttr) {
   return ConvertOp::create(builder, loc, resultType, inputs.front())
       .getOperation();
+}
+
+std::optional<ElementArrangement>
+ConvertOp::getRequiredArrangement(unsigned operand) {
+  if (operand == 0)
+    return std::nullopt;
+  return getOpFuncName() == "dl16tofp32" ? ElementArrangement::DL16ToFP32
+                                         : ElementArrangement::Standard;
 }
 
 LogicalResult ConvertOp::verify() {

@@ -197,6 +197,16 @@ namespace mlir::spyre {
 /// with the input's layout) that only reinterprets its input's bytes.
 bool isViewOp(Operation *op);
 
+/// The inputs of a pointwise or reduction op read lane by lane with its
+/// result: non-scalar, laid out with a real stick dim, with no arrangement
+/// of their own required.
+SmallVector<unsigned> getLaneOperands(ComputeOpInterface op);
+
+/// The element arrangement `op`'s result has on the device: the one it
+/// requires (exx2's statistics, a DL16 -> f32 conversion's order), else the
+/// order of the lanes it reads (a lane-by-lane op keeps it), else standard.
+ElementArrangement inferResultArrangement(ComputeOpInterface op);
+
 /// Whether `op` runs as a kernel (a compute op, restickify or pad that is
 /// not a view).
 inline bool isKernelPayload(Operation *op) {

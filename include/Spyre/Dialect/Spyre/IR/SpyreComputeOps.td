@@ -271,6 +271,11 @@ def Spyre_ConvertOp : Spyre_ComputeOp<"convert", "",
     (`fp8todl16`) and f16 -> fp8 (`qfp8ch`, unit scale) on the SFP. bf16 is
     stored as DL16 (its transfer converts it), so it converts like f16, and
     f16 <-> bf16 is a copy (`identity`).
+
+    On the device, `dl16tofp32` writes its f32 lanes in the order the
+    hardware produces them (torch-spyre's `DL16_TO_FP32` arrangement): its
+    result has element arrangement `dl16_to_fp32`, which the ops reading it
+    lane by lane keep, and every other conversion's result is standard.
   }];
   let arguments = (ins AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
@@ -291,6 +296,10 @@ def Spyre_ConvertOp : Spyre_ComputeOp<"convert", "",
     buildElementwise(::mlir::OpBuilder &builder, ::mlir::Location loc,
                      ::mlir::Type resultType, ::mlir::ValueRange inputs,
                      ::mlir::ArrayAttr maps);
+    /// dl16tofp32 writes the DL16_TO_FP32 order; other conversions the
+    /// standard one. The input may be in any order but exx2.
+    std::optional<::mlir::spyre::ElementArrangement>
+    getRequiredArrangement(unsigned operand);
   }];
 }
 
