@@ -295,6 +295,84 @@ size_t matchElemwise(StringRef text, size_t i, std::string &kind) {
     return 0;
   return close + 1 - i;
 }
+/// The end of the parenthesized group opening at `open` (one past its
+/// closing paren), or npos.
+size_t matchParen(StringRef text, size_t open) {
+  int depth = 0;
+  for (size_t k = open; k < text.size(); ++k) {
+    if (text[k] == '(')
+      ++depth;
+    else if (text[k] == ')' && --depth == 0)
+      return k + 1;
+  }
+  return StringRef::npos;
+}
+
+/// `linalg.map ins(...) outs(%o : tensor<...xT>) (%a: T, %b: T) {` as older
+/// MLIR releases wrote it: the mapper's arguments are the inputs only. MLIR
+/// 22's mapper also takes the init's element (which a map ignores). Returns
+/// the length of the text up to the mapper's arguments and, in `upgraded`,
+/// that text with the init's argument added; 0 when nothing matches.
+size_t matchOldMap(StringRef text, size_t i, std::string &upgraded) {
+  StringRef keyword = "linalg.map";
+  if (!text.substr(i).starts_with(keyword))
+    return 0;
+  size_t j = i + keyword.size();
+  if (j < text.size() && isIdentifierChar(text[j]))
+    return 0;
+  auto skipSpace = [&](size_t k) {
+    while (k < text.size() && llvm::isSpace(text[k]))
+      ++k;
+    return k;
+  };
+  size_t k = skipSpace(j);
+  if (!text.substr(k).starts_with("ins("))
+    return 0;
+  size_t insEnd = matchParen(text, k + 3);
+  if (insEnd == StringRef::npos)
+    return 0;
+  StringRef ins = text.slice(k + 4, insEnd - 1);
+  size_t inputs = ins.split(':').first.count('%');
+  k = skipSpace(insEnd);
+  if (!text.substr(k).starts_with("outs("))
+    return 0;
+  size_t outsEnd = matchParen(text, k + 4);
+  if (outsEnd == StringRef::npos)
+    return 0;
+  StringRef outs = text.slice(k + 5, outsEnd - 1);
+  StringRef outType = outs.split(':').second.trim();
+  if (!outType.consume_front("tensor<") || !outType.consume_back(">"))
+    return 0;
+  StringRef element = outType.rsplit('x').second;
+  if (element.empty())
+    element = outType;
+  k = skipSpace(outsEnd);
+  // An attribute dictionary may come first.
+  if (k < text.size() && text[k] == '{') {
+    int depth = 0;
+    size_t close = k;
+    for (; close < text.size(); ++close) {
+      if (text[close] == '{')
+        ++depth;
+      else if (text[close] == '}' && --depth == 0)
+        break;
+    }
+    if (close >= text.size())
+      return 0;
+    k = skipSpace(close + 1);
+  }
+  if (k >= text.size() || text[k] != '(')
+    return 0;
+  size_t argsEnd = matchParen(text, k);
+  if (argsEnd == StringRef::npos)
+    return 0;
+  StringRef args = text.slice(k + 1, argsEnd - 1);
+  if (inputs == 0 || args.count('%') != inputs)
+    return 0;
+  upgraded =
+      (text.slice(i, argsEnd - 1) + ", %__map_init: " + element + ")").str();
+  return argsEnd - i;
+}
 } // namespace
 
 std::unique_ptr<llvm::MemoryBuffer>
@@ -303,7 +381,7 @@ mlir::spyre::driver::upgradeLegacySpellings(const llvm::MemoryBuffer &buffer) {
   // Cheap exit for the common case.
   if (!text.contains("_transpose_") && !text.contains("tensor.pack") &&
       !text.contains("tensor.unpack") && !text.contains("init_tensor") &&
-      !text.contains("linalg.elemwise_"))
+      !text.contains("linalg.elemwise_") && !text.contains("linalg.map"))
     return nullptr;
   std::string out;
   out.reserve(text.size());
@@ -338,6 +416,13 @@ mlir::spyre::driver::upgradeLegacySpellings(const llvm::MemoryBuffer &buffer) {
         if (size_t length = matchElemwise(text, i, kind)) {
           out +=
               "linalg.elementwise kind=#linalg.elementwise_kind<" + kind + "> ";
+          i += length;
+          replaced = changed = true;
+        }
+      std::string map;
+      if (!replaced)
+        if (size_t length = matchOldMap(text, i, map)) {
+          out += map;
           i += length;
           replaced = changed = true;
         }

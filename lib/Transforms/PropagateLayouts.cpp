@@ -890,50 +890,93 @@ static void setArrangement(Value value, ElementArrangement arrangement) {
 
 /// Element orders, once every value is laid out: each compute result takes
 /// the order it writes (exx2's statistics, dl16tofp32's lanes, the lanes a
-/// lane-by-lane op reads), and an f32 argument or constant combined lane by
-/// lane with values in another order is uploaded in that order (the host
-/// stickifies it; the choice is free unless the caller gave the argument's
-/// layout). Values combined in
-/// two orders that no upload reconciles are left for the verifier to name.
+/// lane-by-lane op reads), and an f32 value combined lane by lane with values
+/// in another order takes that order when the order is ours to choose: an
+/// argument, constant or host result (the host stickifies it, unless the
+/// caller gave the argument's layout) or a result whose lanes repeat one value
+/// (a fill), and the views of them. Values combined in two orders that no
+/// upload reconciles are left for the verifier to name.
 static void assignArrangements(func::FuncOp function,
                                ArrayRef<bool> fixedArguments) {
-  auto uploaded = [&](Value value) {
+  // Values whose lane order is ours to choose: uploads (the host stickifies
+  // them) and results whose lanes repeat one value (no input read lane by
+  // lane: a fill, a broadcast row statistic).
+  auto isFree = [&](Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value))
       return arg.getOwner()->isEntryBlock() &&
              arg.getOwner()->getParentOp() == function.getOperation() &&
              !fixedArguments[arg.getArgNumber()];
-    return isa_and_nonnull<ConstantOp>(value.getDefiningOp());
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<ConstantOp, ToDeviceOp>(def))
+      return true;
+    auto compute = dyn_cast_or_null<ComputeOpInterface>(def);
+    return compute && getLaneOperands(compute).empty() &&
+           !compute.getRequiredArrangement(def->getNumOperands());
+  };
+  // Ops whose result holds their input's lanes as they are: views and
+  // copies between layouts.
+  auto movesLanes = [](Operation *op) {
+    return isa<ReshapeOp, TransposeOp, RestickifyOp>(op) ||
+           (isa<ExtractSliceOp>(op) && isViewOp(op));
+  };
+  // `value` and the values it is a view or copy of, back to a free value;
+  // empty when it does not come from one.
+  auto uploadChain = [&](Value value) {
+    SmallVector<Value> chain{value};
+    while (!isFree(chain.back())) {
+      Operation *def = chain.back().getDefiningOp();
+      if (!def || !movesLanes(def))
+        return SmallVector<Value>();
+      chain.push_back(def->getOperand(0));
+    }
+    return chain;
+  };
+  auto arrangementOf = [](Value value) {
+    return getLayoutAttr(value.getType()).getArrangement();
   };
   // Each change moves a value away from standard, once: the walk settles.
   for (bool changed = true; changed;) {
     changed = false;
-    function.walk([&](ComputeOpInterface op) {
-      Value result = op->getResult(0);
-      if (!getLayoutAttr(result.getType()))
+    function.walk([&](Operation *op) {
+      if (op->getNumResults() != 1 ||
+          !getLayoutAttr(op->getResult(0).getType()))
         return;
-      // Inputs uploaded in standard order follow the others.
-      SmallVector<unsigned> lanes = getLaneOperands(op);
-      std::optional<ElementArrangement> other;
-      for (unsigned i : lanes) {
-        ElementArrangement a =
-            getLayoutAttr(op->getOperand(i).getType()).getArrangement();
-        if (a != ElementArrangement::Standard)
-          other = a;
+      Value result = op->getResult(0);
+      if (movesLanes(op) && getLayoutAttr(op->getOperand(0).getType())) {
+        ElementArrangement want = arrangementOf(op->getOperand(0));
+        if (arrangementOf(result) != want) {
+          setArrangement(result, want);
+          changed = true;
+        }
+        return;
       }
+      auto compute = dyn_cast<ComputeOpInterface>(op);
+      if (!compute)
+        return;
+      // Inputs free to choose their order follow the others.
+      SmallVector<unsigned> lanes = getLaneOperands(compute);
+      std::optional<ElementArrangement> other;
+      for (unsigned i : lanes)
+        if (arrangementOf(op->getOperand(i)) != ElementArrangement::Standard)
+          other = arrangementOf(op->getOperand(i));
       if (other)
         for (unsigned i : lanes) {
           Value input = op->getOperand(i);
           LayoutAttr layout = getLayoutAttr(input.getType());
-          if (uploaded(input) &&
-              layout.getArrangement() == ElementArrangement::Standard &&
-              layout.getFormatFor(getElementTypeOrSelf(input.getType())) ==
-                  DataFormat::IEEE_FP32) {
-            setArrangement(input, *other);
+          if (layout.getArrangement() != ElementArrangement::Standard ||
+              layout.getFormatFor(getElementTypeOrSelf(input.getType())) !=
+                  DataFormat::IEEE_FP32)
+            continue;
+          for (Value link : uploadChain(input)) {
+            setArrangement(link, *other);
             changed = true;
           }
         }
-      ElementArrangement want = inferResultArrangement(op);
-      if (getLayoutAttr(result.getType()).getArrangement() != want) {
+      if (lanes.empty() &&
+          !compute.getRequiredArrangement(op->getNumOperands()))
+        return; // free: keeps the order its readers asked for
+      ElementArrangement want = inferResultArrangement(compute);
+      if (arrangementOf(result) != want) {
         setArrangement(result, want);
         changed = true;
       }

@@ -4,6 +4,7 @@
 // RUN: spyre-run %s --function=mm_t_b --random-inputs=1 --check | FileCheck %s --check-prefix=RUN-CHECK
 // RUN: spyre-run %s --function=pack --random-inputs=2 --check | FileCheck %s --check-prefix=PACK
 // RUN: spyre-run %s --function=elemwise --random-inputs=3 --check | FileCheck %s --check-prefix=ELEMWISE
+// RUN: spyre-run %s --function=old_map --random-inputs=4 --check | FileCheck %s --check-prefix=MAP
 
 // A comment naming linalg.matmul_transpose_b stays as it is.
 // CHECK: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -65,4 +66,29 @@ func.func @elemwise(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>) -> tensor<4x64xf
   %2 = linalg.elemwise_binary ins(%1, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
   %3 = linalg.elemwise_binary {__a__, fun = #linalg.binary_fn<mul>, cast = #linalg.type_fn<cast_signed>} ins(%2, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
   return %3 : tensor<4x64xf32>
+}
+
+// linalg.map as older releases wrote it: the mapper takes the inputs only
+// (here after an attribute dictionary). It gains the init's element; a map
+// in the current form is left alone.
+// CHECK-LABEL: func.func @old_map
+// (The printer writes a mapper of one op over the inputs in short form.)
+// CHECK: linalg.map { arith.addf } ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<16x32xf32>) outs(%{{.*}} : tensor<16x32xf32>) {tag}
+// CHECK: linalg.map { arith.negf } ins(%{{.*}} : tensor<16x32xf32>) outs(%{{.*}} : tensor<16x32xf32>)
+// MAP: check result 0: ok
+func.func @old_map(%a: tensor<16x32xf32>, %b: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %s = linalg.map
+      ins(%a, %b : tensor<16x32xf32>, tensor<16x32xf32>)
+      outs(%e : tensor<16x32xf32>) {tag}
+      (%x: f32, %y: f32) {
+        %t = arith.addf %x, %y : f32
+        linalg.yield %t : f32
+      }
+  %n = linalg.map ins(%s : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>)
+      (%z: f32, %unused: f32) {
+        %m = arith.negf %z : f32
+        linalg.yield %m : f32
+      }
+  return %n : tensor<16x32xf32>
 }

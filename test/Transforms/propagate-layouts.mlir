@@ -302,3 +302,24 @@ func.func @dl16_to_fp32(%x: tensor<64x128xf16>, %c: tensor<64x128xf32>) -> (tens
   %h = spyre.convert %s : tensor<64x128xf32> -> tensor<64x128xf16>
   return %r, %h : tensor<64xf32>, tensor<64x128xf16>
 }
+
+// -----
+
+// Values whose lane order is free follow a converted value they are
+// combined with: an argument read through a reshape (the view follows too)
+// and a fill (one value repeated in every lane).
+// CHECK-LABEL: func.func @dl16_to_fp32_free
+// CHECK-SAME: tensor<1x64x128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+// CHECK: spyre.reshape {{.*}} -> tensor<64x128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+// CHECK: spyre.add {{.*}} -> tensor<64x128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+// CHECK: spyre.identity {{.*}} -> tensor<64x128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+// CHECK: spyre.mul {{.*}} -> tensor<64x128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+func.func @dl16_to_fp32_free(%x: tensor<64x128xf16>, %c: tensor<1x64x128xf32>) -> tensor<64x128xf32> {
+  %w = spyre.convert %x : tensor<64x128xf16> -> tensor<64x128xf32>
+  %r = spyre.reshape %c : tensor<1x64x128xf32> -> tensor<64x128xf32>
+  %s = spyre.add %w, %r : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+  %z = spyre.constant dense<2.0> : tensor<f32> -> tensor<f32>
+  %f = spyre.identity %z : (tensor<f32>) -> tensor<64x128xf32>
+  %m = spyre.mul %s, %f : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %m : tensor<64x128xf32>
+}

@@ -204,7 +204,9 @@ LogicalResult mlir::spyre::detail::verifyArrangements(ComputeOpInterface op) {
              << spell(first) << " but input #" << i << " has " << spell(actual)
              << "; inputs combined lane by lane need one element order";
   }
-  if (hasDenseStick(types.back()) &&
+  // An op reading no lanes (a fill, a broadcast row value) repeats one value
+  // across each stick: any order is its order.
+  if (!lanes.empty() && hasDenseStick(types.back()) &&
       !op.getRequiredArrangement(op->getNumOperands())) {
     ElementArrangement want = inferResultArrangement(op);
     ElementArrangement actual = getLayoutAttr(types.back()).getArrangement();
