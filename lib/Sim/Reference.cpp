@@ -22,7 +22,9 @@
 //       every result element still sums its terms in the same order, so the
 //       results are unchanged, but the innermost loop is now a parallel one
 //       over contiguous elements, which LLVM vectorizes - 25x faster on
-//       gpt2_mlp]
+//       gpt2_mlp; an input stored along another dim (B transposed) is read
+//       through a transposed copy - 6.8x faster on a 1024^3 bf16
+//       matmul_transpose_b]
 //      math-extend-to-supported-types, arith-emulate-unsupported-floats{
 //        source-types=f16,bf16 target-type=f32}
 //      [stripConversionFastMath: the emulation's extf/truncf pairs lose their
@@ -674,13 +676,57 @@ void accumulateReductionsInF32(ModuleOp module) {
     (void)accumulateInF32(op);
 }
 
+/// Gives every input of `op` that its innermost loop steps along a dim other
+/// than its last (B of a matmul with B transposed, read along n) a transposed
+/// copy with that dim last, so that the innermost loop reads contiguous
+/// elements. A copy: the arithmetic, and its order, are unchanged.
+static void readInnermostContiguously(IRRewriter &rewriter,
+                                      linalg::GenericOp op) {
+  unsigned inner = op.getNumLoops() - 1;
+  AffineExpr innerExpr = rewriter.getAffineDimExpr(inner);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool changed = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = maps[input->getOperandNumber()];
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    std::optional<unsigned> at = map.getResultPosition(innerExpr);
+    if (!type || !type.hasStaticShape() || !at ||
+        *at + 1 == map.getNumResults())
+      continue;
+    SmallVector<int64_t> permutation;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      if (r != *at)
+        permutation.push_back(r);
+    permutation.push_back(*at);
+    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> results;
+    for (int64_t r : permutation) {
+      shape.push_back(type.getDimSize(r));
+      results.push_back(map.getResult(r));
+    }
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+    auto transpose = linalg::TransposeOp::create(rewriter, loc, input->get(),
+                                                 empty, permutation);
+    input->set(transpose->getResult(0));
+    maps[input->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+    changed = true;
+  }
+  if (changed)
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+}
+
 /// For a linalg.generic with reduction loops whose innermost loop is a
 /// reduction (a matmul: i, j, k), moves the loop of the output's last
 /// dimension innermost (i, k, j). Every output element still accumulates its
 /// terms in the same order, so the results do not change; but the innermost
 /// loop becomes a parallel one over contiguous elements, which LLVM
 /// vectorizes (the reduction itself, a floating-point sum in order, it
-/// cannot).
+/// cannot); an input read along that loop but stored along another dim (B
+/// transposed) is read through a transposed copy.
 void interchangeContractions(ModuleOp module) {
   SmallVector<linalg::GenericOp> generics;
   module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
@@ -707,7 +753,11 @@ void interchangeContractions(ModuleOp module) {
     order.push_back(inner);
     rewriter.setInsertionPoint(op);
     // A failure leaves the op as it was, which is only slower.
-    (void)linalg::interchangeGenericOp(rewriter, op, order);
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, op, order);
+    if (failed(interchanged))
+      continue;
+    readInnermostContiguously(rewriter, *interchanged);
   }
 }
 
