@@ -3,6 +3,8 @@
 // RUN: spyre-run %s --function=batch_reduce --random-inputs=1 --check | FileCheck %s --check-prefix=BRGEMM
 // RUN: spyre-run %s --function=matvec --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=MATVEC
 // RUN: spyre-run %s --function=tensor_math --random-inputs=1 --check | FileCheck %s --check-prefix=MATH
+// RUN: spyre-run %s --function=fp8_matmul --random-inputs=1 --check | FileCheck %s --check-prefix=FP8
+// RUN: not spyre-run %s --function=fp8_round --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=FP8-ROUND
 
 // tpp-mlir's batch-reduce GEMM: both K loops merged, one device matmul.
 // BRGEMM: @batch_reduce: {{[0-9]+}} kernels
@@ -57,4 +59,35 @@ func.func @blocked(%A: tensor<2x2x32x32xf16>, %B: tensor<2x2x32x32xf16>, %C: ten
 func.func @divide(%a: tensor<1024xi32>, %b: tensor<1024xi32>, %init: tensor<1024xi32>) -> tensor<1024xi32> {
   %r = linalg.div_unsigned ins(%a, %b : tensor<1024xi32>, tensor<1024xi32>) outs(%init : tensor<1024xi32>) -> tensor<1024xi32>
   return %r : tensor<1024xi32>
+}
+
+// IREE's ROCm fp8 matmuls: fp8 operands widened in the body. The reference
+// reads each fp8 encoding through a table of its values (LLVM has no fp8
+// type).
+// FP8: check result 0: ok
+func.func @fp8_matmul(%a: tensor<1x32x128xf8E4M3FN>, %b: tensor<64x128xf8E5M2>) -> tensor<1x32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x64xf32>) -> tensor<1x32x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<1x32x128xf8E4M3FN>, tensor<64x128xf8E5M2>) outs(%f : tensor<1x32x64xf32>) {
+  ^bb0(%x: f8E4M3FN, %y: f8E5M2, %acc: f32):
+    %xf = arith.extf %x : f8E4M3FN to f32
+    %yf = arith.extf %y : f8E5M2 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x64xf32>
+  return %r : tensor<1x32x64xf32>
+}
+
+// Rounding to fp8 is not lowered by the reference: it says so.
+// FP8-ROUND: the reference cannot lower arith.truncf to f8E4M3FN
+func.func @fp8_round(%a: tensor<4x64xf32>) -> tensor<4x64xf8E4M3FN> {
+  %e = tensor.empty() : tensor<4x64xf8E4M3FN>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x64xf32>) outs(%e : tensor<4x64xf8E4M3FN>) {
+  ^bb0(%x: f32, %o: f8E4M3FN):
+    %t = arith.truncf %x : f32 to f8E4M3FN
+    linalg.yield %t : f8E4M3FN
+  } -> tensor<4x64xf8E4M3FN>
+  return %r : tensor<4x64xf8E4M3FN>
 }

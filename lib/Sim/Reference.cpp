@@ -76,6 +76,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Spyre/Sim/Reference.h"
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
 
 #include <csetjmp>
 #include <csignal>
@@ -152,29 +153,12 @@ llvm::Error makeError(const Twine &message) {
 }
 
 /// The host type a tensor element type travels as, if the reference supports
-/// it at the function boundary.
+/// it at the function boundary: every host type of the element table.
 std::optional<HostType> hostTypeOf(Type type) {
-  if (type.isF16())
-    return HostType::Float16;
-  if (type.isBF16())
-    return HostType::BFloat16;
-  if (type.isF32())
-    return HostType::Float32;
-  if (type.isSignlessInteger(1))
-    return HostType::Bool;
-  if (type.isSignlessInteger(4))
-    return HostType::Int4;
-  if (type.isSignlessInteger(8))
-    return HostType::Int8;
-  if (type.isSignlessInteger(16))
-    return HostType::Int16;
-  if (type.isSignlessInteger(32))
-    return HostType::Int32;
-  if (type.isSignlessInteger(64))
-    return HostType::Int64;
-  if (type.isIndex())
-    return HostType::Index;
-  return std::nullopt;
+  FailureOr<HostType> host = getHostType(type);
+  if (failed(host))
+    return std::nullopt;
+  return *host;
 }
 
 template <typename T> std::string printed(const T &value) {
@@ -676,6 +660,74 @@ void accumulateReductionsInF32(ModuleOp module) {
     (void)accumulateInF32(op);
 }
 
+/// Whether `type` is a float type LLVM has no type for (8 bits or fewer).
+bool isNarrowerThanLlvm(Type type) {
+  auto floatType = dyn_cast<FloatType>(type);
+  return floatType && floatType.getWidth() <= 8;
+}
+
+/// `arith.extf` from a float type of 8 bits or fewer (fp8, fp6, fp4), which
+/// LLVM has no type for, as a lookup in a table of all its encodings: the
+/// encoding is the index (a bitcast), every value is APFloat's conversion,
+/// exact in any wider type. Rounding to such a type is not lowered: the
+/// reference says so.
+llvm::Error lowerNarrowFloatExtensions(ModuleOp module) {
+  SmallVector<arith::ExtFOp> extensions;
+  Type rounding;
+  module.walk([&](Operation *op) {
+    if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
+      if (isNarrowerThanLlvm(ext.getIn().getType()))
+        extensions.push_back(ext);
+    } else if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
+      if (isNarrowerThanLlvm(getElementTypeOrSelf(trunc.getType())))
+        rounding = trunc.getType();
+    }
+  });
+  if (rounding)
+    return makeError(llvm::formatv(
+        "the reference cannot lower arith.truncf to {0} (LLVM has no such "
+        "type; only extensions from it are lowered)",
+        printed(rounding)));
+  DenseMap<std::tuple<Operation *, Type, Type>, Value> tables;
+  OpBuilder builder(module.getContext());
+  for (arith::ExtFOp ext : extensions) {
+    auto from = cast<FloatType>(ext.getIn().getType());
+    auto to = dyn_cast<FloatType>(ext.getType());
+    auto function = ext->getParentOfType<FunctionOpInterface>();
+    if (!to || !function)
+      return makeError("the reference cannot lower " + printed(ext));
+    unsigned bits = from.getWidth();
+    Value &table = tables[{function.getOperation(), from, to}];
+    if (!table) {
+      SmallVector<APFloat> values;
+      for (uint64_t code = 0; code < (uint64_t(1) << bits); ++code) {
+        APFloat value(from.getFloatSemantics(), APInt(bits, code));
+        bool losesInfo = false;
+        value.convert(to.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                      &losesInfo);
+        values.push_back(value);
+      }
+      auto type =
+          RankedTensorType::get({static_cast<int64_t>(values.size())}, to);
+      builder.setInsertionPointToStart(&function.getFunctionBody().front());
+      table = arith::ConstantOp::create(builder, ext.getLoc(),
+                                        DenseElementsAttr::get(type, values));
+    }
+    builder.setInsertionPoint(ext);
+    Location loc = ext.getLoc();
+    Value code = arith::BitcastOp::create(
+        builder, loc, builder.getIntegerType(bits), ext.getIn());
+    Value wide =
+        arith::ExtUIOp::create(builder, loc, builder.getI32Type(), code);
+    Value index =
+        arith::IndexCastOp::create(builder, loc, builder.getIndexType(), wide);
+    Value value = tensor::ExtractOp::create(builder, loc, table, index);
+    ext.replaceAllUsesWith(value);
+    ext.erase();
+  }
+  return llvm::Error::success();
+}
+
 /// Gives every input of `op` that its innermost loop steps along a dim other
 /// than its last (B of a matmul with B transposed, read along n) a transposed
 /// copy with that dim last, so that the innermost loop reads contiguous
@@ -965,7 +1017,8 @@ llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
     if (!tensorType || !hostTypeOf(tensorType.getElementType()))
       return makeError(llvm::formatv(
           "argument #{0} of @{1} has type {2}; the reference passes ranked "
-          "tensors of f16, bf16, f32, i1, i4, i8, i16, i32, i64 or index only",
+          "tensors of f16, bf16, f32, f8E4M3FN, f8E5M2, i1, i4, i8, i16, i32, "
+          "i64 or index only",
           i, name, printed(argType)));
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
@@ -1161,6 +1214,8 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
   }
   accumulateReductionsInF32(*clone);
   interchangeContractions(*clone);
+  if (llvm::Error error = lowerNarrowFloatExtensions(*clone))
+    return error;
   {
     PassManager pm(context);
     buildFloatLegalization(pm);
