@@ -588,8 +588,8 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
   result.stats = runner.takeStats();
   result.stats.cores = target.cores;
   result.stats.ddrBytesPerSecond = target.ddrBytesPerSecond();
-  // The program's compulsory traffic: every argument read once, every
-  // result written once.
+  // The program's compulsory traffic: every argument and device constant (a
+  // weight) read once, every result written once.
   auto compulsory = [](Type type) -> int64_t {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || !tensor.hasStaticShape())
@@ -605,6 +605,9 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
       result.stats.compulsoryBytes += compulsory(arg.getType());
   for (Type type : block.getTerminator()->getOperandTypes())
     result.stats.compulsoryBytes += compulsory(type);
+  for (auto constant : block.getOps<ConstantOp>())
+    if (isDeviceTensor(constant.getType()) && !constant->use_empty())
+      result.stats.compulsoryBytes += compulsory(constant.getType());
   if (options.trace)
     result.trace = runner.takeTrace();
   return std::move(result);

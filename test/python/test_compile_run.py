@@ -233,6 +233,28 @@ def test_program_roofline_is_not_the_plans_own_bound():
         program["roofline_seconds"] / stats["seconds"])
 
 
+def test_program_roofline_counts_constant_weights():
+    # A weight compiled into the program is read from DDR at least once, as
+    # an argument is: it is part of the compulsory traffic.
+    w = rand((64, 64), seed=9)
+    literal = ", ".join("[" + ", ".join(f"{v:.4f}" for v in row) + "]"
+                        for row in w.astype(np.float32))
+    text = f"""
+func.func @mm(%x: tensor<32x64xf16>) -> tensor<32x64xf16> {{
+  %w = arith.constant dense<[{literal}]> : tensor<64x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x64xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<32x64xf16>) -> tensor<32x64xf16>
+  %y = linalg.matmul ins(%x, %w : tensor<32x64xf16>, tensor<64x64xf16>)
+                     outs(%z : tensor<32x64xf16>) -> tensor<32x64xf16>
+  return %y : tensor<32x64xf16>
+}}
+"""
+    (y,), stats = spyre.run(text, [rand((32, 64), seed=10)], cores=4, check=True)
+    x_bytes, w_bytes, y_bytes = 32 * 64 * 2, 64 * 64 * 2, 32 * 64 * 2
+    assert stats["program"]["compulsory_ddr_bytes"] == x_bytes + w_bytes + y_bytes
+
+
 def test_model_only_times_without_values():
     x = rand((64, 1000), seed=8)
     with open(os.path.join(EXAMPLES, "softmax.mlir")) as f:
