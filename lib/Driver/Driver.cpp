@@ -325,22 +325,26 @@ size_t matchOldMap(StringRef text, size_t i, std::string &upgraded) {
       ++k;
     return k;
   };
-  size_t k = skipSpace(j);
-  if (!text.substr(k).starts_with("ins("))
+  // `keyword(...)` at `k`: its contents, and `k` moves past it.
+  auto group = [&](size_t &k, StringRef keyword) -> std::optional<StringRef> {
+    k = skipSpace(k);
+    if (!text.substr(k).starts_with(keyword))
+      return std::nullopt;
+    size_t open = k + keyword.size() - 1;
+    size_t end = matchParen(text, open);
+    if (end == StringRef::npos)
+      return std::nullopt;
+    k = end;
+    return text.slice(open + 1, end - 1);
+  };
+  size_t k = j;
+  std::optional<StringRef> ins = group(k, "ins(");
+  std::optional<StringRef> outs = ins ? group(k, "outs(") : std::nullopt;
+  if (!outs)
     return 0;
-  size_t insEnd = matchParen(text, k + 3);
-  if (insEnd == StringRef::npos)
-    return 0;
-  StringRef ins = text.slice(k + 4, insEnd - 1);
-  size_t inputs = ins.split(':').first.count('%');
-  k = skipSpace(insEnd);
-  if (!text.substr(k).starts_with("outs("))
-    return 0;
-  size_t outsEnd = matchParen(text, k + 4);
-  if (outsEnd == StringRef::npos)
-    return 0;
-  StringRef outs = text.slice(k + 5, outsEnd - 1);
-  StringRef outType = outs.split(':').second.trim();
+  size_t inputs = ins->split(':').first.count('%');
+  size_t outsEnd = k;
+  StringRef outType = outs->split(':').second.trim();
   if (!outType.consume_front("tensor<") || !outType.consume_back(">"))
     return 0;
   StringRef element = outType.rsplit('x').second;

@@ -122,31 +122,28 @@ static LogicalResult padMatmul(ComputeOpInterface op, OpBuilder &builder) {
   return success();
 }
 
-/// Masks padding along the reduced dim with the reduction's neutral value.
-static void maskReduction(ReductionOpInterface op) {
-  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+/// Whether laid-out `value` has device slots past the end of its dim `dim`.
+static bool isPaddedAlong(Value value, int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
   if (!isDeviceTensor(type))
-    return;
+    return false;
   llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
     llvm::consumeError(bound.takeError());
-    return;
+    return false;
   }
-  if (isPadded(*bound, static_cast<int>(op.getReducedDim())))
+  return isPadded(*bound, static_cast<int>(dim));
+}
+
+/// Masks padding along the reduced dim with the reduction's neutral value.
+static void maskReduction(ReductionOpInterface op) {
+  if (isPaddedAlong(op->getOperand(0), op.getReducedDim()))
     op.setMaskValue(op.getNeutralValue());
 }
 
 /// exx2 sums x and x * x along the innermost dim: its padding reads as 0.
 static void maskExx2(Exx2Op op) {
-  RankedTensorType type = op.getInput().getType();
-  if (!isDeviceTensor(type))
-    return;
-  llvm::Expected<BoundLayout> bound = bindLayout(type);
-  if (!bound) {
-    llvm::consumeError(bound.takeError());
-    return;
-  }
-  if (isPadded(*bound, static_cast<int>(type.getRank() - 1)))
+  if (isPaddedAlong(op.getInput(), op.getInput().getType().getRank() - 1))
     op.setPaddingValueAttr(Builder(op).getF64FloatAttr(0.0));
 }
 
