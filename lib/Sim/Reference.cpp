@@ -786,18 +786,29 @@ void interchangeContractions(ModuleOp module) {
   for (linalg::GenericOp op : generics) {
     unsigned loops = op.getNumLoops();
     if (loops < 2 || op.getNumReductionLoops() == 0 ||
-        op.getNumDpsInits() != 1 || op.getNumDpsInputs() < 2)
+        op.getNumDpsInits() == 0 || op.getNumDpsInputs() < 2)
       continue;
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     if (iterators.back() != utils::IteratorType::reduction)
       continue;
-    AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    if (outputMap.getNumResults() == 0)
+    // Every output (horizontally fused contractions have several) must end
+    // with the same loop.
+    std::optional<unsigned> innermost;
+    bool agree = true;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      AffineMap outputMap = op.getMatchingIndexingMap(&init);
+      std::optional<unsigned> last;
+      if (outputMap.getNumResults() > 0)
+        if (auto dim = dyn_cast<AffineDimExpr>(outputMap.getResults().back()))
+          last = dim.getPosition();
+      if (!last || (innermost && *innermost != *last))
+        agree = false;
+      else
+        innermost = last;
+    }
+    if (!agree || !innermost)
       continue;
-    auto last = dyn_cast<AffineDimExpr>(outputMap.getResults().back());
-    if (!last)
-      continue;
-    unsigned inner = last.getPosition();
+    unsigned inner = *innermost;
     SmallVector<unsigned> order;
     for (unsigned d = 0; d < loops; ++d)
       if (d != inner)

@@ -92,6 +92,11 @@ private:
   bool isHostOnlyArgument(BlockArgument arg, DictionaryAttr attrs);
   int addValue(Value value, int producer, int result);
   FailureOr<int> valueFor(Value value, Operation *user);
+  /// The layouts a value produced at will (a free argument, an upload) may
+  /// take, the default one first and free, the others at what they cost.
+  FailureOr<SmallVector<stick::Config>>
+  sourceConfigs(RankedTensorType type,
+                function_ref<InFlightDiagnostic()> error);
   LogicalResult addNode(Operation *op);
   LogicalResult materialize(const stick::Solution &solution);
   FailureOr<Value> withKey(int valueId, Key key, Operation *user,
@@ -297,37 +302,12 @@ LogicalResult FunctionPropagation::layOutArguments() {
       int node = static_cast<int>(problem.nodes.size());
       stick::Node source;
       source.results.push_back(addValue(arg, node, 0));
-      // The default layout first: ties keep it.
-      SmallVector<Key> candidates;
-      FailureOr<Type> defaultType =
-          layOutBoundaryType(type, {}, stickBytes, [&] {
-            return emitError(arg.getLoc()) << "argument #" << i << ": ";
-          });
-      if (failed(defaultType))
+      FailureOr<SmallVector<stick::Config>> configs = sourceConfigs(type, [&] {
+        return emitError(arg.getLoc()) << "argument #" << i << ": ";
+      });
+      if (failed(configs))
         return failure();
-      FailureOr<Key> defaultKey = keyOf(cast<RankedTensorType>(*defaultType));
-      if (succeeded(defaultKey))
-        candidates.push_back(*defaultKey);
-      for (Key key = type.getRank() > 0 ? 0 : stick::kSparse;
-           key < type.getRank(); ++key)
-        if (!llvm::is_contained(candidates, key) && candidateLayout(type, key))
-          candidates.push_back(key);
-      // The default layout is free. Another costs what its padding adds,
-      // plus half the argument: the cost model counts restickified
-      // elements only, so a layout change must save at least a restickify
-      // of half the argument's size (a weight read transposed saves all of
-      // it) rather than trade the argument's whole layout for a few small
-      // row statistics, whose kernels the count does not see.
-      int64_t base = candidateElements(type, candidates.front());
-      for (auto [index, key] : llvm::enumerate(candidates)) {
-        stick::Config config;
-        config.results.push_back(key);
-        int64_t elements = candidateElements(type, key);
-        config.cost =
-            index == 0 ? 0
-                       : std::max<int64_t>(elements - base, 0) + elements / 2;
-        source.configs.push_back(config);
-      }
+      source.configs = std::move(*configs);
       problem.nodes.push_back(source);
       nodeOps.push_back(nullptr);
       freeArguments[node] = static_cast<unsigned>(i);
@@ -343,6 +323,42 @@ LogicalResult FunctionPropagation::layOutArguments() {
     problem.values[id].fixedKey = *key;
   }
   return success();
+}
+
+FailureOr<SmallVector<stick::Config>>
+FunctionPropagation::sourceConfigs(RankedTensorType type,
+                                   function_ref<InFlightDiagnostic()> error) {
+  // The default layout first: ties keep it.
+  SmallVector<Key> candidates;
+  FailureOr<Type> defaultType = layOutBoundaryType(type, {}, stickBytes, error);
+  if (failed(defaultType))
+    return failure();
+  FailureOr<Key> defaultKey = keyOf(cast<RankedTensorType>(*defaultType));
+  if (succeeded(defaultKey))
+    candidates.push_back(*defaultKey);
+  for (Key key = type.getRank() > 0 ? 0 : stick::kSparse; key < type.getRank();
+       ++key)
+    if (!llvm::is_contained(candidates, key) && candidateLayout(type, key))
+      candidates.push_back(key);
+  // The default layout is free. Another costs what its padding adds, plus
+  // half the tensor: the cost model counts restickified elements only, so a
+  // layout change must save at least a restickify of half the tensor's size
+  // (a weight read transposed saves all of it) rather than trade its whole
+  // layout for a few small row statistics, whose kernels the count does not
+  // see - or pad a dim of 2 to a whole stick for nothing.
+  SmallVector<stick::Config> configs;
+  if (candidates.empty())
+    return configs;
+  int64_t base = candidateElements(type, candidates.front());
+  for (auto [index, key] : llvm::enumerate(candidates)) {
+    stick::Config config;
+    config.results.push_back(key);
+    int64_t elements = candidateElements(type, key);
+    config.cost =
+        index == 0 ? 0 : std::max<int64_t>(elements - base, 0) + elements / 2;
+    configs.push_back(config);
+  }
+  return configs;
 }
 
 FailureOr<int> FunctionPropagation::valueFor(Value value, Operation *user) {
@@ -365,17 +381,17 @@ FailureOr<int> FunctionPropagation::valueFor(Value value, Operation *user) {
     problem.values[id].fixedKey = *key;
     return id;
   }
-  // A host value: an upload node free to choose any layout.
+  // A host value: an upload node free to choose its layout, the default
+  // one unless another saves more than it costs.
   int node = static_cast<int>(problem.nodes.size());
   stick::Node upload;
   int id = addValue(value, node, 0);
   upload.results.push_back(id);
-  for (Key key = type.getRank() > 0 ? 0 : stick::kSparse; key < type.getRank();
-       ++key) {
-    stick::Config config;
-    config.results.push_back(key);
-    upload.configs.push_back(config);
-  }
+  FailureOr<SmallVector<stick::Config>> configs =
+      sourceConfigs(type, [&] { return user->emitOpError("operand: "); });
+  if (failed(configs))
+    return failure();
+  upload.configs = std::move(*configs);
   problem.nodes.push_back(upload);
   nodeOps.push_back(nullptr);
   uploadSites[node] = user;

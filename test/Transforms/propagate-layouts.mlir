@@ -323,3 +323,18 @@ func.func @dl16_to_fp32_free(%x: tensor<64x128xf16>, %c: tensor<1x64x128xf32>) -
   %m = spyre.mul %s, %f : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
   return %m : tensor<64x128xf32>
 }
+
+// -----
+
+// A value the host computes is uploaded in its default layout (the stick
+// on its innermost dim) when no other layout saves a restickify: every
+// layout costs the upload nothing, but a stick on the dim of 2 would pad
+// each stick of 32 to hold 2 elements (found on IREE's horizontally fused
+// contractions: 32x the bytes in every later kernel).
+// CHECK-LABEL: func.func @upload_default
+// CHECK: spyre.to_device %{{.*}} : tensor<2x10x64xf32> -> tensor<2x10x64xf32, #spyre.layout<device_size = [10, 2, 2, 32], stride_map = [64, 32, 640, 1]>>
+func.func @upload_default(%a: tensor<2x10x64xf32>) -> tensor<2x10x64xf32> {
+  %h = arith.addf %a, %a : tensor<2x10x64xf32>
+  %e = spyre.exp %h : (tensor<2x10x64xf32>) -> tensor<2x10x64xf32>
+  return %e : tensor<2x10x64xf32>
+}
