@@ -124,7 +124,7 @@ IntList deviceArrayShape(const SpyreTensorLayout &layout) {
 /// The host type of a `dtype=` argument: a name (symbolizeHostType, then
 /// numpy's own spelling such as "f2"), a DataFormats value (its natural host
 /// type) or anything numpy.dtype() accepts whose name is a host type.
-HostType parseHostType(py::handle obj) {
+HostType parseAnyHostType(py::handle obj) {
   if (py::isinstance<DataFormat>(obj))
     return naturalHostType(obj.cast<DataFormat>());
   std::string name;
@@ -158,6 +158,17 @@ HostType parseHostType(py::handle obj) {
   if (!name.empty())
     raise("unknown dtype '" + name + "': expected one of " + kDtypeNames);
   raise("unsupported dtype " + dtName + ": expected one of " + kDtypeNames);
+}
+
+/// parseAnyHostType for a layout: only the host types device tensors hold
+/// (f64 and the fnuz fp8s travel to spyre.run's host code, never into a
+/// layout).
+HostType parseHostType(py::handle obj) {
+  HostType type = parseAnyHostType(obj);
+  if (!isComputedOnDevice(type))
+    raise("unsupported dtype " + stringifyHostType(type).str() +
+          ": expected one of " + kDtypeNames);
+  return type;
 }
 
 /// The host type of a `dtype=` argument for a layout of `format`: as
@@ -203,7 +214,7 @@ std::optional<HostType> hostTypeOfDtype(const py::dtype &dt,
   if (name == "int8" && format == DataFormat::SENINT4)
     return HostType::Int4;
   std::optional<HostType> type = symbolizeHostType(name);
-  if (!type || name != stringifyHostType(*type) ||
+  if (!type || name != stringifyHostType(*type) || !isComputedOnDevice(*type) ||
       dt.itemsize() != static_cast<py::ssize_t>(hostElementBytes(*type)))
     return std::nullopt;
   return type;

@@ -5,6 +5,8 @@
 // RUN: spyre-run %s --function=tensor_math --random-inputs=1 --check | FileCheck %s --check-prefix=MATH
 // RUN: spyre-run %s --function=fp8_matmul --random-inputs=1 --check | FileCheck %s --check-prefix=FP8
 // RUN: not spyre-run %s --function=fp8_round --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=FP8-ROUND
+// RUN: spyre-run %s --function=fnuz_matmul --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=FNUZ
+// RUN: spyre-run %s --function=f64_sum --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=F64
 
 // tpp-mlir's batch-reduce GEMM: both K loops merged, one device matmul.
 // BRGEMM: @batch_reduce: {{[0-9]+}} kernels
@@ -90,4 +92,32 @@ func.func @fp8_round(%a: tensor<4x64xf32>) -> tensor<4x64xf8E4M3FN> {
     linalg.yield %t : f8E4M3FN
   } -> tensor<4x64xf8E4M3FN>
   return %r : tensor<4x64xf8E4M3FN>
+}
+
+// IREE's gfx942 fp8 matmuls use the fnuz formats, which the device does not
+// compute on: the contraction runs on the host, its arguments drawn and
+// checked like the others.
+// FNUZ: remark: 'linalg.generic' stays on the host
+// FNUZ: check result 0: ok
+func.func @fnuz_matmul(%a: tensor<16x64xf8E4M3FNUZ>, %b: tensor<32x64xf8E5M2FNUZ>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<16x64xf8E4M3FNUZ>, tensor<32x64xf8E5M2FNUZ>) outs(%f : tensor<16x32xf32>) {
+  ^bb0(%x: f8E4M3FNUZ, %y: f8E5M2FNUZ, %acc: f32):
+    %xf = arith.extf %x : f8E4M3FNUZ to f32
+    %yf = arith.extf %y : f8E5M2FNUZ to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// f64 (byteir's and fuseflow's tests) stays on the host too.
+// F64: check result 0: ok
+func.func @f64_sum(%a: tensor<8x16xf64>, %b: tensor<8x16xf64>) -> tensor<8x16xf64> {
+  %e = tensor.empty() : tensor<8x16xf64>
+  %r = linalg.add ins(%a, %b : tensor<8x16xf64>, tensor<8x16xf64>) outs(%e : tensor<8x16xf64>) -> tensor<8x16xf64>
+  return %r : tensor<8x16xf64>
 }

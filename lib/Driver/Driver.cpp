@@ -645,8 +645,9 @@ mlir::spyre::driver::argumentProblem(Type type, bool generated) {
   // (bf16, fp8, int4) spyre-run exchanges through their codecs.
   if (failed(host))
     return llvm::formatv("has element type {0} ({1}), which --random-inputs "
-                         "cannot generate (supported: f16, bf16, f32, "
-                         "f8E4M3FN, f8E5M2, i1, i4, i8, i16, i32, i64, index)",
+                         "cannot generate (supported: f16, bf16, f32, f64, "
+                         "f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, i1, i4, "
+                         "i8, i16, i32, i64, index)",
                          tensor.getElementType(), sim::describeType(type))
         .str();
   return std::nullopt;

@@ -142,6 +142,17 @@ DataFormat mlir::spyre::deviceFormatFor(HostType type) {
   return DataFormat::SEN169_FP16;
 }
 
+bool mlir::spyre::isComputedOnDevice(HostType type) {
+  switch (type) {
+#define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, BitExact, Npy, Dci, Python, \
+                        MlirType, Computed)                                    \
+  case HostType::Enum:                                                         \
+    return Computed;
+#include "Spyre/Layout/ElementTypes.def"
+  }
+  llvm_unreachable("unknown host type");
+}
+
 bool mlir::spyre::isBitExact(HostType type) {
   switch (type) {
 #define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, BitExact, ...)              \

@@ -308,8 +308,23 @@ void mlir::spyre::storeDeviceElement(DataFormat format, uint8_t *p, float v) {
 // The DMA's conversions
 //===----------------------------------------------------------------------===//
 
+static const llvm::fltSemantics *semanticsOf(HostType type);
+
+/// Whether the DMA converts `type` through its value (a float type the
+/// device stores in another float format: f64, the fnuz fp8s).
+static bool convertsByValue(HostType type) {
+  return !isComputedOnDevice(type) && semanticsOf(type);
+}
+
 uint32_t mlir::spyre::hostToDeviceBits(HostType type, const uint8_t *p,
                                        uint32_t oneBits) {
+  if (convertsByValue(type)) {
+    uint32_t bits = 0;
+    storeDeviceElement(deviceFormatFor(type),
+                       reinterpret_cast<uint8_t *>(&bits),
+                       static_cast<float>(loadHostElement(type, p)));
+    return bits;
+  }
   switch (type) {
   case HostType::BFloat16: {
     uint16_t raw;
@@ -353,6 +368,13 @@ uint32_t mlir::spyre::hostToDeviceBits(HostType type, const uint8_t *p,
 }
 
 void mlir::spyre::deviceBitsToHost(HostType type, uint32_t bits, uint8_t *p) {
+  if (convertsByValue(type)) {
+    storeHostElement(
+        type, p,
+        loadDeviceElement(deviceFormatFor(type),
+                          reinterpret_cast<const uint8_t *>(&bits)));
+    return;
+  }
   bool dl16 = currentSen169 == Sen169Numerics::DLFloat16;
   switch (type) {
   case HostType::Float16: {
@@ -422,6 +444,12 @@ static const llvm::fltSemantics *semanticsOf(HostType type) {
     return &llvm::APFloat::Float8E4M3FN();
   case HostType::Float8E5M2:
     return &llvm::APFloat::Float8E5M2();
+  case HostType::Float64:
+    return &llvm::APFloat::IEEEdouble();
+  case HostType::Float8E4M3FNUZ:
+    return &llvm::APFloat::Float8E4M3FNUZ();
+  case HostType::Float8E5M2FNUZ:
+    return &llvm::APFloat::Float8E5M2FNUZ();
   default:
     return nullptr;
   }

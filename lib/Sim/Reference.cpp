@@ -1028,8 +1028,8 @@ llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
     if (!tensorType || !hostTypeOf(tensorType.getElementType()))
       return makeError(llvm::formatv(
           "argument #{0} of @{1} has type {2}; the reference passes ranked "
-          "tensors of f16, bf16, f32, f8E4M3FN, f8E5M2, i1, i4, i8, i16, i32, "
-          "i64 or index only",
+          "tensors of f16, bf16, f32, f64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
+          "f8E5M2FNUZ, i1, i4, i8, i16, i32, i64 or index only",
           i, name, printed(argType)));
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {

@@ -105,7 +105,7 @@ struct OpTable {
 /// in their device format.
 bool computesOn(RegisteredOperationName name, Type type) {
   FailureOr<HostType> host = getHostType(type);
-  if (failed(host))
+  if (failed(host) || !isComputedOnDevice(*host))
     return false;
   auto *payload = name.getInterface<KernelPayloadOpInterface>();
   return payload && payload->supportsDataFormat(deviceFormatFor(*host));

@@ -102,7 +102,13 @@ TEST(DataFormat, NamesRoundTrip) {
   EXPECT_EQ(symbolizeHostType("bfloat16"), HostType::BFloat16);
   EXPECT_EQ(symbolizeHostType("float8_e4m3fn"), HostType::Float8E4M3FN);
   EXPECT_EQ(symbolizeHostType("bool"), HostType::Bool);
-  EXPECT_FALSE(symbolizeHostType("float64").has_value());
+  EXPECT_FALSE(symbolizeHostType("float13").has_value());
+  // f64 and the fnuz fp8s travel (converted by value) but are not computed
+  // on by the device.
+  EXPECT_EQ(symbolizeHostType("float64"), HostType::Float64);
+  EXPECT_FALSE(isComputedOnDevice(HostType::Float64));
+  EXPECT_FALSE(isComputedOnDevice(HostType::Float8E4M3FNUZ));
+  EXPECT_TRUE(isComputedOnDevice(HostType::BFloat16));
   EXPECT_EQ(symbolizeElementArrangement("exx2"), ElementArrangement::EXX2);
   EXPECT_EQ(symbolizeElementArrangement("DL16_TO_FP32"),
             ElementArrangement::DL16ToFP32);

@@ -83,6 +83,10 @@ bool isFloatingPoint(DataFormat format);
 /// Whether the device stores host elements of `type` bit for bit.
 bool isBitExact(HostType type);
 
+/// Whether device ops compute on `type` once transferred (f64 and the fnuz
+/// fp8s travel, converted by value, but their ops stay on the host).
+bool isComputedOnDevice(HostType type);
+
 /// The .npy descriptor of `type` ("<f2"), or none when numpy has no such
 /// type.
 std::optional<llvm::StringRef> npyDescr(HostType type);

@@ -17,8 +17,8 @@ func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
 }
 
 // An element type without a .npy dtype spyre-run reads or writes.
-func.func @f64(%a: tensor<4x64xf64>) -> tensor<4x64xf64> {
-  return %a : tensor<4x64xf64>
+func.func @f4(%a: tensor<4x64xf4E2M1FN>) -> tensor<4x64xf4E2M1FN> {
+  return %a : tensor<4x64xf4E2M1FN>
 }
 // A weight whose data was elided when the program was printed (torch-mlir
 // and fuseflow dumps): it cannot run with values, only with --model-only.

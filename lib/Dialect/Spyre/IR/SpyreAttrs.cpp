@@ -122,11 +122,18 @@ FailureOr<HostType> mlir::spyre::getHostType(Type elementType) {
     return failure();
   Type T = elementType;
 #define SPYRE_HOST_TYPE(Enum, Name, Bytes, Format, BitExact, Npy, Dci, Python, \
-                        MlirType)                                              \
+                        MlirType, ...)                                         \
   if (MlirType)                                                                \
     return HostType::Enum;
 #include "Spyre/Layout/ElementTypes.def"
   return failure();
+}
+
+FailureOr<HostType> mlir::spyre::getDeviceHostType(Type elementType) {
+  FailureOr<HostType> host = getHostType(elementType);
+  if (failed(host) || !isComputedOnDevice(*host))
+    return failure();
+  return host;
 }
 
 bool mlir::spyre::isDeviceTensor(Type type) {
@@ -182,7 +189,7 @@ mlir::spyre::getDefaultLayout(RankedTensorType type,
   };
   if (!type.hasStaticShape())
     return fail("dynamic dims have no device layout");
-  FailureOr<HostType> hostType = getHostType(type.getElementType());
+  FailureOr<HostType> hostType = getDeviceHostType(type.getElementType());
   if (failed(hostType)) {
     std::string typeName;
     llvm::raw_string_ostream os(typeName);
@@ -281,7 +288,7 @@ LayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
 }
 
 FailureOr<DataFormat> LayoutAttr::getFormatFor(Type elementType) const {
-  FailureOr<HostType> hostType = getHostType(elementType);
+  FailureOr<HostType> hostType = getDeviceHostType(elementType);
   if (failed(hostType))
     return failure();
   DataFormat natural = deviceFormatFor(*hostType);
@@ -295,7 +302,7 @@ LayoutAttr::getLayout(Type elementType) const {
   auto fail = [](const Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
-  FailureOr<HostType> hostType = getHostType(elementType);
+  FailureOr<HostType> hostType = getDeviceHostType(elementType);
   auto typeName = [&] {
     std::string name;
     llvm::raw_string_ostream os(name);
@@ -323,7 +330,7 @@ llvm::Expected<BoundLayout> LayoutAttr::bind(RankedTensorType type) const {
 LayoutAttr LayoutAttr::get(MLIRContext *context,
                            const SpyreTensorLayout &layout, Type elementType) {
   std::optional<DataFormat> format = layout.getFormat();
-  FailureOr<HostType> hostType = getHostType(elementType);
+  FailureOr<HostType> hostType = getDeviceHostType(elementType);
   if (succeeded(hostType) && deviceFormatFor(*hostType) == layout.getFormat())
     format = std::nullopt;
   return get(context, layout.getDeviceSize(), layout.getStrideMap(), format,

@@ -66,6 +66,11 @@ namespace mlir::spyre {
 /// f32, i1, i8, i32, i64, f8E4M3FN, f8E5M2, i4); failure for anything else.
 FailureOr<HostType> getHostType(Type elementType);
 
+/// The host type of an element type that device tensors hold (a layout can
+/// lay it out and device ops compute on it): getHostType's, except the
+/// types that only travel (f64, the fnuz fp8s).
+FailureOr<HostType> getDeviceHostType(Type elementType);
+
 /// Whether `type` is a ranked tensor carrying a `#spyre.layout`.
 bool isDeviceTensor(Type type);
 
