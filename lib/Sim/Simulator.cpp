@@ -359,7 +359,8 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
             missing = llvm::formatv(
                 "the constant at {0} has no data: its dense_resource blob "
                 "'{1}' is not in the module (elided when the program was "
-                "printed); add the blob, or run with --model-only",
+                "printed); add the blob, give --random-inputs to draw it, or "
+                "run with --model-only",
                 describeLocation(op->getLoc()),
                 resource.getRawHandle().getKey());
     };

@@ -107,7 +107,8 @@ static cl::opt<int> randomInputs(
     "random-inputs",
     cl::desc("Generate the inputs from this non-negative seed instead of "
              "reading them (operands a contraction reduces over K elements "
-             "are drawn from [-1, 1) / sqrt(K), others from [-1, 1))"),
+             "are drawn from [-1, 1) / sqrt(K), others from [-1, 1)); "
+             "constants whose dense_resource data was elided are drawn too"),
     cl::init(0), cl::cat(category));
 static cl::opt<std::string> saveInputs(
     "save-inputs",
@@ -278,6 +279,7 @@ int main(int argc, char **argv) {
                                 name, formatBytes(bytes),
                                 formatBytes(hostMemoryBytes())));
     values = driver::randomInputs(picked, static_cast<unsigned>(randomInputs));
+    driver::drawElidedConstants(picked, static_cast<unsigned>(randomInputs));
   } else {
     if (inputs.size() != argTypes.size())
       return fail(llvm::formatv(

@@ -252,6 +252,17 @@ inputsAsStored(func::FuncOp function, llvm::ArrayRef<sim::HostTensor> inputs,
 /// extent they index).
 std::vector<sim::HostTensor> randomInputs(func::FuncOp function, unsigned seed);
 
+/// Gives every constant of `function` (and of the functions it calls) whose
+/// dense_resource blob is missing - elided when the program was printed, as
+/// public test files are - values drawn from `seed`: floats like an input
+/// ([-1, 1) / sqrt(K) when a contraction reduces over it), i1 masks at
+/// random, other integers zeros (they are mostly indices, which must stay
+/// in bounds), with a remark at the constant. The device and the reference then
+/// run the same weights. Constants of more than `maxElements` elements are left
+/// as they are.
+void drawElidedConstants(func::FuncOp function, unsigned seed,
+                         int64_t maxElements = int64_t(1) << 24);
+
 /// Tolerances of a comparison: |got - want| <= atol + rtol * |want| per
 /// element (see `defaultTolerance`).
 struct Tolerance {

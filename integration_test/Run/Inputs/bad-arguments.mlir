@@ -21,7 +21,8 @@ func.func @f4(%a: tensor<4x64xf4E2M1FN>) -> tensor<4x64xf4E2M1FN> {
   return %a : tensor<4x64xf4E2M1FN>
 }
 // A weight whose data was elided when the program was printed (torch-mlir
-// and fuseflow dumps): it cannot run with values, only with --model-only.
+// and fuseflow dumps): it runs with values only when --random-inputs draws
+// it, and with --model-only.
 func.func @elided(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {
   %w = arith.constant dense_resource<__elided__> : tensor<64x128xf16>
   %e = tensor.empty() : tensor<64x128xf16>
