@@ -114,10 +114,16 @@ func.func @fnuz_matmul(%a: tensor<16x64xf8E4M3FNUZ>, %b: tensor<32x64xf8E5M2FNUZ
   return %r : tensor<16x32xf32>
 }
 
-// f64 (byteir's and fuseflow's tests) stays on the host too.
+// f64 (byteir's and fuseflow's tests) stays on the host too, copies and
+// transposes included: no device tensor holds it.
+// F64: remark: 'linalg.add' stays on the host: operand #0 holds f64, which no device tensor holds
+// F64: remark: 'linalg.transpose' stays on the host
 // F64: check result 0: ok
-func.func @f64_sum(%a: tensor<8x16xf64>, %b: tensor<8x16xf64>) -> tensor<8x16xf64> {
+// F64: check result 1: ok
+func.func @f64_sum(%a: tensor<8x16xf64>, %b: tensor<8x16xf64>) -> (tensor<8x16xf64>, tensor<16x8xf64>) {
   %e = tensor.empty() : tensor<8x16xf64>
   %r = linalg.add ins(%a, %b : tensor<8x16xf64>, tensor<8x16xf64>) outs(%e : tensor<8x16xf64>) -> tensor<8x16xf64>
-  return %r : tensor<8x16xf64>
+  %et = tensor.empty() : tensor<16x8xf64>
+  %t = linalg.transpose ins(%r : tensor<8x16xf64>) outs(%et : tensor<16x8xf64>) permutation = [1, 0]
+  return %r, %t : tensor<8x16xf64>, tensor<16x8xf64>
 }

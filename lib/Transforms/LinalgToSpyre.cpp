@@ -310,6 +310,15 @@ FailureOr<Term> Converter::inputTerm(linalg::LinalgOp op, OpOperand *operand,
           " has a dynamic shape";
     return failure();
   }
+  // f64 and the fnuz fp8s reach the device only converted to another
+  // format: no device tensor holds them, not even a copy's.
+  if (FailureOr<HostType> host = getHostType(type.getElementType());
+      succeeded(host) && !isComputedOnDevice(*host)) {
+    why = "operand #" + std::to_string(operand->getOperandNumber()) +
+          " holds " + str(type.getElementType()) +
+          ", which no device tensor holds";
+    return failure();
+  }
   Location loc = op.getLoc();
   // Look through linalg.broadcast: the broadcast dims leave the map.
   while (auto broadcast = value.getDefiningOp<linalg::BroadcastOp>()) {
@@ -1107,7 +1116,9 @@ struct TransposePattern : OpRewritePattern<linalg::TransposeOp> {
   LogicalResult matchAndRewrite(linalg::TransposeOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics() || !isTopLevel(op) ||
-        cast<ShapedType>(op.getInput().getType()).getRank() > kMaxHostRank)
+        cast<ShapedType>(op.getInput().getType()).getRank() > kMaxHostRank ||
+        failed(
+            getDeviceHostType(getElementTypeOrSelf(op.getInput().getType()))))
       return failure();
     rewriter.replaceOpWithNewOp<TransposeOp>(
         op, op->getResult(0).getType(), op.getInput(), op.getPermutation());
