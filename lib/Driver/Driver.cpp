@@ -297,14 +297,15 @@ size_t matchElemwise(StringRef text, size_t i, std::string &kind) {
     return 0;
   return close + 1 - i;
 }
-/// The end of the parenthesized group opening at `open` (one past its
-/// closing paren), or npos.
-size_t matchParen(StringRef text, size_t open) {
+/// The end of the bracketed group opening at `open` with `text[open]`
+/// (`(` or `{`): one past its closing bracket, or npos.
+size_t matchGroupEnd(StringRef text, size_t open) {
+  char opening = text[open], closing = opening == '(' ? ')' : '}';
   int depth = 0;
   for (size_t k = open; k < text.size(); ++k) {
-    if (text[k] == '(')
+    if (text[k] == opening)
       ++depth;
-    else if (text[k] == ')' && --depth == 0)
+    else if (text[k] == closing && --depth == 0)
       return k + 1;
   }
   return StringRef::npos;
@@ -333,7 +334,7 @@ size_t matchOldMap(StringRef text, size_t i, std::string &upgraded) {
     if (!text.substr(k).starts_with(keyword))
       return std::nullopt;
     size_t open = k + keyword.size() - 1;
-    size_t end = matchParen(text, open);
+    size_t end = matchGroupEnd(text, open);
     if (end == StringRef::npos)
       return std::nullopt;
     k = end;
@@ -355,21 +356,14 @@ size_t matchOldMap(StringRef text, size_t i, std::string &upgraded) {
   k = skipSpace(outsEnd);
   // An attribute dictionary may come first.
   if (k < text.size() && text[k] == '{') {
-    int depth = 0;
-    size_t close = k;
-    for (; close < text.size(); ++close) {
-      if (text[close] == '{')
-        ++depth;
-      else if (text[close] == '}' && --depth == 0)
-        break;
-    }
-    if (close >= text.size())
+    size_t end = matchGroupEnd(text, k);
+    if (end == StringRef::npos)
       return 0;
-    k = skipSpace(close + 1);
+    k = skipSpace(end);
   }
   if (k >= text.size() || text[k] != '(')
     return 0;
-  size_t argsEnd = matchParen(text, k);
+  size_t argsEnd = matchGroupEnd(text, k);
   if (argsEnd == StringRef::npos)
     return 0;
   StringRef args = text.slice(k + 1, argsEnd - 1);

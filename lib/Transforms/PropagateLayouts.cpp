@@ -678,13 +678,6 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
       if (failed(chosen))
         return failure();
       layout = *chosen;
-      // The element order the op writes (exx2's two statistics per stick).
-      if (auto compute = dyn_cast<ComputeOpInterface>(op))
-        if (std::optional<ElementArrangement> arrangement =
-                compute.getRequiredArrangement(op->getNumOperands()))
-          layout = LayoutAttr::get(op->getContext(), layout.getDeviceSize(),
-                                   layout.getStrideMap(), layout.getFormat(),
-                                   *arrangement, layout.getStickBytes());
     }
     result.setType(withLayout(withoutLayout(type), layout));
     deviceValues[resultId] = result;
