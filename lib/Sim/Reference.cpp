@@ -152,15 +152,6 @@ llvm::Error makeError(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// The host type a tensor element type travels as, if the reference supports
-/// it at the function boundary: every host type of the element table.
-std::optional<HostType> hostTypeOf(Type type) {
-  FailureOr<HostType> host = getHostType(type);
-  if (failed(host))
-    return std::nullopt;
-  return *host;
-}
-
 template <typename T> std::string printed(const T &value) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -184,8 +175,8 @@ std::string formatShape(ArrayRef<int64_t> shape) {
 
 /// Row-major strides, in elements, of `shape`. (Its own copy, not
 /// mlir::spyre::rowMajorStrides: the reference uses nothing of the layout
-/// library it checks.)
-SmallVector<int64_t, 6> rowMajorStrides(ArrayRef<int64_t> shape) {
+/// library it checks; hence its own name too.)
+SmallVector<int64_t, 6> hostRowMajorStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t, 6> strides(shape.size(), 1);
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
@@ -1025,7 +1016,7 @@ llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
   FunctionType type = func.getFunctionType();
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
     auto tensorType = dyn_cast<RankedTensorType>(argType);
-    if (!tensorType || !hostTypeOf(tensorType.getElementType()))
+    if (!tensorType || failed(getHostType(tensorType.getElementType())))
       return makeError(llvm::formatv(
           "argument #{0} of @{1} has type {2}; the reference passes ranked "
           "tensors of f16, bf16, f32, f64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
@@ -1034,7 +1025,7 @@ llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
     auto tensorType = dyn_cast<RankedTensorType>(resultType);
-    if (!tensorType || !hostTypeOf(tensorType.getElementType()))
+    if (!tensorType || failed(getHostType(tensorType.getElementType())))
       return makeError(llvm::formatv(
           "result #{0} of @{1} has type {2}; the reference returns ranked "
           "tensors of f16, bf16, f32, i1, i4, i8, i16, i32, i64 or index only",
@@ -1052,7 +1043,7 @@ llvm::Error checkInputs(StringRef name, FunctionType type,
                                    name, type.getNumInputs(), inputs.size()));
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
     auto tensorType = cast<RankedTensorType>(argType);
-    std::optional<HostType> hostType = hostTypeOf(tensorType.getElementType());
+    FailureOr<HostType> hostType = getHostType(tensorType.getElementType());
     const HostTensor &input = inputs[i];
     if (!acceptsHostType(*hostType, input.type))
       return makeError(llvm::formatv(
@@ -1425,15 +1416,15 @@ ReferenceProgram::run(ArrayRef<HostTensor> inputs) const {
               "expected {3}",
               i, function, formatShape(sizes),
               formatShape(tensorType.getShape())));
-      HostTensor &output =
-          outputs.emplace_back(*hostTypeOf(tensorType.getElementType()), sizes);
+      HostTensor &output = outputs.emplace_back(
+          *getHostType(tensorType.getElementType()), sizes);
       if (output.data.empty())
         continue;
       int64_t elementBytes = output.elementBytes();
       const auto *source = reinterpret_cast<const uint8_t *>(result.data) +
                            result.offset * elementBytes;
       stridedCopy(source, strides, output.data.data(),
-                  rowMajorStrides(output.shape), sizes, elementBytes);
+                  hostRowMajorStrides(output.shape), sizes, elementBytes);
       if (output.type == HostType::Bool)
         for (uint8_t &byte : output.data)
           byte &= 1;
