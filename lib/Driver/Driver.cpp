@@ -812,76 +812,65 @@ void mlir::spyre::driver::drawElidedConstants(func::FuncOp function,
                                               int64_t maxElements) {
   std::mt19937 rng(seed ^ 0x5eedc0deu);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  SmallVector<Operation *> scopes{function.getOperation()};
-  function.walk([&](func::CallOp call) {
-    if (Operation *callee =
-            SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()))
-      scopes.push_back(callee);
+  // Replaced after the walk, which must not see its own replacements.
+  SmallVector<std::tuple<Operation *, StringAttr, DenseResourceElementsAttr>>
+      elided;
+  sim::forEachElidedConstant(function, [&](Operation *op, StringAttr name,
+                                           DenseResourceElementsAttr resource) {
+    elided.emplace_back(op, name, resource);
   });
-  auto draw = [&](Operation *op) {
-    if (!op->hasTrait<OpTrait::ConstantLike>())
-      return;
-    for (NamedAttribute attr : op->getAttrs()) {
-      auto resource = dyn_cast<DenseResourceElementsAttr>(attr.getValue());
-      if (!resource || resource.getRawHandle().getBlob())
-        continue;
-      auto type = dyn_cast<RankedTensorType>(resource.getType());
-      if (!type || !type.hasStaticShape() ||
-          type.getNumElements() > maxElements)
-        continue;
-      Type element = type.getElementType();
-      // A constant operand a contraction reduces over is drawn like an
-      // input: scaled by 1/sqrt of the elements it is summed over.
-      double scale = 1.0;
-      for (OpOperand &use : op->getResult(0).getUses())
-        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner()))
-          if (linalgOp.getNumReductionLoops() > 0 &&
-              linalgOp.isDpsInput(&use)) {
-            SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-            int64_t k = 1;
-            for (auto [d, it] :
-                 llvm::enumerate(linalgOp.getIteratorTypesArray()))
-              if (it == utils::IteratorType::reduction &&
-                  !ShapedType::isDynamic(ranges[d]))
-                k *= ranges[d];
-            scale = std::min(scale, 1.0 / std::sqrt(static_cast<double>(k)));
-          }
-      DenseElementsAttr values;
-      int64_t n = type.getNumElements();
-      if (auto floatType = dyn_cast<FloatType>(element)) {
-        SmallVector<APFloat> drawn;
-        drawn.reserve(n);
-        for (int64_t i = 0; i < n; ++i) {
-          APFloat v(uniform(rng) * scale);
-          bool losesInfo;
-          v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                    &losesInfo);
-          drawn.push_back(v);
+  for (auto [op, name, resource] : elided) {
+    auto type = dyn_cast<RankedTensorType>(resource.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() > maxElements)
+      continue;
+    Type element = type.getElementType();
+    // A constant operand a contraction reduces over is drawn like an input:
+    // scaled by 1/sqrt of the elements it is summed over.
+    double scale = 1.0;
+    for (OpOperand &use : op->getResult(0).getUses())
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner()))
+        if (linalgOp.getNumReductionLoops() > 0 && linalgOp.isDpsInput(&use)) {
+          SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+          int64_t k = 1;
+          for (auto [d, it] : llvm::enumerate(linalgOp.getIteratorTypesArray()))
+            if (it == utils::IteratorType::reduction &&
+                !ShapedType::isDynamic(ranges[d]))
+              k *= ranges[d];
+          scale = std::min(scale, 1.0 / std::sqrt(static_cast<double>(k)));
         }
-        values = DenseElementsAttr::get(type, drawn);
-      } else if (auto intType = dyn_cast<IntegerType>(element)) {
-        // Masks at random; other integers are zeros: they are mostly
-        // indices (embedding lookups), which must stay in bounds.
-        unsigned width = intType.getWidth();
-        std::uniform_int_distribution<int> bit(0, 1);
-        SmallVector<APInt> drawn;
-        drawn.reserve(n);
-        for (int64_t i = 0; i < n; ++i)
-          drawn.push_back(APInt(width, width == 1 ? bit(rng) : 0));
-        values = DenseElementsAttr::get(type, drawn);
-      } else {
-        continue;
+    DenseElementsAttr values;
+    int64_t n = type.getNumElements();
+    if (auto floatType = dyn_cast<FloatType>(element)) {
+      SmallVector<APFloat> drawn;
+      drawn.reserve(n);
+      for (int64_t i = 0; i < n; ++i) {
+        APFloat v(uniform(rng) * scale);
+        bool losesInfo;
+        v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+        drawn.push_back(v);
       }
-      emitRemark(op->getLoc())
-          << "the constant's dense_resource blob '"
-          << resource.getRawHandle().getKey()
-          << "' has no data (elided when the program was printed): its "
-             "values are drawn at random, like the inputs (--random-inputs)";
-      op->setAttr(attr.getName(), values);
+      values = DenseElementsAttr::get(type, drawn);
+    } else if (auto intType = dyn_cast<IntegerType>(element)) {
+      // Masks at random; other integers are zeros: they are mostly indices
+      // (embedding lookups), which must stay in bounds.
+      unsigned width = intType.getWidth();
+      std::uniform_int_distribution<int> bit(0, 1);
+      SmallVector<APInt> drawn;
+      drawn.reserve(n);
+      for (int64_t i = 0; i < n; ++i)
+        drawn.push_back(APInt(width, width == 1 ? bit(rng) : 0));
+      values = DenseElementsAttr::get(type, drawn);
+    } else {
+      continue;
     }
-  };
-  for (Operation *scope : scopes)
-    scope->walk(draw);
+    emitRemark(op->getLoc())
+        << "the constant's dense_resource blob '"
+        << resource.getRawHandle().getKey()
+        << "' has no data (elided when the program was printed): its "
+           "values are drawn at random, like the inputs (--random-inputs)";
+    op->setAttr(name, values);
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -43,6 +43,28 @@ FailureOr<HostType> mlir::spyre::sim::getHostTypeOf(Type type) {
   return getHostType(tensor.getElementType());
 }
 
+void mlir::spyre::sim::forEachElidedConstant(
+    FunctionOpInterface function,
+    llvm::function_ref<void(Operation *, StringAttr, DenseResourceElementsAttr)>
+        f) {
+  SmallVector<Operation *> scopes{function.getOperation()};
+  function.walk([&](func::CallOp call) {
+    if (Operation *callee =
+            SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()))
+      scopes.push_back(callee);
+  });
+  for (Operation *scope : scopes)
+    scope->walk([&](Operation *op) {
+      if (!op->hasTrait<OpTrait::ConstantLike>())
+        return;
+      for (NamedAttribute attr : op->getAttrs())
+        if (auto resource =
+                dyn_cast<DenseResourceElementsAttr>(attr.getValue()))
+          if (!resource.getRawHandle().getBlob())
+            f(op, attr.getName(), resource);
+    });
+}
+
 std::string mlir::spyre::sim::describeType(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -342,32 +364,19 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
   // Constants without data (elided dense_resource blobs) cannot give values,
   // on the device or in a host segment.
   if (!options.modelOnly) {
-    SmallVector<Operation *> scopes{function.getOperation()};
-    function.walk([&](func::CallOp call) {
-      if (Operation *callee =
-              SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()))
-        scopes.push_back(callee);
-    });
-    std::string missing;
-    auto check = [&](Operation *op) {
-      if (!missing.empty() || !op->hasTrait<OpTrait::ConstantLike>())
-        return;
-      for (NamedAttribute attr : op->getAttrs())
-        if (auto resource =
-                dyn_cast<DenseResourceElementsAttr>(attr.getValue()))
-          if (!resource.getRawHandle().getBlob())
-            missing = llvm::formatv(
-                "the constant at {0} has no data: its dense_resource blob "
-                "'{1}' is not in the module (elided when the program was "
-                "printed); add the blob, give --random-inputs to draw it, or "
-                "run with --model-only",
-                describeLocation(op->getLoc()),
-                resource.getRawHandle().getKey());
-    };
     // (Every constant the function uploads is checked here, so the upload
     // below only meets elided data in --model-only runs.)
-    for (Operation *scope : scopes)
-      scope->walk(check);
+    std::string missing;
+    forEachElidedConstant(function, [&](Operation *op, StringAttr,
+                                        DenseResourceElementsAttr resource) {
+      if (missing.empty())
+        missing = llvm::formatv(
+            "the constant at {0} has no data: its dense_resource blob "
+            "'{1}' is not in the module (elided when the program was "
+            "printed); add the blob, give --random-inputs to draw it, or "
+            "run with --model-only",
+            describeLocation(op->getLoc()), resource.getRawHandle().getKey());
+    });
     if (!missing.empty())
       return llvm::createStringError(missing);
   }

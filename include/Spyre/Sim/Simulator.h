@@ -155,6 +155,14 @@ llvm::json::Value statsToJson(const SimStats &stats);
 /// `type` as a user wrote it on the host: tensors without their layout.
 std::string describeType(Type type);
 
+/// Calls `f(op, name, attr)` for every attribute of a constant in
+/// `function` or a function it calls that is a dense_resource whose blob is
+/// missing (elided when the program was printed): the data no run can read.
+void forEachElidedConstant(
+    FunctionOpInterface function,
+    llvm::function_ref<void(Operation *, StringAttr, DenseResourceElementsAttr)>
+        f);
+
 /// The function to run: `name` if given (it must have a body), else the only
 /// public function with a body, else `main`. `function` is null when there
 /// is none; `publicFunctions` then says how many were candidates.
