@@ -145,13 +145,22 @@ std::string json(const llvm::json::Value &value) {
 // numpy <-> HostTensor
 //===----------------------------------------------------------------------===//
 
-HostTensor toHost(py::array array, size_t index) {
+/// `array` as a host tensor for an argument of element type `expected`: a
+/// one-byte argument type numpy has no dtype for (fp8, E8M0 scales, packed
+/// codes in i8) takes the raw bytes of a uint8 or int8 array, as
+/// spyre.quantize returns them.
+HostTensor toHost(py::array array, size_t index, Type expected) {
   // Big-endian (or non-native) arrays are converted to little-endian first.
   py::dtype dtype = array.dtype();
   if (py::str(dtype.attr("byteorder")).cast<std::string>() == ">")
     array = py::array(array.attr("astype")(dtype.attr("newbyteorder")("<")));
   std::optional<HostType> type = hostTypeForNpyDescr(
       py::str(array.dtype().attr("str")).cast<std::string>());
+  FailureOr<HostType> wanted = getHostType(expected);
+  char kind = array.dtype().kind();
+  if (succeeded(wanted) && hostElementBytes(*wanted) == 1 &&
+      array.dtype().itemsize() == 1 && (kind == 'u' || kind == 'i'))
+    type = *wanted;
   if (!type)
     raise(llvm::formatv("input {0}: numpy dtype {1} has no device type", index,
                         std::string(py::str(array.dtype())))
@@ -217,10 +226,15 @@ py::tuple run(const std::string &text, const py::list &arrays,
     raise("check=True needs values; model_only=True computes none");
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
+  func::FuncOp parsed = pickFunction(*module, function);
+  std::string name = parsed.getSymName().str();
+  ArrayRef<Type> argumentTypes = parsed.getArgumentTypes();
   std::vector<HostTensor> inputs;
   for (size_t i = 0; i < arrays.size(); ++i)
-    inputs.push_back(toHost(py::array::ensure(arrays[i]), i));
-  std::string name = pickFunction(*module, function).getSymName().str();
+    inputs.push_back(toHost(py::array::ensure(arrays[i]), i,
+                            i < argumentTypes.size()
+                                ? getElementTypeOrSelf(argumentTypes[i])
+                                : Type()));
   OwningOpRef<ModuleOp> lowered =
       lower(*module, CompileArgs{cores, policy, hostFallback, f32Matmul, name},
             session);

@@ -158,7 +158,9 @@ SmallVector<int64_t, 6> Division::defaultOrder(const Problem &problem,
 
 Tensor mlir::spyre::kernel::makeTensor(const BoundLayout &bound,
                                        ArrayRef<int> opDims, std::string name,
-                                       bool isResult) {
+                                       bool isResult,
+                                       ArrayRef<int64_t> divisors) {
+  auto divisor = [&](int h) { return divisors.empty() ? 1 : divisors[h]; };
   Tensor tensor;
   tensor.name = std::move(name);
   tensor.isResult = isResult;
@@ -168,7 +170,7 @@ Tensor mlir::spyre::kernel::makeTensor(const BoundLayout &bound,
     dim.size = bound.layout().getDeviceSize()[d];
     if (role.kind == BoundLayout::DimKind::Piece && opDims[role.hostDim] >= 0) {
       dim.opDim = opDims[role.hostDim];
-      dim.multiplier = role.multiplier;
+      dim.multiplier = role.multiplier * divisor(role.hostDim);
     }
     tensor.dims.push_back(dim);
   }
@@ -177,12 +179,14 @@ Tensor mlir::spyre::kernel::makeTensor(const BoundLayout &bound,
 
 void mlir::spyre::kernel::addGranules(Problem &problem,
                                       const BoundLayout &bound,
-                                      ArrayRef<int> opDims) {
+                                      ArrayRef<int> opDims,
+                                      ArrayRef<int64_t> divisors) {
+  auto divisor = [&](int h) { return divisors.empty() ? 1 : divisors[h]; };
   for (int h = 0, e = bound.host().rank(); h < e; ++h) {
     ArrayRef<int> pieces = bound.piecesOf(h);
     if (pieces.empty() || opDims[h] < 0)
       continue;
-    int64_t outer = bound.roles()[pieces.back()].multiplier;
+    int64_t outer = bound.roles()[pieces.back()].multiplier * divisor(h);
     Dim &dim = problem.dims[opDims[h]];
     dim.granule = std::lcm(dim.granule, outer);
   }
@@ -192,8 +196,14 @@ void mlir::spyre::kernel::addGranules(Problem &problem,
   const auto &role = bound.roles()[stick];
   if (role.kind == BoundLayout::DimKind::Piece && opDims[role.hostDim] >= 0) {
     Dim &dim = problem.dims[opDims[role.hostDim]];
-    dim.granule = std::lcm(
-        dim.granule, role.multiplier * bound.layout().getDeviceSize()[stick]);
+    int64_t coverage = role.multiplier * divisor(role.hostDim) *
+                       bound.layout().getDeviceSize()[stick];
+    // A stick of blocks (packed data, tile scales) covering the whole dim
+    // forbids splitting it, not more: the dim keeps its extent, rounded to
+    // the granules it already has, instead of growing to the stick's reach.
+    if (divisor(role.hostDim) > 1 && coverage >= dim.size)
+      coverage = (dim.size + dim.granule - 1) / dim.granule * dim.granule;
+    dim.granule = std::lcm(dim.granule, coverage);
   }
 }
 
@@ -381,6 +391,15 @@ public:
           points /
           (static_cast<double>(target.ptMacsPerCycle * target.corelets) *
            target.clockHz() * target.ptEfficiency(rows));
+      // The dequantized B tile, written as DL16 sticks by the SFP first.
+      if (problem.dequantizesB && problem.nDim >= 0 && problem.kDim >= 0) {
+        double values = static_cast<double>(tiles[problem.nDim]) *
+                        static_cast<double>(tiles[problem.kDim]);
+        double perStick = static_cast<double>(
+            elemsPerStick(DataFormat::SEN169_FP16, target.stickBytes));
+        stepSeconds +=
+            std::ceil(values / perStick) / target.coreSfpSticksPerSecond();
+      }
     } else {
       stepSeconds =
           static_cast<double>(maxSticks) / target.coreSfpSticksPerSecond();

@@ -3,6 +3,7 @@
 #include "Spyre/Driver/Driver.h"
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/Layout/Numerics.h"
+#include "Spyre/Quant/Quant.h"
 #include "Spyre/Sim/Npy.h"
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Sim/Simulator.h"
@@ -772,12 +773,37 @@ HostTensor mlir::spyre::driver::fromExchangeType(HostTensor tensor,
   return narrow;
 }
 
+/// Per argument: the largest scale to draw when it is the float scale of a
+/// `spyre.dequantize` (0 otherwise), so that the weight it scales stays near
+/// 1/sqrt(the quantized dim), like the other inputs of a contraction: the
+/// format's largest value times the scale is that.
+static SmallVector<double> quantScaleBounds(func::FuncOp function) {
+  SmallVector<double> bounds(function.getNumArguments(), 0.0);
+  function.walk([&](DequantizeOp op) {
+    ValueRange parts = op.getParts();
+    auto arg = parts.size() > 1 ? dyn_cast<BlockArgument>(parts[1]) : nullptr;
+    if (!arg || arg.getOwner()->getParentOp() != function.getOperation())
+      return;
+    RankedTensorType weight = op.getResult().getType();
+    quant::QuantSpec spec = op.getQuant().getSpec();
+    int64_t axis = spec.axis < 0 ? spec.axis + weight.getRank() : spec.axis;
+    if (axis < 0 || axis >= weight.getRank())
+      return;
+    double maxValue = quant::getFormatInfo(spec.format).maxValue;
+    bounds[arg.getArgNumber()] =
+        1.0 / (std::max(maxValue, 1.0) *
+               std::sqrt(static_cast<double>(weight.getDimSize(axis))));
+  });
+  return bounds;
+}
+
 std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
                                                           unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   SmallVector<int64_t> fanIn = contractionFanIn(function);
   SmallVector<int64_t> bounds = indexBounds(function);
+  SmallVector<double> scaleBounds = quantScaleBounds(function);
   std::vector<HostTensor> inputs;
   for (auto [index, type] : llvm::enumerate(function.getArgumentTypes())) {
     auto tensor = cast<RankedTensorType>(type);
@@ -799,6 +825,13 @@ std::vector<HostTensor> mlir::spyre::driver::randomInputs(func::FuncOp function,
       double drawn = boolean ? v > 0 : v * scale;
       if (bounds[index])
         drawn = static_cast<double>(indices(rng));
+      // E8M0 holds powers of two only (MX scales): 2^-6 .. 2^-2, so that
+      // the values they scale stay in the range the others are drawn in.
+      if (host == HostType::Float8E8M0FNU)
+        drawn = std::ldexp(1.0, -2 - static_cast<int>((v + 1.0f) * 2.0f));
+      // A float scale of a dequantize: positive, up to its bound.
+      else if (scaleBounds[index] > 0)
+        drawn = (0.5 + 0.5 * std::abs(v)) * scaleBounds[index];
       storeHostElement(host, values.data.data() + i * values.elementBytes(),
                        drawn);
     }

@@ -450,6 +450,8 @@ static const llvm::fltSemantics *semanticsOf(HostType type) {
     return &llvm::APFloat::Float8E4M3FNUZ();
   case HostType::Float8E5M2FNUZ:
     return &llvm::APFloat::Float8E5M2FNUZ();
+  case HostType::Float8E8M0FNU:
+    return &llvm::APFloat::Float8E8M0FNU();
   default:
     return nullptr;
   }

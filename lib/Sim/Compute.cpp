@@ -2,6 +2,9 @@
 
 #include "Compute.h"
 
+#include "Spyre/Layout/Numerics.h"
+#include "Spyre/Quant/Quant.h"
+
 #include <cmath>
 #include <limits>
 
@@ -33,6 +36,27 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
     s.mask = reduction.getMaskValue();
   } else if (isa<MatmulOp, BatchMatmulOp>(op)) {
     s.kind = Kind::Matmul;
+  } else if (auto scaled = dyn_cast<ScaledMatmulOp>(op)) {
+    s.kind = Kind::ScaledMatmul;
+    QuantAttr quant = scaled.getQuant();
+    Semantics::QuantizedB &b = s.quantized;
+    b.perData = scaled.getValuesPerDataElement();
+    if (b.perData > 1) {
+      unsigned bits = quant::getFormatInfo(quant.getFormat()).bits;
+      for (uint32_t code = 0; code < (1u << bits); ++code)
+        b.codeValues.push_back(
+            static_cast<float>(quant::decode(quant.getFormat(), code)));
+    }
+    b.tile = quant.getScaling() == quant::Scaling::MX ? 32 : quant.getTile();
+    b.e8m0 = quant.getSpec().scaleType.value_or(
+                 quant.getScaling() == quant::Scaling::MX
+                     ? quant::ScaleType::E8M0
+                     : quant::ScaleType::Float32) == quant::ScaleType::E8M0;
+    b.hasZero = static_cast<bool>(scaled.getZero());
+    b.packedZero = b.hasZero && b.perData > 1;
+    if (quant.getScaling() == quant::Scaling::MX &&
+        quant.getFormat() == quant::Format::Int8)
+      b.unit = 1.0f / 64.0f;
   } else if (auto exx2 = dyn_cast<Exx2Op>(op)) {
     s.kind = Kind::Exx2;
     s.a = exx2.getScale().convertToDouble();
@@ -204,6 +228,65 @@ void TileCompute::compute(bool firstReduction,
                      }
                    }
                  });
+    return;
+  }
+  case Kind::ScaledMatmul: {
+    // (m, n, k). B's tile is dequantized in LX, as DL16 for the PT: each
+    // (n, k) reads its data element (a byte holds two 4-bit codes, low
+    // first, for even and odd k), its tile's scale (an E8M0 byte is
+    // 2^(byte - 127)) and zero; then C += A @ B as the matmul does. Tiles
+    // along k start at whole data and zero sticks, so k's parity and its
+    // tile's parity are the local ones.
+    const Semantics::QuantizedB &q = semantics.quantized;
+    int64_t mD = problem.mDim, nD = problem.nDim, kD = problem.kDim;
+    int64_t mt = extents[mD], nt = extents[nD], kt = extents[kD];
+    const Operand &A = operands[0], &D = operands[1], &S = operands[2];
+    std::vector<float> bt(static_cast<size_t>(kt * nt));
+    const float *table = sen169ToFloatTable();
+    auto byteOf = [](float v) {
+      return static_cast<uint8_t>(static_cast<int32_t>(v));
+    };
+    for (int64_t k = 0; k < kt; ++k)
+      for (int64_t n = 0; n < nt; ++n) {
+        float raw = in[1][k * D.denseStride[kD] + n * D.denseStride[nD]];
+        float value = raw;
+        if (q.perData > 1) {
+          uint8_t byte = byteOf(raw);
+          value = q.codeValues[k % 2 == 0 ? byte & 0xF : byte >> 4];
+        }
+        float scale = in[2][k * S.denseStride[kD] + n * S.denseStride[nD]];
+        if (q.e8m0) {
+          uint8_t byte = byteOf(scale);
+          scale = byte == 0xFF ? std::numeric_limits<float>::quiet_NaN()
+                               : std::ldexp(1.0f, int(byte) - 127);
+        }
+        if (q.hasZero) {
+          const Operand &Z = operands[3];
+          float zero = in[3][k * Z.denseStride[kD] + n * Z.denseStride[nD]];
+          if (q.packedZero) {
+            uint8_t byte = byteOf(zero);
+            zero = q.codeValues[(k / q.tile) % 2 == 0 ? byte & 0xF : byte >> 4];
+          }
+          value -= zero;
+        }
+        bt[k * nt + n] = table[floatToSen169(value * q.unit * scale)];
+      }
+    int64_t sAm = A.denseStride[mD], sAk = A.denseStride[kD];
+    int64_t sCm = out.denseStride[mD], sCn = out.denseStride[nD];
+    for (int64_t m = 0; m < mt; ++m) {
+      float *c = acc.data() + m * sCm;
+      const float *a = in[0].data() + m * sAm;
+      if (sCn == 1) {
+        matmulRow(c, a, sAk, bt.data(), kt, nt);
+        continue;
+      }
+      for (int64_t k = 0; k < kt; ++k) {
+        float x = a[k * sAk];
+        const float *row = bt.data() + k * nt;
+        for (int64_t n = 0; n < nt; ++n)
+          c[n * sCn] += x * row[n];
+      }
+    }
     return;
   }
   case Kind::Exx2: {

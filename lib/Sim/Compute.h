@@ -25,6 +25,7 @@ enum class Kind {
   Copy,
   Reduce,
   Matmul,
+  ScaledMatmul,
   Exx2,
   LnScale,
   LnNorm,
@@ -39,6 +40,20 @@ struct Semantics {
   std::optional<double> mask; ///< value padding of the reduced dim holds
   std::optional<double> padValue;
   mutable ReductionOpInterface reduction;
+  /// The scaled matmul's B: how its stored parts read back.
+  struct QuantizedB {
+    /// Values per data byte along k (2: packed 4-bit codes, low first), and
+    /// the value of each code; 1: the element is the value (int8, fp8).
+    int64_t perData = 1;
+    std::vector<float> codeValues;
+    /// Elements of k one scale covers; E8M0 scales are their bytes.
+    int64_t tile = 1;
+    bool e8m0 = false;
+    bool hasZero = false, packedZero = false;
+    /// 2^-6 for MXINT8.
+    float unit = 1.0f;
+  };
+  QuantizedB quantized;
 };
 
 /// The semantics of `op`; fails with `reason` for an op the simulator does

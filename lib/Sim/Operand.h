@@ -41,6 +41,9 @@ struct Operand {
   SmallVector<int64_t, 8> multiplier;
   SmallVector<int64_t, 6> hostSize;
   SmallVector<int, 6> opDimOfHost;
+  /// Per host dim: the op-dim elements one element covers (1, or q for
+  /// `d floordiv q`: packed data, tile scales; only on the stick dim).
+  SmallVector<int64_t, 6> divisorOfHost;
   int stickHost = -1;
   AccessAttr access;
   bool resident = false;
@@ -66,6 +69,14 @@ struct Operand {
   /// The op dim the stick's lanes step (-1: none).
   int stickOpDim() const {
     return stickHost >= 0 ? opDimOfHost[stickHost] : -1;
+  }
+  /// Op-dim elements one lane of a stick covers (see divisorOfHost).
+  int64_t stickDivisor() const {
+    return stickHost >= 0 ? divisorOfHost[stickHost] : 1;
+  }
+  /// Op-dim elements per +1 step along device dim `dd`.
+  int64_t opMultiplier(int dd) const {
+    return multiplier[dd] * (hostDim[dd] >= 0 ? divisorOfHost[hostDim[dd]] : 1);
   }
 };
 

@@ -48,10 +48,9 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
     t.deviceSize.assign(layout.getDeviceSize().begin(),
                         layout.getDeviceSize().end());
     AffineMap map = maps[i];
-    for (AffineExpr expr : map.getResults()) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      t.opDimOfHost.push_back(dim ? static_cast<int>(dim.getPosition()) : -1);
-    }
+    for (AffineExpr expr : map.getResults())
+      t.opDimOfHost.push_back(
+          getOpDimOf(expr, &t.divisorOfHost.emplace_back()));
     t.hostSize.assign(t.type.getShape().begin(), t.type.getShape().end());
     // A box of a larger tensor is walked from the box's origin: its
     // elements are the box's, the rest of the tensor lies outside.
@@ -68,6 +67,13 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
       t.opDim.push_back(piece ? t.opDimOfHost[role.hostDim] : -1);
     }
     t.stickHost = t.bound->stickHostDim();
+    for (auto [h, divisor] : llvm::enumerate(t.divisorOfHost))
+      if (divisor != 1 && static_cast<int>(h) != t.stickHost)
+        return fail(kernel, llvm::formatv("{0}: host dim {1} covers {2} "
+                                          "elements of its op dim but is not "
+                                          "the stick dim; blocks are read "
+                                          "along the stick only",
+                                          t.name, h, divisor));
     if (layout.getArrangement() == ElementArrangement::EXX2)
       t.slots = 2;
     t.access = kernel.getAccess(i);

@@ -77,6 +77,7 @@
 
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/Quant/Quant.h"
 
 #include <csetjmp>
 #include <csignal>
@@ -374,13 +375,217 @@ LogicalResult lowerGather(IRRewriter &rewriter, tensor::GatherOp gather) {
   return success();
 }
 
+/// The MLIR type of a narrow float format's encodings (fp8, fp6, fp4); null
+/// for integer formats.
+Type narrowFloatType(MLIRContext *context, spyre::quant::Format format) {
+  using spyre::quant::Format;
+  switch (format) {
+  case Format::E4M3FN:
+    return Float8E4M3FNType::get(context);
+  case Format::E5M2:
+    return Float8E5M2Type::get(context);
+  case Format::E4M3FNUZ:
+    return Float8E4M3FNUZType::get(context);
+  case Format::E5M2FNUZ:
+    return Float8E5M2FNUZType::get(context);
+  case Format::E3M2FN:
+  case Format::E3M2FNUZ:
+    return Float6E3M2FNType::get(context);
+  case Format::E2M3FN:
+  case Format::E2M3FNUZ:
+    return Float6E2M3FNType::get(context);
+  case Format::E2M1FN:
+  case Format::E2M1FNUZ:
+    return Float4E2M1FNType::get(context);
+  default:
+    return {};
+  }
+}
+
+/// `spyre.dequantize` as one linalg.generic over the result that reads each
+/// stored part with tensor.extract. Written from the definitions, not from
+/// the quantization library: an element's code is its byte, or the `bits`
+/// of a byte packed along the axis, low bits first; integers are sign- or
+/// zero-extended from `bits`; float codes are bitcast to MLIR's type of the
+/// format and extended (whose table APFloat builds), the fnuz 6- and 4-bit
+/// formats reading their negative-zero encoding as NaN; the value is
+/// (q - zero) * 2^implicit * scale * tenscale, the scale and zero of the
+/// element's tile. Sparse data (pruned values omitted) is not lowered.
+LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
+                              std::string &why) {
+  RankedTensorType result = op.getResult().getType();
+  QuantAttr attr = op.getQuant();
+  llvm::Expected<spyre::quant::QuantShapes> shapes =
+      attr.getShapes(result.getShape());
+  if (!shapes) {
+    why = llvm::toString(shapes.takeError());
+    return failure();
+  }
+  const spyre::quant::QuantSpec &spec = shapes->spec;
+  if (spec.sparsityPercent != 0) {
+    why = "sparse data is not lowered";
+    return failure();
+  }
+  const spyre::quant::FormatInfo &info =
+      spyre::quant::getFormatInfo(spec.format);
+  MLIRContext *context = op.getContext();
+  Location loc = op.getLoc();
+  int64_t rank = result.getRank();
+  ValueRange parts = op.getParts();
+  Value data = parts[0];
+  unsigned next = 1;
+  Value scale, zero, tenscale;
+  if (shapes->scale.present)
+    scale = parts[next++];
+  if (shapes->zero.present)
+    zero = parts[next++];
+  if (shapes->tenscale.present)
+    tenscale = parts[next++];
+  bool compressed = spec.mode == spyre::quant::CastMode::Compressed;
+  bool packed = compressed && info.bits < 8;
+  int64_t perByte = packed ? 8 / info.bits : 1;
+  Type f32 = rewriter.getF32Type();
+  Type i32 = rewriter.getI32Type();
+
+  rewriter.setInsertionPoint(op);
+  Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                       result.getElementType());
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{result}, ValueRange{}, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &b, Location l, ValueRange) {
+        auto index = [&](int64_t v) {
+          return arith::ConstantIndexOp::create(b, l, v).getResult();
+        };
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < rank; ++d)
+          at.push_back(linalg::IndexOp::create(b, l, d));
+        // The code at `position` of `part`, whose elements along the axis
+        // are packed `perByte` to a byte when `isPacked`, as an i32 (the
+        // low `bits`).
+        auto codeAt = [&](Value part, SmallVector<Value> position,
+                          bool isPacked) -> Value {
+          Value shift;
+          if (isPacked && rank > 0) {
+            Value along = position[spec.axis];
+            position[spec.axis] =
+                arith::DivUIOp::create(b, l, along, index(perByte));
+            Value lane = arith::RemUIOp::create(b, l, along, index(perByte));
+            shift = arith::IndexCastOp::create(
+                b, l, i32, arith::MulIOp::create(b, l, lane, index(info.bits)));
+          }
+          Value stored = tensor::ExtractOp::create(b, l, part, position);
+          Type type = stored.getType();
+          unsigned width = type.getIntOrFloatBitWidth();
+          if (!type.isInteger())
+            stored =
+                arith::BitcastOp::create(b, l, b.getIntegerType(width), stored);
+          Value code =
+              width < 32 ? arith::ExtUIOp::create(b, l, i32, stored).getResult()
+                         : stored;
+          if (shift)
+            code = arith::ShRUIOp::create(b, l, code, shift);
+          if (info.bits < 32)
+            code = arith::AndIOp::create(
+                b, l, code,
+                arith::ConstantIntOp::create(b, l, i32,
+                                             (int64_t(1) << info.bits) - 1));
+          return code;
+        };
+        // The value of an integer code of the format.
+        auto integerValue = [&](Value code) -> Value {
+          if (info.kind == spyre::quant::FormatKind::UInt)
+            return arith::UIToFPOp::create(b, l, f32, code);
+          Value up = arith::ConstantIntOp::create(b, l, i32, 32 - info.bits);
+          Value extended = arith::ShRSIOp::create(
+              b, l, arith::ShLIOp::create(b, l, code, up), up);
+          return arith::SIToFPOp::create(b, l, f32, extended);
+        };
+        auto extend = [&](Value v) -> Value {
+          if (v.getType() == f32)
+            return v;
+          if (v.getType().getIntOrFloatBitWidth() < 32)
+            return arith::ExtFOp::create(b, l, f32, v);
+          return arith::TruncFOp::create(b, l, f32, v);
+        };
+
+        Value q;
+        Type dataElement = getElementTypeOrSelf(data.getType());
+        if (spec.mode == spyre::quant::CastMode::Virtual) {
+          q = extend(tensor::ExtractOp::create(b, l, data, at));
+        } else if (info.isInteger()) {
+          q = integerValue(codeAt(data, at, packed));
+        } else if (isa<FloatType>(dataElement)) {
+          // fp8 data, or fp6/fp4 values held exactly in an fp8 type.
+          q = extend(tensor::ExtractOp::create(b, l, data, at));
+        } else {
+          Type format = narrowFloatType(context, spec.format);
+          Value code = codeAt(data, at, packed);
+          Value narrow =
+              arith::TruncIOp::create(b, l, b.getIntegerType(info.bits), code);
+          Value encoded =
+              arith::BitcastOp::create(b, l, format, narrow).getResult();
+          q = arith::ExtFOp::create(b, l, f32, encoded);
+          if (info.negZeroIsNaN) {
+            Value negZero = arith::ConstantIntOp::create(
+                b, l, i32, int64_t(1) << (info.bits - 1));
+            Value isNaN = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                code, negZero);
+            Value nan = arith::ConstantOp::create(
+                b, l, f32, b.getF32FloatAttr(std::nanf("")));
+            q = arith::SelectOp::create(b, l, isNaN, nan, q);
+          }
+        }
+        if (spec.scaling != spyre::quant::Scaling::None) {
+          // The element's tile: each dim divided by its tile extent.
+          SmallVector<Value> tileAt;
+          for (int64_t d = 0; d < rank; ++d) {
+            int64_t extent = shapes->tileShape[d];
+            tileAt.push_back(
+                extent == 1 ? at[d]
+                : extent >= result.getDimSize(d)
+                    ? index(0)
+                    : arith::DivUIOp::create(b, l, at[d], index(extent))
+                          .getResult());
+          }
+          if (zero)
+            q = arith::SubFOp::create(
+                b, l, q, integerValue(codeAt(zero, tileAt, packed)));
+          Value s = extend(tensor::ExtractOp::create(b, l, scale, tileAt));
+          q = arith::MulFOp::create(b, l, q, s);
+          if (spec.scaling == spyre::quant::Scaling::MX &&
+              spec.format == spyre::quant::Format::Int8)
+            q = arith::MulFOp::create(
+                b, l, q,
+                arith::ConstantOp::create(b, l, f32,
+                                          b.getF32FloatAttr(0.015625f)));
+        }
+        if (tenscale)
+          q = arith::MulFOp::create(
+              b, l, q,
+              extend(tensor::ExtractOp::create(b, l, tenscale, ValueRange{})));
+        Type element = result.getElementType();
+        if (element != f32)
+          q = element.getIntOrFloatBitWidth() < 32
+                  ? arith::TruncFOp::create(b, l, element, q).getResult()
+                  : arith::ExtFOp::create(b, l, element, q).getResult();
+        linalg::YieldOp::create(b, l, q);
+      });
+  rewriter.replaceOp(op, generic.getResults());
+  return success();
+}
+
 /// Ops upstream cannot bufferize, in forms it can: linalg.pack / unpack
-/// (pad, reshape, transpose) and tensor.gather (a generic of extracts).
+/// (pad, reshape, transpose), tensor.gather and spyre.dequantize (generics
+/// of extracts).
 llvm::Error lowerUnbufferizableOps(ModuleOp module) {
   IRRewriter rewriter(module.getContext());
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
-    if (isa<linalg::PackOp, linalg::UnPackOp, tensor::GatherOp>(op))
+    if (isa<linalg::PackOp, linalg::UnPackOp, tensor::GatherOp, DequantizeOp>(
+            op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -392,6 +597,13 @@ llvm::Error lowerUnbufferizableOps(ModuleOp module) {
       lowered = linalg::lowerUnPack(rewriter, unpack);
     else if (auto gather = dyn_cast<tensor::GatherOp>(op))
       lowered = lowerGather(rewriter, gather);
+    std::string why;
+    if (auto dequantize = dyn_cast<DequantizeOp>(op))
+      if (failed(lowered = lowerDequantize(rewriter, dequantize, why)))
+        return makeError(
+            llvm::formatv("the reference cannot lower 'spyre.dequantize' at "
+                          "{0}: {1}",
+                          printed(op->getLoc()), why));
     if (failed(lowered))
       return makeError(llvm::formatv("the reference cannot lower '{0}' at {1}",
                                      op->getName().getStringRef(),

@@ -17,7 +17,7 @@ SmallVector<int64_t, 8> Stager::boxStart(const Operand &t,
   SmallVector<int64_t, 8> coord(t.deviceRank - 1, 0);
   for (int dd = 0; dd + 1 < t.deviceRank; ++dd)
     if (t.opDim[dd] >= 0)
-      coord[dd] = (start[t.opDim[dd]] / t.multiplier[dd]) % t.deviceSize[dd];
+      coord[dd] = (start[t.opDim[dd]] / t.opMultiplier(dd)) % t.deviceSize[dd];
   return coord;
 }
 
@@ -143,6 +143,9 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
     dense.assign(t.denseSize * t.slots, fill);
   int64_t stickStep = t.stickStep();
   int stickOp = t.stickOpDim();
+  // Op-dim elements each lane covers: a lane of packed data or of tile
+  // scales is read into each of the q positions it covers.
+  int64_t q = t.stickDivisor();
   SmallVector<int64_t, 6> host;
   std::string error;
   forEachBoxStick(
@@ -171,12 +174,13 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
           };
           laneEnd = std::min(t.eps, lanesBelow(t.hostSize[t.stickHost]));
           if (stickOp >= 0) {
-            laneBegin = lanesBelow(region[stickOp]);
-            laneEnd =
-                std::min(laneEnd, lanesBelow(region[stickOp] + tile[stickOp]));
-            index += (h0 + laneBegin * stickStep - region[stickOp]) *
+            laneBegin = lanesBelow(region[stickOp] / q);
+            laneEnd = std::min(
+                laneEnd,
+                lanesBelow((region[stickOp] + tile[stickOp] + q - 1) / q));
+            index += ((h0 + laneBegin * stickStep) * q - region[stickOp]) *
                      t.denseStride[stickOp];
-            laneStride = stickStep * t.denseStride[stickOp];
+            laneStride = stickStep * q * t.denseStride[stickOp];
           }
         }
         if (laneBegin >= laneEnd)
@@ -204,6 +208,23 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
           dense[index + slot * t.denseSize] =
               loadDeviceElement(t.format, bytes + slot * t.elemBytes);
         float *to = dense.data() + index;
+        if (q > 1 && stickOp >= 0) {
+          // Lane l covers op positions [(h0 + l * step) * q, + q), clipped
+          // to the tile.
+          int64_t h0 = host[t.stickHost];
+          int64_t end = region[stickOp] + tile[stickOp];
+          int64_t step = t.denseStride[stickOp];
+          for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
+            float value =
+                loadDeviceElement(t.format, bytes + lane * t.elemBytes);
+            int64_t first = (h0 + lane * stickStep) * q;
+            int64_t count = std::min(q, end - first);
+            for (int64_t j = 0; j < count; ++j)
+              to[j * step] = value;
+            to += laneStride;
+          }
+          return;
+        }
         if (t.format == DataFormat::SEN169_FP16) {
           const float *table = sen169ToFloatTable();
           for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
@@ -231,6 +252,9 @@ llvm::Error Stager::scatter(const Operand &t, int64_t core,
   Memory &lx = machine.lx(core);
   int64_t stickStep = t.stickStep();
   int stickOp = t.stickOpDim();
+  // Op-dim elements each lane covers: a lane of packed data or of tile
+  // scales is read into each of the q positions it covers.
+  int64_t q = t.stickDivisor();
   SmallVector<int64_t, 6> host;
   std::string error;
   forEachBoxStick(

@@ -68,8 +68,7 @@ int stickOpDim(const BoundLayout &bound, AffineMap map) {
   int host = bound.stickHostDim();
   if (host < 0)
     return -1;
-  auto expr = dyn_cast<AffineDimExpr>(map.getResult(host));
-  return expr ? static_cast<int>(expr.getPosition()) : -1;
+  return getOpDimOf(map.getResult(host));
 }
 
 /// The value of a SuperDSC constant for format `format`.
@@ -189,8 +188,8 @@ LogicalResult KernelEmitter::analyse() {
     for (int d = deviceRank - 2; d >= 0; --d) {
       const auto &role = bound->roles()[d];
       if (role.kind == BoundLayout::DimKind::Piece) {
-        if (auto expr = dyn_cast<AffineDimExpr>(map.getResult(role.hostDim)))
-          add(labels[expr.getPosition()], 1);
+        if (int opDim = getOpDimOf(map.getResult(role.hostDim)); opDim >= 0)
+          add(labels[opDim], 1);
       } else if (role.kind == BoundLayout::DimKind::Unit && stick >= 0) {
         add(labels[stick], 1);
       }
@@ -207,12 +206,12 @@ LogicalResult KernelEmitter::analyse() {
     for (auto [d, role] : llvm::enumerate(bound->roles())) {
       if (role.kind != BoundLayout::DimKind::Piece)
         continue;
-      auto expr = dyn_cast<AffineDimExpr>(map.getResult(role.hostDim));
-      if (!expr)
+      int64_t divisor = 1;
+      int opDim = getOpDimOf(map.getResult(role.hostDim), &divisor);
+      if (opDim < 0)
         continue;
-      unsigned opDim = expr.getPosition();
       int64_t device = bound->layout().getDeviceSize()[d] *
-                       std::max<int64_t>(1, role.multiplier);
+                       std::max<int64_t>(1, role.multiplier) * divisor;
       KernelDimAttr dim = kernel.getDim(opDim);
       int64_t iterated = dim.getPadded() / dim.getChunks();
       t.backGap[opDim] = std::max(t.backGap[opDim], device - iterated);

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -151,6 +152,8 @@ private:
   FailureOr<Term> groupedOperand(Location loc, const Term &term,
                                  ArrayRef<SmallVector<unsigned, 2>> groups,
                                  ArrayRef<int64_t> ranges, std::string &why);
+  std::optional<Value> multiplyQuantized(Location loc, ArrayRef<Term> terms,
+                                         AffineMap cMap);
   FailureOr<Value> multiply(Location loc, ArrayRef<Term> operands,
                             AffineMap cMap, ArrayRef<int64_t> ranges,
                             std::string &why);
@@ -867,11 +870,64 @@ std::optional<Unsupported> Converter::convertContraction(linalg::LinalgOp op) {
   return finishContraction(op, *product, outputType, outputMap);
 }
 
+/// A @ B where B is what a `spyre.dequantize` reads back from a weight
+/// stored [N, K] and quantized along K (A [M, K], C [M, N]): the scaled
+/// matmul, which reads B's stored parts, so that B travels quantized. None
+/// when B is not such a weight or the scaled matmul does not read its
+/// scheme (the dequantize then runs on the host).
+std::optional<Value> Converter::multiplyQuantized(Location loc,
+                                                  ArrayRef<Term> terms,
+                                                  AffineMap cMap) {
+  auto dequantize = terms[1].tensor.getDefiningOp<DequantizeOp>();
+  if (!dequantize || cMap.getNumDims() != 3 || cMap.getNumResults() != 2)
+    return std::nullopt;
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr m = cMap.getResult(0), n = cMap.getResult(1);
+  int k = -1;
+  for (unsigned d = 0; d < 3; ++d)
+    if (!cMap.isFunctionOfDim(d))
+      k = static_cast<int>(d);
+  if (k < 0)
+    return std::nullopt;
+  AffineExpr kExpr = getAffineDimExpr(k, context);
+  if (terms[0].map != AffineMap::get(3, 0, {m, kExpr}, context) ||
+      terms[1].map != AffineMap::get(3, 0, {n, kExpr}, context))
+    return std::nullopt;
+  auto a = cast<RankedTensorType>(terms[0].tensor.getType());
+  auto weight = dequantize.getResult().getType();
+  if (weight.getElementType() != a.getElementType())
+    return std::nullopt;
+  ValueRange parts = dequantize.getParts();
+  if (parts.size() < 2 || parts.size() > 3)
+    return std::nullopt;
+  auto cType = RankedTensorType::get({a.getDimSize(0), weight.getDimSize(0)},
+                                     a.getElementType());
+  OperationState state(loc, ScaledMatmulOp::getOperationName());
+  ScaledMatmulOp::build(rewriter, state, cType, terms[0].tensor, parts[0],
+                        parts[1], parts.size() == 3 ? parts[2] : Value(),
+                        dequantize.getQuant());
+  Operation *op = Operation::create(state);
+  // Built unattached: a scheme the scaled matmul does not read leaves B to
+  // the host's dequantize, and the diagnostics of that check stay silent.
+  {
+    ScopedDiagnosticHandler silence(context,
+                                    [](Diagnostic &) { return success(); });
+    if (failed(mlir::verify(op))) {
+      op->destroy();
+      return std::nullopt;
+    }
+  }
+  rewriter.insert(op);
+  return op->getResult(0);
+}
+
 /// The device matmul (3 loops) or batched matmul (4) of two terms, computing
 /// C over `cMap`'s loops in loop order, in the PT unit's product type.
 FailureOr<Value> Converter::multiply(Location loc, ArrayRef<Term> terms,
                                      AffineMap cMap, ArrayRef<int64_t> ranges,
                                      std::string &why) {
+  if (std::optional<Value> scaled = multiplyQuantized(loc, terms, cMap))
+    return *scaled;
   SmallVector<Term, 2> operands(terms);
   Type inputElement =
       cast<RankedTensorType>(operands[0].tensor.getType()).getElementType();

@@ -53,6 +53,10 @@ bool isHostOp(Operation &op) {
         call, call.getCalleeAttr());
     return !callee || !callee->hasAttr(SpyreDialect::kHostSegmentAttrName);
   }
+  // The quantization casts are host ops of the dialect (they compute on
+  // host tensors); the device reads quantized parts through compute ops.
+  if (isa<QuantizeOp, DequantizeOp>(op))
+    return true;
   return !isa<SpyreDialect>(op.getDialect()) &&
          !op.hasTrait<OpTrait::IsTerminator>() && !isRematerializable(op);
 }

@@ -778,3 +778,41 @@ func.func @captured_scalar(%a: tensor<64x128xf16>, %t: tensor<f16>) -> tensor<64
   } -> tensor<64x128xf16>
   return %0 : tensor<64x128xf16>
 }
+
+// -----
+
+// A matmul whose B is a dequantized weight stored [N, K] (PyTorch's [out,
+// in]) and quantized along K reads the stored parts: a scaled matmul, so
+// that the weight travels quantized. The dequantize is left dead.
+// CHECK-LABEL: func.func @dequantized_weight
+// CHECK-SAME: (%[[X:.+]]: tensor<8x256xf16>, %[[D:.+]]: tensor<64x128xi8>, %[[S:.+]]: tensor<64x8xf8E8M0FNU>)
+// CHECK-NOT: spyre.dequantize
+// CHECK: %[[C:.+]] = spyre.scaled_matmul %[[X]], %[[D]], %[[S]] {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : (tensor<8x256xf16>, tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16>
+// CHECK: return %[[C]]
+func.func @dequantized_weight(%x: tensor<8x256xf16>, %d: tensor<64x128xi8>, %s: tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16> {
+  %w = spyre.dequantize %d, %s {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<64x128xi8>, tensor<64x8xf8E8M0FNU> -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
+// A weight stored [K, N] (quantized along N) is not the scaled matmul's: the
+// dequantize stays (on the host) and the device multiplies its result.
+// CHECK-LABEL: func.func @dequantized_kn_weight
+// CHECK: %[[W:.+]] = spyre.dequantize
+// CHECK: spyre.matmul %{{.+}}, %[[W]]
+// CHECK-NOT: spyre.scaled_matmul
+func.func @dequantized_kn_weight(%x: tensor<8x256xf16>, %d: tensor<256x64xi8>, %s: tensor<256x1xf32>) -> tensor<8x64xf16> {
+  %w = spyre.dequantize %d, %s {quant = #spyre.quant<format = int8, scaling = channel>}
+      : tensor<256x64xi8>, tensor<256x1xf32> -> tensor<256x64xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul ins(%x, %w : tensor<8x256xf16>, tensor<256x64xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}

@@ -182,7 +182,7 @@ def test_report():
 def test_only():
     names = [b.name for b in run_all.parse_only("simulator,compile-time")]
     assert names == ["compile_time", "simulator"]
-    assert len(run_all.parse_only(None)) == 5
+    assert len(run_all.parse_only(None)) == 6
     with pytest.raises(SystemExit):
         run_all.parse_only("nope")
 

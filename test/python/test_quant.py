@@ -186,3 +186,75 @@ def test_dequantize_checks_what_it_is_given():
     q.data = q.data.astype(np.int16)
     with pytest.raises(ValueError, match="data must hold uint8"):
         q.dequantize()
+
+
+# --------------------------------------------------------------------------
+# Quantized weights on the device: a scaled matmul, checked against NumPy
+
+MATMUL = """func.func @f(%x: tensor<{M}x{K}xf16>, {args}) -> tensor<{M}x{N}xf16> {{
+  %w = spyre.dequantize {names} {{quant = {quant}}} : {types} -> tensor<{N}x{K}xf16>
+  %e = tensor.empty() : tensor<{M}x{N}xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<{M}x{N}xf16>) -> tensor<{M}x{N}xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<{M}x{K}xf16>, tensor<{N}x{K}xf16>) outs(%f : tensor<{M}x{N}xf16>) -> tensor<{M}x{N}xf16>
+  return %y : tensor<{M}x{N}xf16>
+}}
+"""
+
+
+def scaled_matmul_program(parts, quant, M, K, N):
+    types = [f"tensor<{'x'.join(map(str, p.shape))}x{t}>" for p, t in parts]
+    return MATMUL.format(
+        M=M, K=K, N=N, quant=quant,
+        args=", ".join(f"%p{i}: {t}" for i, t in enumerate(types)),
+        names=", ".join(f"%p{i}" for i in range(len(parts))),
+        types=", ".join(types))
+
+
+def mxfp4_weight(data, scale):
+    """The values of MXFP4 codes packed low nibble first, with E8M0 scales."""
+    grid = float_grid(2, 1, 1)
+    codes = np.stack([data & 0xF, data >> 4], axis=-1).reshape(
+        data.shape[0], -1)
+    blocks = 2.0 ** (scale.astype(np.float64) - 127)
+    return grid[codes] * np.repeat(blocks, 32, axis=1)
+
+
+def test_mxfp4_weights_run_as_a_scaled_matmul():
+    rng = np.random.default_rng(3)
+    M, K, N = 8, 512, 256
+    x = (rng.standard_normal((M, K)) / np.sqrt(K)).astype(np.float16)
+    q = spyre.quantize(rng.standard_normal((N, K)).astype(np.float32),
+                       "e2m1fn", scale="mx")
+    text = scaled_matmul_program([(q.data, "i8"), (q.scale, "f8E8M0FNU")],
+                                 "#spyre.quant<format = e2m1fn, scaling = mx>",
+                                 M, K, N)
+    assert "spyre.scaled_matmul" in spyre.compile(text).ir
+    (y,), stats = spyre.run(text, [x, q.data, q.scale], check=True)
+    assert stats["check_ok"]
+    want = x.astype(np.float64) @ mxfp4_weight(q.data, q.scale).T
+    np.testing.assert_allclose(y.astype(np.float64), want,
+                               atol=2e-2 * np.abs(want).max(), rtol=1e-2)
+    # The weight moves as 4.25 bits a value: x, the codes, the scales, y.
+    assert stats["program"]["compulsory_ddr_bytes"] == (
+        M * K * 2 + N * K // 2 + N * K // 32 + M * N * 2)
+
+
+def test_int8_channel_weights_with_zero_points_run_as_a_scaled_matmul():
+    rng = np.random.default_rng(4)
+    M, K, N = 4, 256, 128
+    x = (rng.standard_normal((M, K)) / np.sqrt(K)).astype(np.float16)
+    q = spyre.quantize(rng.standard_normal((N, K)).astype(np.float32) + 0.3,
+                       "int8", scale="channel", zero_point=True)
+    assert q.data.dtype == np.int8 and q.zero.dtype == np.int8
+    text = scaled_matmul_program(
+        [(q.data, "i8"), (q.scale, "f32"), (q.zero, "i8")],
+        "#spyre.quant<format = int8, scaling = channel, zero_point = true>",
+        M, K, N)
+    (y,), stats = spyre.run(text, [x, q.data, q.scale, q.zero], check=True,
+                            cores=1)
+    assert stats["check_ok"]
+    weight = (q.data.astype(np.float64) - q.zero) * q.scale
+    want = x.astype(np.float64) @ weight.T
+    np.testing.assert_allclose(y.astype(np.float64), want,
+                               atol=2e-2 * np.abs(want).max(), rtol=1e-2)

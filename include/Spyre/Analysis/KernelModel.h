@@ -85,6 +85,9 @@ struct Problem {
   Unit unit = Unit::SFP;
   /// Matmul roles (op dims), -1 when not a matmul; batch dims are the rest.
   int mDim = -1, nDim = -1, kDim = -1;
+  /// The scaled matmul: each step, the SFP dequantizes B's tile (n by k)
+  /// into DL16 sticks before the PT multiplies it.
+  bool dequantizesB = false;
 
   bool isMatmul() const { return kDim >= 0; }
   const Tensor &result() const { return tensors.back(); }
@@ -113,15 +116,19 @@ struct Division {
 };
 
 /// The kernel view of a laid-out tensor: the device dims of `bound`, where
-/// host dim h steps op dim `opDims[h]` (-1: none, e.g. a size-1 dim).
+/// host dim h steps op dim `opDims[h]` (-1: none, e.g. a size-1 dim), one
+/// host element covering `divisors[h]` op-dim elements (default 1; packed
+/// data and tile scales cover several).
 Tensor makeTensor(const BoundLayout &bound, llvm::ArrayRef<int> opDims,
-                  std::string name, bool isResult);
+                  std::string name, bool isResult,
+                  llvm::ArrayRef<int64_t> divisors = {});
 
 /// Raises the granule of every op dim some host dim of `bound` steps to the
 /// multiplier of that host dim's outermost device dim (whole sticks for the
 /// stick dim), so splits and tiles cover whole device positions.
 void addGranules(Problem &problem, const BoundLayout &bound,
-                 llvm::ArrayRef<int> opDims);
+                 llvm::ArrayRef<int> opDims,
+                 llvm::ArrayRef<int64_t> divisors = {});
 
 /// Per-core extent (elements, padded) of every op dim in one launch.
 llvm::SmallVector<int64_t, 6> sliceSizes(const Problem &problem,

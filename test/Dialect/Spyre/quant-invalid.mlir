@@ -109,3 +109,58 @@ func.func @missing_attr(%w: tensor<4x64xf32>) {
   %d = spyre.quantize %w : tensor<4x64xf32> -> tensor<4x64xf32>
   return
 }
+
+// -----
+
+func.func @scaled_virtual(%a: tensor<8x64xf16>, %d: tensor<16x64xf32>, %s: tensor<16x1xf32>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{reads stored data: mode 'virtual' holds the dequantized values themselves (use spyre.matmul)}}
+  %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = int8, scaling = channel, mode = virtual>}
+      : (tensor<8x64xf16>, tensor<16x64xf32>, tensor<16x1xf32>) -> tensor<8x16xf16>
+  return %c : tensor<8x16xf16>
+}
+
+// -----
+
+func.func @scaled_matrix(%a: tensor<8x64xf16>, %d: tensor<16x64xi8>, %s: tensor<1x2xf32>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{scales B by mx, tile or channel scales, not 'matrix'}}
+  %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = int8, scaling = matrix>}
+      : (tensor<8x64xf16>, tensor<16x64xi8>, tensor<1x2xf32>) -> tensor<8x16xf16>
+  return %c : tensor<8x16xf16>
+}
+
+// -----
+
+// Packed fp4 data holds two values a byte: [16, 64] values are [16, 32] bytes.
+func.func @scaled_unpacked(%a: tensor<8x64xf16>, %d: tensor<16x64xi8>, %s: tensor<16x2xf8E8M0FNU>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{B's data must be 'tensor<16x32xi8>' for B 'tensor<16x64xf16>', got 'tensor<16x64xi8>'}}
+  %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : (tensor<8x64xf16>, tensor<16x64xi8>, tensor<16x2xf8E8M0FNU>) -> tensor<8x16xf16>
+  return %c : tensor<8x16xf16>
+}
+
+// -----
+
+func.func @scaled_f32(%a: tensor<8x64xf32>, %d: tensor<16x64xi8>, %s: tensor<16x1xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{the PT unit multiplies DL16 (f16 or bf16) A, not 'f32'}}
+  %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = int8, scaling = channel>}
+      : (tensor<8x64xf32>, tensor<16x64xi8>, tensor<16x1xf32>) -> tensor<8x16xf32>
+  return %c : tensor<8x16xf32>
+}
+
+// -----
+
+func.func @scaled_axis(%a: tensor<8x64xf16>, %d: tensor<16x64xi8>, %s: tensor<1x64xf32>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{needs B quantized along K, its last dim (axis = -1), got axis = 0}}
+  %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = int8, scaling = channel, axis = 0>}
+      : (tensor<8x64xf16>, tensor<16x64xi8>, tensor<1x64xf32>) -> tensor<8x16xf16>
+  return %c : tensor<8x16xf16>
+}
+
+// -----
+
+func.func @scaled_missing_zero(%a: tensor<8x64xf16>, %d: tensor<16x64xi8>, %s: tensor<16x1xf32>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{expects B's parts (data, scale, zero) for #spyre.quant<format = int8, scaling = channel, zero_point = true>, got 2 operands after A}}
+  %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>}
+      : (tensor<8x64xf16>, tensor<16x64xi8>, tensor<16x1xf32>) -> tensor<8x16xf16>
+  return %c : tensor<8x16xf16>
+}

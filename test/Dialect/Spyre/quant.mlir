@@ -54,3 +54,22 @@ func.func @virtual(%w: tensor<3x5xf32>) -> tensor<3x5xf32> {
       : tensor<3x5xf32> -> tensor<3x5xf32>, tensor<1x1xf32>
   return %d : tensor<3x5xf32>
 }
+
+// The scaled matmul reads B's stored parts: MXFP4 [N, K] = [64, 256] packed
+// to [64, 128] bytes with [64, 8] E8M0 scales.
+// CHECK-LABEL: func.func @scaled_mxfp4
+// CHECK: spyre.scaled_matmul %{{.*}}, %{{.*}}, %{{.*}} {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : (tensor<8x256xf16>, tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16>
+func.func @scaled_mxfp4(%a: tensor<8x256xf16>, %d: tensor<64x128xi8>, %s: tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16> {
+  %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : (tensor<8x256xf16>, tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16>
+  return %c : tensor<8x64xf16>
+}
+
+// Per-channel int8 with zero points: the fourth operand.
+// CHECK-LABEL: func.func @scaled_int8_zero
+// CHECK: spyre.scaled_matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>} : (tensor<4x128xbf16>, tensor<32x128xi8>, tensor<32x1xf32>, tensor<32x1xi8>) -> tensor<4x32xbf16>
+func.func @scaled_int8_zero(%a: tensor<4x128xbf16>, %d: tensor<32x128xi8>, %s: tensor<32x1xf32>, %z: tensor<32x1xi8>) -> tensor<4x32xbf16> {
+  %c = spyre.scaled_matmul %a, %d, %s, %z {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>}
+      : (tensor<4x128xbf16>, tensor<32x128xi8>, tensor<32x1xf32>, tensor<32x1xi8>) -> tensor<4x32xbf16>
+  return %c : tensor<4x32xbf16>
+}

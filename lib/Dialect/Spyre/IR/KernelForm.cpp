@@ -26,6 +26,7 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
     problem.mDim = batch;
     problem.nDim = batch + 1;
     problem.kDim = batch + 2;
+    problem.dequantizesB = isa<ScaledMatmulOp>(op);
   }
 
   SmallVector<Value> tensors(op->getOperands());
@@ -46,12 +47,12 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
       return failure();
     }
     SmallVector<int> opDims;
-    for (AffineExpr expr : maps[i].getResults()) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      opDims.push_back(dim ? static_cast<int>(dim.getPosition()) : -1);
-    }
-    kernel::Tensor tensor = kernel::makeTensor(*bound, opDims, name, isResult);
-    kernel::addGranules(problem, *bound, opDims);
+    SmallVector<int64_t> divisors;
+    for (AffineExpr expr : maps[i].getResults())
+      opDims.push_back(getOpDimOf(expr, &divisors.emplace_back()));
+    kernel::Tensor tensor =
+        kernel::makeTensor(*bound, opDims, name, isResult, divisors);
+    kernel::addGranules(problem, *bound, opDims, divisors);
     problem.tensors.push_back(std::move(tensor));
   }
   // The destination of an in-place write is neither read nor staged: the

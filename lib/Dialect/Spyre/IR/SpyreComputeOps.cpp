@@ -62,7 +62,25 @@ SmallVector<int64_t> mlir::spyre::detail::getStaticLoopRanges(Operation *op) {
   return ranges;
 }
 
-LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
+int mlir::spyre::getOpDimOf(AffineExpr expr, int64_t *divisor) {
+  if (divisor)
+    *divisor = 1;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return static_cast<int>(dim.getPosition());
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary || binary.getKind() != AffineExprKind::FloorDiv)
+    return -1;
+  auto dim = dyn_cast<AffineDimExpr>(binary.getLHS());
+  auto q = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  if (!dim || !q || q.getValue() <= 0)
+    return -1;
+  if (divisor)
+    *divisor = q.getValue();
+  return static_cast<int>(dim.getPosition());
+}
+
+LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op,
+                                                   bool allowBlocks) {
   auto compute = cast<ComputeOpInterface>(op);
   SmallVector<AffineMap> maps = compute.getIndexingMapsArray();
   unsigned numOperands = op->getNumOperands() + 1;
@@ -87,7 +105,8 @@ LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
     if (map.getNumDims() != numLoops || map.getNumSymbols() != 0)
       return op->emitOpError("indexing map of ")
              << name() << " must have " << numLoops << " dims and no symbols";
-    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+    if (!allowBlocks &&
+        !map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return op->emitOpError("indexing map of ")
              << name() << " must be a projected permutation, got "
              << AffineMapAttr::get(map);
@@ -96,7 +115,19 @@ LogicalResult mlir::spyre::detail::verifyComputeOp(Operation *op) {
              << name() << " has " << map.getNumResults()
              << " results but the tensor has rank " << tensorType.getRank();
     for (auto [j, expr] : llvm::enumerate(map.getResults())) {
-      unsigned d = cast<AffineDimExpr>(expr).getPosition();
+      int64_t divisor = 1;
+      int opDim = getOpDimOf(expr, &divisor);
+      // Blocks: `dN floordiv q` spans ceil(extent / q); a constant, 1.
+      if (allowBlocks && (opDim < 0 || divisor != 1)) {
+        bool zero = isa<AffineConstantExpr>(expr) &&
+                    cast<AffineConstantExpr>(expr).getValue() == 0;
+        if (opDim < 0 && !zero)
+          return op->emitOpError("indexing map of ")
+                 << name() << " may hold dims, `d floordiv q` and 0, not "
+                 << AffineMapAttr::get(map);
+        continue;
+      }
+      unsigned d = static_cast<unsigned>(opDim);
       int64_t size = tensorType.getDimSize(j);
       if (extents[d] == ShapedType::kDynamic) {
         extents[d] = size;
@@ -689,6 +720,107 @@ StringRef mlir::spyre::detail::getMatmulOpFunc(Operation *op) {
                  .getElementType())
              ? "batchmatmulfp8"
              : "batchmatmul";
+}
+
+//===----------------------------------------------------------------------===//
+// Scaled matmul
+//===----------------------------------------------------------------------===//
+
+int64_t ScaledMatmulOp::getValuesPerDataElement() {
+  QuantAttr quant = getQuant();
+  const quant::FormatInfo &info = quant::getFormatInfo(quant.getFormat());
+  return quant.getMode() == quant::CastMode::Compressed && info.bits < 8
+             ? 8 / info.bits
+             : 1;
+}
+
+SmallVector<AffineMap> ScaledMatmulOp::getIndexingMapsArray() {
+  MLIRContext *context = getContext();
+  AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
+             k = getAffineDimExpr(2, context);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(3, 0, results, context);
+  };
+  auto along = [&](int64_t q) { return q == 1 ? k : k.floorDiv(q); };
+  int64_t perData = getValuesPerDataElement();
+  QuantAttr quant = getQuant();
+  // The elements of K one scale covers (channel: all of them).
+  bool channel = quant.getScaling() == quant::Scaling::Channel;
+  int64_t tile =
+      quant.getScaling() == quant::Scaling::MX ? 32 : quant.getTile();
+  AffineExpr scaleK = channel ? getAffineConstantExpr(0, context) : along(tile);
+  SmallVector<AffineMap> maps = {map({m, k}), map({n, along(perData)}),
+                                 map({n, scaleK})};
+  if (getZero())
+    maps.push_back(
+        map({n, channel ? scaleK : along(tile * (perData > 1 ? perData : 1))}));
+  maps.push_back(map({m, n}));
+  return maps;
+}
+
+LogicalResult ScaledMatmulOp::verify() {
+  QuantAttr quant = getQuant();
+  quant::Scaling scaling = quant.getScaling();
+  if (scaling != quant::Scaling::MX && scaling != quant::Scaling::Tile &&
+      scaling != quant::Scaling::Channel)
+    return emitOpError("scales B by mx, tile or channel scales, not '")
+           << quant::stringifyScaling(scaling) << "'";
+  if (quant.getMode() == quant::CastMode::Virtual)
+    return emitOpError("reads stored data: mode 'virtual' holds the "
+                       "dequantized values themselves (use spyre.matmul)");
+  if (quant.getSparsity() != 0 || quant.getMultiscale())
+    return emitOpError("does not read sparse data or a tensor scale");
+  if (quant.getAxis() != -1 && quant.getAxis() != 1)
+    return emitOpError("needs B quantized along K, its last dim (axis = -1), "
+                       "got axis = ")
+           << quant.getAxis();
+  using quant::Format;
+  Format format = quant.getFormat();
+  if (!llvm::is_contained({Format::E2M1FN, Format::E4M3FN, Format::E5M2,
+                           Format::Int8, Format::Int4, Format::UInt4},
+                          format))
+    return emitOpError("reads e2m1fn, e4m3fn, e5m2, int8, int4 or uint4 "
+                       "data, not ")
+           << quant::getFormatInfo(format).name;
+  auto a = cast<RankedTensorType>(getLhs().getType());
+  auto c = cast<RankedTensorType>(getResult().getType());
+  auto data = cast<RankedTensorType>(getData().getType());
+  if (a.getRank() != 2 || c.getRank() != 2 || data.getRank() != 2)
+    return emitOpError("multiplies A [M, K] by B stored [N, K] into C "
+                       "[M, N]: A, the data and C must have rank 2");
+  if (!a.getElementType().isF16() && !a.getElementType().isBF16())
+    return emitOpError("the PT unit multiplies DL16 (f16 or bf16) A, not ")
+           << a.getElementType();
+  if (c.getElementType() != a.getElementType())
+    return emitOpError("result element type ")
+           << c.getElementType() << " must be A's, " << a.getElementType();
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = data.getDimSize(0);
+  if (c.getDimSize(0) != m || c.getDimSize(1) != n)
+    return emitOpError("result must be [M, N] = [")
+           << m << ", " << n << "], got [" << c.getShape() << "]";
+  // The stored parts of B [N, K], in order.
+  auto weight = RankedTensorType::get({n, k}, a.getElementType());
+  FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> expected =
+      quant.getPartTypes(weight, [&] { return emitOpError(); });
+  if (failed(expected))
+    return failure();
+  SmallVector<Value> parts = {getData(), getScale()};
+  if (getZero())
+    parts.push_back(getZero());
+  if (parts.size() != expected->size()) {
+    auto diag = emitOpError("expects B's parts (");
+    llvm::interleaveComma(*expected, diag,
+                          [&](const auto &part) { diag << part.first; });
+    return diag << ") for " << quant << ", got " << parts.size()
+                << " operands after A";
+  }
+  for (auto [part, value] : llvm::zip(*expected, parts)) {
+    auto type = withoutLayout(cast<RankedTensorType>(value.getType()));
+    if (type != part.second)
+      return emitOpError("B's ") << part.first << " must be " << part.second
+                                 << " for B " << weight << ", got " << type;
+  }
+  return verifyComputeOp(*this, /*allowBlocks=*/true);
 }
 
 //===----------------------------------------------------------------------===//

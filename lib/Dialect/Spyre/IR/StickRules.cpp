@@ -85,6 +85,16 @@ SmallVector<StickConfig> mlir::spyre::getStickConfigs(ComputeOpInterface op) {
     configs.push_back(StickConfig{{k, n}, n});
     break;
   }
+  case StickRule::ScaledMatmul: {
+    // (m, n, k): A and the data on k; scales and zeros that vary along k on
+    // k, channel ones (indexed by n alone) on n; C on n.
+    StickConfig config;
+    for (AffineMap map : inputMaps)
+      config.inputs.push_back(mapsDim(map, 2) ? 2 : 1);
+    config.result = 1;
+    configs.push_back(config);
+    break;
+  }
   case StickRule::Norm: {
     // The data (x, weight, bias, the normalized result) is sticked on the
     // normalized dim - the innermost dim of input 0 - and the per-row
@@ -145,7 +155,10 @@ FailureOr<int> mlir::spyre::getStickOpDim(AffineMap map, Type type) {
   int h = bound->stickHostDim();
   if (h < 0)
     return kSparseStick;
-  return static_cast<int>(map.getDimPosition(static_cast<unsigned>(h)));
+  // A stick along a constant dim (a size-1 dim a map indexes with 0) holds
+  // one value: the layout is sparse for the op.
+  int opDim = getOpDimOf(map.getResult(static_cast<unsigned>(h)));
+  return opDim < 0 ? kSparseStick : opDim;
 }
 
 LogicalResult mlir::spyre::verifyStickRule(ComputeOpInterface op) {
@@ -225,6 +238,12 @@ LogicalResult mlir::spyre::verifyStickRule(ComputeOpInterface op) {
          << describeStick(*resultStick);
     break;
   }
+  case StickRule::ScaledMatmul:
+    diag << "the scaled matmul needs A, B's data and its per-tile scales "
+            "sticked on k (d2), channel scales and C on n (d1), but they are "
+            "not:";
+    listSticks();
+    break;
   case StickRule::Norm:
     diag << "the data must be sticked on the normalized (innermost) dim and "
             "the per-row statistics sparse, but they are not:";

@@ -109,7 +109,16 @@ enum class StickRule {
   /// The layer-norm family: the data sticked on the normalized (innermost)
   /// dim, the per-row statistics sparse.
   Norm,
+  /// The scaled matmul: A and the quantized data sticked on k, C on n;
+  /// scales and zeros on k (tile and MX scales) or on n (channel scales).
+  ScaledMatmul,
 };
+
+/// The op dim a result of an operand's indexing map steps: `dN` (divisor
+/// 1) or `dN floordiv q` (divisor q: one element of the operand covers q
+/// elements of the op dim - packed data, a tile's scale); -1 for a
+/// constant.
+int getOpDimOf(AffineExpr expr, int64_t *divisor = nullptr);
 
 /// The unit a compute op runs on.
 enum class ExecutionUnit { PT, SFP };
@@ -140,7 +149,9 @@ namespace detail {
 unsigned getNumLoops(Operation *op);
 SmallVector<utils::IteratorType> getIteratorTypes(Operation *op);
 SmallVector<int64_t> getStaticLoopRanges(Operation *op);
-LogicalResult verifyComputeOp(Operation *op);
+/// `allowBlocks`: operand maps may hold `d floordiv q` and 0 (the quantized
+/// parts of the scaled matmul).
+LogicalResult verifyComputeOp(Operation *op, bool allowBlocks = false);
 SmallVector<AffineMap> getPointwiseIndexingMaps(Operation *op, ArrayAttr maps);
 SmallVector<AffineMap> getReductionIndexingMaps(Operation *op, int64_t dim);
 SmallVector<AffineMap> getMatmulIndexingMaps(Operation *op, ArrayAttr maps,

@@ -552,6 +552,57 @@ def Spyre_BatchMatmulOp : Spyre_MatmulBase<"batch_matmul", 1> {
   let summary = "C[b, m, n] = sum_k A[b, m, k] * B[b, k, n]";
 }
 
+def Spyre_ScaledMatmulOp : Spyre_ComputeOp<"scaled_matmul", "", [],
+    ["SEN169_FP16", "SENINT8", "SEN143_FP8", "SEN152_FP8", "IEEE_FP32"],
+    "ScaledMatmul", "PT"> {
+  let summary = "C = A @ B with B quantized: its stored data and scales";
+  let description = [{
+    `C[m, n] = sum_k A[m, k] * w(n, k)`, where `w` is the weight
+    `spyre.dequantize` would read back from `data` and its companions under
+    `quant`: the scaled matmul of a weight-only quantized linear layer. A
+    and C are DL16 (f16 or bf16); B stays quantized in DDR and in the
+    transfers: each core stages its tile's data and scales into LX and
+    dequantizes them there before the PT unit multiplies, so the bytes
+    moved are the stored ones (4.25 bits a value for MXFP4).
+
+    The weight is stored `[N, K]` (PyTorch's `[out, in]`), quantized along
+    K (`axis = -1`): the packing dim, the scaled dim and the stick dim
+    coincide, so each stick of data and the scales that belong to it line
+    up (a 128-byte stick holds 256 packed fp4 values, covered by 8 MX
+    scales). Schemes: `mx` (fp4 `e2m1fn` packed, fp8 `e4m3fn` / `e5m2`,
+    `int8` = MXINT8), `tile` and `channel` (`int8`, packed `int4`, or
+    `uint4` with zero points; fp8), compressed or actual mode, no sparsity
+    or tensor scale. Operands: A, data, scale, then zero when the scheme
+    has zero points. Operation dims (m, n, k); data, scale and zero are
+    indexed by (n, k floordiv q) with q the values a stored element or a
+    scale covers (2 for packed 4-bit data, the tile for scales; `channel`
+    scales are indexed by n alone).
+
+    This op is not in torch-spyre's op set (its PT unit multiplies DL16
+    and fp8): SuperDSC writes it as `scaledbatchmatmul`, and the simulator
+    models the dequantization in LX (docs/quantization.md).
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$data,
+                       AnyRankedTensor:$scale,
+                       Optional<AnyRankedTensor>:$zero,
+                       Spyre_QuantAttr:$quant);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$lhs `,` $data `,` $scale (`,` $zero^)? attr-dict "
+                       "`:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let spyreDecl = [{
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
+    /// Op-dim elements one stored element of each quantized operand (data,
+    /// scale, zero) covers along k.
+    int64_t getValuesPerDataElement();
+  }];
+  let extraClassDefinition = [{
+    ::llvm::StringRef $cppClass::getOpFuncName() {
+      return "scaledbatchmatmul";
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // The layer-norm family
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,147 @@
+// Weight-only quantized matmuls (x @ dequantize(W)^T with W stored [N, K] and
+// quantized along K), checked by integration_test/Run/quantized.test.
+// Every scheme the scaled matmul reads becomes one; the last function's
+// The matrix_on_host scheme (2-D tiles) is dequantized on the host instead;
+// the last two are Llama-style MLPs (gate and up projections, SiLU, their
+// product, the down projection) with MXFP4 and with per-channel int8
+// weights and zero points.
+
+func.func @mxfp4(%x: tensor<8x512xf16>, %p0: tensor<256x256xi8>, %p1: tensor<256x16xf8E8M0FNU>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<256x256xi8>, tensor<256x16xf8E8M0FNU> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @mxfp8(%x: tensor<8x512xf16>, %p0: tensor<256x512xf8E4M3FN>, %p1: tensor<256x16xf8E8M0FNU>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = e4m3fn, scaling = mx>}
+      : tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @mxint8(%x: tensor<8x512xf16>, %p0: tensor<256x512xi8>, %p1: tensor<256x16xf8E8M0FNU>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = int8, scaling = mx>}
+      : tensor<256x512xi8>, tensor<256x16xf8E8M0FNU> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @int8_channel_zero(%x: tensor<8x512xf16>, %p0: tensor<256x512xi8>, %p1: tensor<256x1xf32>, %p2: tensor<256x1xi8>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1, %p2 {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>}
+      : tensor<256x512xi8>, tensor<256x1xf32>, tensor<256x1xi8> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @uint4_tile_zero(%x: tensor<8x512xf16>, %p0: tensor<256x256xi8>, %p1: tensor<256x4xf16>, %p2: tensor<256x2xi8>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1, %p2 {quant = #spyre.quant<format = uint4, scaling = tile, tile = 128, scale_type = float16, zero_point = true>}
+      : tensor<256x256xi8>, tensor<256x4xf16>, tensor<256x2xi8> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @int4_tile(%x: tensor<8x512xf16>, %p0: tensor<256x256xi8>, %p1: tensor<256x8xbf16>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = int4, scaling = tile, tile = 64, scale_type = bfloat16>}
+      : tensor<256x256xi8>, tensor<256x8xbf16> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @fp8_channel(%x: tensor<8x512xf16>, %p0: tensor<256x512xf8E4M3FN>, %p1: tensor<256x1xf32>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = e4m3fn, scaling = channel>}
+      : tensor<256x512xf8E4M3FN>, tensor<256x1xf32> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @fp4_actual(%x: tensor<8x512xf16>, %p0: tensor<256x512xf8E4M3FN>, %p1: tensor<256x16xf8E8M0FNU>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = e2m1fn, scaling = mx, mode = actual>}
+      : tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @matrix_on_host(%x: tensor<8x512xf16>, %p0: tensor<256x512xi8>, %p1: tensor<8x16xf32>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = int8, scaling = matrix>}
+      : tensor<256x512xi8>, tensor<8x16xf32> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+func.func @mlp_mxfp4(%x: tensor<4x256xf16>, %g0: tensor<512x128xi8>, %g1: tensor<512x8xf8E8M0FNU>, %u0: tensor<512x128xi8>, %u1: tensor<512x8xf8E8M0FNU>, %d0: tensor<256x256xi8>, %d1: tensor<256x16xf8E8M0FNU>) -> tensor<4x256xf16> {
+  %g = spyre.dequantize %g0, %g1 {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<512x128xi8>, tensor<512x8xf8E8M0FNU> -> tensor<512x256xf16>
+  %u = spyre.dequantize %u0, %u1 {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<512x128xi8>, tensor<512x8xf8E8M0FNU> -> tensor<512x256xf16>
+  %d = spyre.dequantize %d0, %d1 {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<256x256xi8>, tensor<256x16xf8E8M0FNU> -> tensor<256x512xf16>
+  %zero = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  %eh = tensor.empty() : tensor<4x512xf16>
+  %zh = linalg.fill ins(%zero : f16) outs(%eh : tensor<4x512xf16>) -> tensor<4x512xf16>
+  %gate = linalg.matmul_transpose_b ins(%x, %g : tensor<4x256xf16>, tensor<512x256xf16>) outs(%zh : tensor<4x512xf16>) -> tensor<4x512xf16>
+  %up = linalg.matmul_transpose_b ins(%x, %u : tensor<4x256xf16>, tensor<512x256xf16>) outs(%zh : tensor<4x512xf16>) -> tensor<4x512xf16>
+  %act = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%gate, %up : tensor<4x512xf16>, tensor<4x512xf16>) outs(%eh : tensor<4x512xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %n = arith.negf %a : f16
+    %e = math.exp %n : f16
+    %den = arith.addf %e, %one : f16
+    %s = arith.divf %a, %den : f16
+    %p = arith.mulf %s, %b : f16
+    linalg.yield %p : f16
+  } -> tensor<4x512xf16>
+  %ey = tensor.empty() : tensor<4x256xf16>
+  %zy = linalg.fill ins(%zero : f16) outs(%ey : tensor<4x256xf16>) -> tensor<4x256xf16>
+  %out = linalg.matmul_transpose_b ins(%act, %d : tensor<4x512xf16>, tensor<256x512xf16>) outs(%zy : tensor<4x256xf16>) -> tensor<4x256xf16>
+  return %out : tensor<4x256xf16>
+}
+
+func.func @mlp_int8_zero(%x: tensor<4x256xf16>, %g0: tensor<512x256xi8>, %g1: tensor<512x1xf32>, %g2: tensor<512x1xi8>, %u0: tensor<512x256xi8>, %u1: tensor<512x1xf32>, %u2: tensor<512x1xi8>, %d0: tensor<256x512xi8>, %d1: tensor<256x1xf32>, %d2: tensor<256x1xi8>) -> tensor<4x256xf16> {
+  %g = spyre.dequantize %g0, %g1, %g2 {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>} : tensor<512x256xi8>, tensor<512x1xf32>, tensor<512x1xi8> -> tensor<512x256xf16>
+  %u = spyre.dequantize %u0, %u1, %u2 {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>} : tensor<512x256xi8>, tensor<512x1xf32>, tensor<512x1xi8> -> tensor<512x256xf16>
+  %d = spyre.dequantize %d0, %d1, %d2 {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>} : tensor<256x512xi8>, tensor<256x1xf32>, tensor<256x1xi8> -> tensor<256x512xf16>
+  %zero = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  %eh = tensor.empty() : tensor<4x512xf16>
+  %zh = linalg.fill ins(%zero : f16) outs(%eh : tensor<4x512xf16>) -> tensor<4x512xf16>
+  %gate = linalg.matmul_transpose_b ins(%x, %g : tensor<4x256xf16>, tensor<512x256xf16>) outs(%zh : tensor<4x512xf16>) -> tensor<4x512xf16>
+  %up = linalg.matmul_transpose_b ins(%x, %u : tensor<4x256xf16>, tensor<512x256xf16>) outs(%zh : tensor<4x512xf16>) -> tensor<4x512xf16>
+  %act = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%gate, %up : tensor<4x512xf16>, tensor<4x512xf16>) outs(%eh : tensor<4x512xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %n = arith.negf %a : f16
+    %e = math.exp %n : f16
+    %den = arith.addf %e, %one : f16
+    %s = arith.divf %a, %den : f16
+    %p = arith.mulf %s, %b : f16
+    linalg.yield %p : f16
+  } -> tensor<4x512xf16>
+  %ey = tensor.empty() : tensor<4x256xf16>
+  %zy = linalg.fill ins(%zero : f16) outs(%ey : tensor<4x256xf16>) -> tensor<4x256xf16>
+  %out = linalg.matmul_transpose_b ins(%act, %d : tensor<4x512xf16>, tensor<256x512xf16>) outs(%zy : tensor<4x256xf16>) -> tensor<4x256xf16>
+  return %out : tensor<4x256xf16>
+}
