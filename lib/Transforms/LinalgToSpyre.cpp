@@ -871,17 +871,30 @@ std::optional<Unsupported> Converter::convertContraction(linalg::LinalgOp op) {
 }
 
 /// A @ B where B is what a `spyre.dequantize` reads back from a weight
-/// stored [N, K] and quantized along K (A [M, K], C [M, N]): the scaled
+/// stored [N, K] and quantized along K, directly or transposed (A [M, K],
+/// C [M, N]): the scaled
 /// matmul, which reads B's stored parts, so that B travels quantized. None
 /// when B is not such a weight or the scaled matmul does not read its
 /// scheme (the dequantize then runs on the host).
 std::optional<Value> Converter::multiplyQuantized(Location loc,
                                                   ArrayRef<Term> terms,
                                                   AffineMap cMap) {
-  auto dequantize = terms[1].tensor.getDefiningOp<DequantizeOp>();
+  MLIRContext *context = rewriter.getContext();
+  // Through a transpose of the weight (torch-mlir's linear layer: W^T, then
+  // a plain matmul): B's map over the weight itself.
+  Value b = terms[1].tensor;
+  AffineMap bMap = terms[1].map;
+  if (auto transpose = b.getDefiningOp<TransposeOp>()) {
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<AffineExpr> exprs(perm.size());
+    for (auto [j, p] : llvm::enumerate(perm))
+      exprs[p] = bMap.getResult(j);
+    b = transpose.getInput();
+    bMap = AffineMap::get(bMap.getNumDims(), 0, exprs, context);
+  }
+  auto dequantize = b.getDefiningOp<DequantizeOp>();
   if (!dequantize || cMap.getNumDims() != 3 || cMap.getNumResults() != 2)
     return std::nullopt;
-  MLIRContext *context = rewriter.getContext();
   AffineExpr m = cMap.getResult(0), n = cMap.getResult(1);
   int k = -1;
   for (unsigned d = 0; d < 3; ++d)
@@ -891,7 +904,7 @@ std::optional<Value> Converter::multiplyQuantized(Location loc,
     return std::nullopt;
   AffineExpr kExpr = getAffineDimExpr(k, context);
   if (terms[0].map != AffineMap::get(3, 0, {m, kExpr}, context) ||
-      terms[1].map != AffineMap::get(3, 0, {n, kExpr}, context))
+      bMap != AffineMap::get(3, 0, {n, kExpr}, context))
     return std::nullopt;
   auto a = cast<RankedTensorType>(terms[0].tensor.getType());
   auto weight = dequantize.getResult().getType();

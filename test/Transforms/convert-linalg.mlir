@@ -816,3 +816,23 @@ func.func @dequantized_kn_weight(%x: tensor<8x256xf16>, %d: tensor<256x64xi8>, %
   %y = linalg.matmul ins(%x, %w : tensor<8x256xf16>, tensor<256x64xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
   return %y : tensor<8x64xf16>
 }
+
+// -----
+
+// torch-mlir's linear layer transposes the weight and multiplies: the
+// scaled matmul reads the weight through the transpose.
+// CHECK-LABEL: func.func @dequantized_transposed_weight
+// CHECK-NOT: spyre.transpose
+// CHECK: spyre.scaled_matmul %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>}
+// CHECK-NOT: spyre.matmul
+func.func @dequantized_transposed_weight(%x: tensor<8x256xf16>, %d: tensor<64x256xi8>, %s: tensor<64x1xf32>, %z: tensor<64x1xi8>) -> tensor<8x64xf16> {
+  %w = spyre.dequantize %d, %s, %z {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>}
+      : tensor<64x256xi8>, tensor<64x1xf32>, tensor<64x1xi8> -> tensor<64x256xf16>
+  %te = tensor.empty() : tensor<256x64xf16>
+  %wt = linalg.transpose ins(%w : tensor<64x256xf16>) outs(%te : tensor<256x64xf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<8x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul ins(%x, %wt : tensor<8x256xf16>, tensor<256x64xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}

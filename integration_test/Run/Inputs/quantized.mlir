@@ -145,3 +145,17 @@ func.func @mlp_int8_zero(%x: tensor<4x256xf16>, %g0: tensor<512x256xi8>, %g1: te
   %out = linalg.matmul_transpose_b ins(%act, %d : tensor<4x512xf16>, tensor<256x512xf16>) outs(%zy : tensor<4x256xf16>) -> tensor<4x256xf16>
   return %out : tensor<4x256xf16>
 }
+
+// torch-mlir's linear layer: the dequantized weight transposed, then a
+// plain matmul.
+func.func @linear_transposed(%x: tensor<8x512xf16>, %wd: tensor<256x256xi8>, %ws: tensor<256x16xf8E8M0FNU>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %wd, %ws {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<256x256xi8>, tensor<256x16xf8E8M0FNU> -> tensor<256x512xf16>
+  %te = tensor.empty() : tensor<512x256xf16>
+  %wt = linalg.transpose ins(%w : tensor<256x512xf16>) outs(%te : tensor<512x256xf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul ins(%x, %wt : tensor<8x512xf16>, tensor<512x256xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
