@@ -790,9 +790,17 @@ static SmallVector<double> quantScaleBounds(func::FuncOp function) {
     if (axis < 0 || axis >= weight.getRank())
       return;
     double maxValue = quant::getFormatInfo(spec.format).maxValue;
-    bounds[arg.getArgNumber()] =
+    double bound =
         1.0 / (std::max(maxValue, 1.0) *
                std::sqrt(static_cast<double>(weight.getDimSize(axis))));
+    // Not below the scale type's smallest normal value (an e4m3fn scale
+    // would round to zero, and every weight with it).
+    if (auto floatType =
+            dyn_cast<FloatType>(getElementTypeOrSelf(arg.getType())))
+      bound = std::max(bound, 2 * APFloat::getSmallestNormalized(
+                                      floatType.getFloatSemantics())
+                                      .convertToDouble());
+    bounds[arg.getArgNumber()] = bound;
   });
   return bounds;
 }

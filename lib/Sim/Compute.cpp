@@ -41,13 +41,18 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
     QuantAttr quant = scaled.getQuant();
     Semantics::QuantizedB &b = s.quantized;
     b.perData = scaled.getValuesPerDataElement();
-    if (b.perData > 1) {
-      unsigned bits = quant::getFormatInfo(quant.getFormat()).bits;
-      for (uint32_t code = 0; code < (1u << bits); ++code)
+    // 4-bit codes: two a byte (compressed), or, for integers in actual
+    // mode, one a byte of which the low bits count.
+    const quant::FormatInfo &info = quant::getFormatInfo(quant.getFormat());
+    if (b.perData > 1 || (info.bits < 8 && info.isInteger()))
+      for (uint32_t code = 0; code < (1u << info.bits); ++code)
         b.codeValues.push_back(
             static_cast<float>(quant::decode(quant.getFormat(), code)));
-    }
-    b.tile = quant.getScaling() == quant::Scaling::MX ? 32 : quant.getTile();
+    // A channel's one scale and zero cover all of k.
+    b.tile = quant.getScaling() == quant::Scaling::MX ? 32
+             : quant.getScaling() == quant::Scaling::Channel
+                 ? std::numeric_limits<int64_t>::max()
+                 : quant.getTile();
     b.e8m0 = quant.getSpec().scaleType.value_or(
                  quant.getScaling() == quant::Scaling::MX
                      ? quant::ScaleType::E8M0
@@ -253,6 +258,8 @@ void TileCompute::compute(bool firstReduction,
         if (q.perData > 1) {
           uint8_t byte = byteOf(raw);
           value = q.codeValues[k % 2 == 0 ? byte & 0xF : byte >> 4];
+        } else if (!q.codeValues.empty()) {
+          value = q.codeValues[byteOf(raw) & 0xF];
         }
         float scale = in[2][k * S.denseStride[kD] + n * S.denseStride[nD]];
         if (q.e8m0) {
@@ -266,6 +273,8 @@ void TileCompute::compute(bool firstReduction,
           if (q.packedZero) {
             uint8_t byte = byteOf(zero);
             zero = q.codeValues[(k / q.tile) % 2 == 0 ? byte & 0xF : byte >> 4];
+          } else if (!q.codeValues.empty()) {
+            zero = q.codeValues[byteOf(zero) & 0xF];
           }
           value -= zero;
         }

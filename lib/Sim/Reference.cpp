@@ -538,7 +538,9 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
             q = arith::SelectOp::create(b, l, isNaN, nan, q);
           }
         }
-        if (spec.scaling != spyre::quant::Scaling::None) {
+        // Virtual data is the dequantized values themselves.
+        bool isVirtual = spec.mode == spyre::quant::CastMode::Virtual;
+        if (!isVirtual && spec.scaling != spyre::quant::Scaling::None) {
           // The element's tile: each dim divided by its tile extent.
           SmallVector<Value> tileAt;
           for (int64_t d = 0; d < rank; ++d) {
@@ -562,7 +564,7 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
                 arith::ConstantOp::create(b, l, f32,
                                           b.getF32FloatAttr(0.015625f)));
         }
-        if (tenscale)
+        if (tenscale && !isVirtual)
           q = arith::MulFOp::create(
               b, l, q,
               extend(tensor::ExtractOp::create(b, l, tenscale, ValueRange{})));
@@ -1232,7 +1234,7 @@ llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
       return makeError(llvm::formatv(
           "argument #{0} of @{1} has type {2}; the reference passes ranked "
           "tensors of f16, bf16, f32, f64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
-          "f8E5M2FNUZ, i1, i4, i8, i16, i32, i64 or index only",
+          "f8E5M2FNUZ, f8E8M0FNU, i1, i4, i8, i16, i32, i64 or index only",
           i, name, printed(argType)));
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {

@@ -54,6 +54,9 @@ struct SdscTensor {
   SmallVector<int> scale;         ///< per entry of `order`
   std::string stick;              ///< stick label (the op's for sparse ones)
   int64_t eps = 0;
+  /// Op-dim elements one lane covers (packed codes: 2, a tile's scale: the
+  /// tile; 1 otherwise).
+  int64_t stickDivisor = 1;
   std::string format;
   int layoutClass = 0;
   bool resident = false;
@@ -174,6 +177,8 @@ LogicalResult KernelEmitter::analyse() {
     t.format = stringifyDataFormat(format).str();
     t.resident = kernel.getAccess(i).isResident();
     int stick = stickOpDim(*bound, map);
+    if (stick >= 0)
+      getOpDimOf(map.getResult(bound->stickHostDim()), &t.stickDivisor);
     int shownStick = stick >= 0 ? stick : opStick;
     if (shownStick >= 0)
       t.stick = labels[shownStick];
@@ -248,7 +253,8 @@ LogicalResult KernelEmitter::analyse() {
       SmallVector<std::string> x(t.order), y(first->order);
       llvm::sort(x);
       llvm::sort(y);
-      if (first->stick == t.stick && x == y && first->eps == t.eps) {
+      if (first->stick == t.stick && x == y && first->eps == t.eps &&
+          first->stickDivisor == t.stickDivisor) {
         t.layoutClass = static_cast<int>(c);
         break;
       }
@@ -257,8 +263,18 @@ LogicalResult KernelEmitter::analyse() {
       t.layoutClass = static_cast<int>(classFirst.size());
       classFirst.push_back(&t);
       size_t n = classFirst.size() - 1;
-      classNames.push_back(n < 4 ? (isMatmul ? kMatmulClasses : kClasses)[n]
+      // The scaled matmul's scales (a class of their own) come before its
+      // output: a matmul's classes are named by role, A's INPUT, B's
+      // KERNEL, the result's OUTPUT, any other KERNEL_IDX.
+      bool isResult = t.access + 1 == values.size();
+      if (isMatmul && n > 1)
+        classNames.push_back(isResult ? std::string("OUTPUT")
+                             : !llvm::is_contained(classNames, "KERNEL_IDX")
+                                 ? std::string("KERNEL_IDX")
                                  : "LAYOUT" + std::to_string(n));
+      else
+        classNames.push_back(n < 4 ? (isMatmul ? kMatmulClasses : kClasses)[n]
+                                   : "LAYOUT" + std::to_string(n));
     }
   }
   return success();
@@ -300,12 +316,15 @@ Object KernelEmitter::coordInfo(const SdscTensor &tensor, StringRef label) {
   }
   bool stickReduction = scale == -2;
   int64_t eps = cls.eps;
+  // A lane of packed codes or tile scales steps q elements of the dim.
+  int64_t q = cls.stickDivisor;
   folds["dim_prop_func"] =
       Array{affine(stickReduction ? eps : size), affine(0), affine(0),
-            affine(eps), affine(stickReduction ? 0 : 1)};
+            affine(eps * q), affine(stickReduction ? 0 : q)};
   folds["dim_prop_attr"] = Array{
       fold(splits, "core_fold"), fold(1, "corelet_fold"), fold(1, "row_fold"),
-      fold(stickReduction ? 1 : std::max<int64_t>(1, size / eps), "elem_arr_1"),
+      fold(stickReduction ? 1 : std::max<int64_t>(1, size / (eps * q)),
+           "elem_arr_1"),
       fold(eps, "elem_arr_0")};
   return Object{{"spatial", 3},
                 {"temporal", 0},

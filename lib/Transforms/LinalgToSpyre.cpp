@@ -910,6 +910,10 @@ std::optional<Value> Converter::multiplyQuantized(Location loc,
   auto weight = dequantize.getResult().getType();
   if (weight.getElementType() != a.getElementType())
     return std::nullopt;
+  // As multiply(): a unit N or K leaves one value per stick of B or C,
+  // which the PT unit cannot read.
+  if (weight.getDimSize(0) == 1 || weight.getDimSize(1) == 1)
+    return std::nullopt;
   ValueRange parts = dequantize.getParts();
   if (parts.size() < 2 || parts.size() > 3)
     return std::nullopt;
@@ -1438,6 +1442,15 @@ struct PadPattern : StatefulPattern<tensor::PadOp> {
       return state->finish(op, rewriter,
                            Unsupported{"it pads with a value that is not a "
                                        "float constant"});
+    // The fill is written as a value of the device format: a float type
+    // held in another kind of format (E8M0 scales as bytes) keeps its pad
+    // on the host.
+    FailureOr<HostType> host = getDeviceHostType(type.getElementType());
+    if (failed(host) || !isFloatingPoint(deviceFormatFor(*host)))
+      return state->finish(
+          op, rewriter,
+          Unsupported{"its element type " + str(type.getElementType()) +
+                      " is not held in a float format on the device"});
     std::string reason;
     FailureOr<int64_t> eps = copyableStick(op, type, reason);
     if (failed(eps))

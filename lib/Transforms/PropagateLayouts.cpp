@@ -60,9 +60,11 @@ Key hostKey(int opDim, AffineMap map) {
     return stick::kAny;
   if (opDim == kSparseStick)
     return stick::kSparse;
-  std::optional<unsigned> position = map.getResultPosition(
-      getAffineDimExpr(static_cast<unsigned>(opDim), map.getContext()));
-  return position ? static_cast<Key>(*position) : stick::kAny;
+  // `dN`, or `dN floordiv q` (a quantized part's packed or scaled dim).
+  for (auto [h, expr] : llvm::enumerate(map.getResults()))
+    if (getOpDimOf(expr) == opDim)
+      return static_cast<Key>(h);
+  return stick::kAny;
 }
 
 /// The stick key of a laid-out tensor type.

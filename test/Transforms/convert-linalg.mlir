@@ -836,3 +836,19 @@ func.func @dequantized_transposed_weight(%x: tensor<8x256xf16>, %d: tensor<64x25
   %y = linalg.matmul ins(%x, %wt : tensor<8x256xf16>, tensor<256x64xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
   return %y : tensor<8x64xf16>
 }
+
+// -----
+
+// E8M0 scales are bytes on the device (SENINT8): a pad's fill value would be
+// written as an integer, so the pad stays on the host.
+// CHECK-LABEL: func.func @pad_e8m0
+// CHECK: tensor.pad
+func.func @pad_e8m0(%s: tensor<4x100xf8E8M0FNU>) -> tensor<4x128xf8E8M0FNU> {
+  %one = arith.constant 1.0 : f8E8M0FNU
+  // expected-remark @+1 {{'tensor.pad' stays on the host: its element type f8E8M0FNU is not held in a float format on the device}}
+  %p = tensor.pad %s low[0, 0] high[0, 28] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : f8E8M0FNU
+  } : tensor<4x100xf8E8M0FNU> to tensor<4x128xf8E8M0FNU>
+  return %p : tensor<4x128xf8E8M0FNU>
+}

@@ -258,3 +258,19 @@ def test_int8_channel_weights_with_zero_points_run_as_a_scaled_matmul():
     want = x.astype(np.float64) @ weight.T
     np.testing.assert_allclose(y.astype(np.float64), want,
                                atol=2e-2 * np.abs(want).max(), rtol=1e-2)
+
+
+def test_virtual_dequantize_reads_the_data_itself():
+    # Virtual data is the dequantized values (quantize-dequantize): the
+    # host's dequantize returns it, scales unapplied.
+    q = spyre.quantize(np.linspace(-1, 1, 4 * 64, dtype=np.float32)
+                       .reshape(4, 64), "int8", scale="tile", mode="virtual")
+    text = ("func.func @f(%d: tensor<4x64xf32>, %s: tensor<4x2xf32>) -> "
+            "tensor<4x64xf32> {\n"
+            "  %w = spyre.dequantize %d, %s {quant = #spyre.quant<format = "
+            "int8, scaling = tile, mode = virtual>} : tensor<4x64xf32>, "
+            "tensor<4x2xf32> -> tensor<4x64xf32>\n"
+            "  return %w : tensor<4x64xf32>\n}\n")
+    (w,), _ = spyre.run(text, [q.data, q.scale])
+    np.testing.assert_array_equal(w, q.data)
+    np.testing.assert_array_equal(w, spyre.dequantize(q))

@@ -159,3 +159,37 @@ func.func @linear_transposed(%x: tensor<8x512xf16>, %wd: tensor<256x256xi8>, %ws
   %y = linalg.matmul ins(%x, %wt : tensor<8x512xf16>, tensor<512x256xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
   return %y : tensor<8x256xf16>
 }
+
+// Packed uint4 codes with one scale and zero point per output channel: the
+// zero's byte holds it in its low bits.
+func.func @uint4_channel_zero(%x: tensor<8x512xf16>, %p0: tensor<256x256xi8>, %p1: tensor<256x1xf32>, %p2: tensor<256x1xi8>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1, %p2 {quant = #spyre.quant<format = uint4, scaling = channel, zero_point = true>}
+      : tensor<256x256xi8>, tensor<256x1xf32>, tensor<256x1xi8> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+// int4 in actual mode: one code a byte, of which the low four bits count.
+func.func @int4_actual(%x: tensor<8x512xf16>, %p0: tensor<256x512xi8>, %p1: tensor<256x4xf32>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = int4, scaling = tile, tile = 128, mode = actual>}
+      : tensor<256x512xi8>, tensor<256x4xf32> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+// e4m3fn scales per tile of 64.
+func.func @int8_e4m3_scales(%x: tensor<8x512xf16>, %p0: tensor<256x512xi8>, %p1: tensor<256x8xf8E4M3FN>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = int8, scaling = tile, tile = 64, scale_type = float8_e4m3fn>}
+      : tensor<256x512xi8>, tensor<256x8xf8E4M3FN> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
