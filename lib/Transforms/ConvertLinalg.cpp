@@ -57,6 +57,27 @@ struct ConvertLinalgPass
     remarkHostOps(function, unsupported);
   }
 
+  /// Why no device op can take `op`'s tensors, when one of their element
+  /// types is not held on the device (f64, the fnuz fp8s, i2, ...).
+  static std::optional<std::string> hostOnlyElementType(Operation *op) {
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Type type : types) {
+      auto tensor = dyn_cast<TensorType>(type);
+      if (!tensor || succeeded(getDeviceHostType(tensor.getElementType())))
+        continue;
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      os << tensor.getElementType();
+      if (succeeded(getHostType(tensor.getElementType())))
+        return "its element type " + name +
+               " is a host type: it travels to and from the device, but no "
+               "device op computes on it or lays it out";
+      return "its element type " + name + " has no Spyre device format";
+    }
+    return std::nullopt;
+  }
+
   /// Every op left on tensors outside the spyre dialect stays on the host:
   /// a remark says why (the reason a pattern gave, or that no pattern
   /// applies), unless it only feeds host ops that say so already, so that
@@ -86,6 +107,8 @@ struct ConvertLinalgPass
         why = ("calls are not compiled for the device; inline @" +
                call.getCallee() + " first (--inline)")
                   .str();
+      else if (std::optional<std::string> type = hostOnlyElementType(op))
+        why = *type;
       else
         why = "--spyre-convert-linalg has no Spyre op for it";
       remarkStaysOnHost(op, function, why);

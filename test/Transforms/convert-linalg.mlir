@@ -852,3 +852,15 @@ func.func @pad_e8m0(%s: tensor<4x100xf8E8M0FNU>) -> tensor<4x128xf8E8M0FNU> {
   } : tensor<4x100xf8E8M0FNU> to tensor<4x128xf8E8M0FNU>
   return %p : tensor<4x128xf8E8M0FNU>
 }
+
+// -----
+
+// The remark names the reason: f64 is a host type.
+// CHECK-LABEL: func.func @transpose_f64
+// CHECK: linalg.transpose
+func.func @transpose_f64(%x: tensor<4x64xf64>) -> tensor<64x4xf64> {
+  %e = tensor.empty() : tensor<64x4xf64>
+  // expected-remark @+1 {{'linalg.transpose' stays on the host: its element type f64 is a host type: it travels to and from the device, but no device op computes on it or lays it out}}
+  %t = linalg.transpose ins(%x : tensor<4x64xf64>) outs(%e : tensor<64x4xf64>) permutation = [1, 0]
+  return %t : tensor<64x4xf64>
+}

@@ -110,6 +110,35 @@ std::string errorOf(llvm::Expected<Plan> plan) {
 // Core id -> slice
 //===----------------------------------------------------------------------===//
 
+/// A part of a quantized B [N, K] whose lane covers `q` values of k (packed
+/// codes: 2; a tile's scale: the tile): host dims (n, k floordiv q).
+TEST(Blocks, LanesCoveringSeveralValuesStepTheirDimInWholeSticks) {
+  int64_t n = 256, k = 8192;
+  Problem p;
+  p.dims = {Dim{8, 1, false}, Dim{n, 1, false}, Dim{k, 1, true}};
+  // MXFP4 codes: [N, K / 2] bytes, 128 a stick, each 2 values of k.
+  BoundLayout codes = bindDefault({n, k / 2}, HostType::Int8);
+  Tensor data = makeTensor(codes, {1, 2}, "codes", false, {1, 2});
+  addGranules(p, codes, {1, 2}, {1, 2});
+  EXPECT_EQ(data.dims.back().multiplier, 2);
+  EXPECT_EQ(p.dims[2].granule, 256); // a stick of codes: 256 values of k
+  // A tile of 512 values of k: 2 sticks of codes.
+  SmallVector<int64_t, 8> box = boxCounts(data, {8, 64, 512});
+  EXPECT_EQ(box.back(), 128);
+  EXPECT_EQ(box[box.size() - 3], 2);
+  // E8M0 scales: [N, K / 32], 128 a stick: a stick covers 4096 values.
+  BoundLayout scales = bindDefault({n, k / 32}, HostType::Int8);
+  addGranules(p, scales, {1, 2}, {1, 32});
+  EXPECT_EQ(p.dims[2].granule, 4096);
+  // Scales of a K no bigger than one stick's reach keep K unsplit, not
+  // padded to 4096.
+  Problem small;
+  small.dims = {Dim{8, 1, false}, Dim{n, 1, false}, Dim{512, 64, true}};
+  addGranules(small, bindDefault({n, 16}, HostType::Int8), {1, 2}, {1, 32});
+  EXPECT_EQ(small.dims[2].granule, 512);
+  EXPECT_EQ(small.dims[2].padded(), 512);
+}
+
 TEST(Division, MixedRadixFirstDimFastest) {
   Division d;
   d.splits = {2, 3, 4};

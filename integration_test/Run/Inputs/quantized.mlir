@@ -193,3 +193,15 @@ func.func @int8_e4m3_scales(%x: tensor<8x512xf16>, %p0: tensor<256x512xi8>, %p1:
   %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
   return %y : tensor<8x256xf16>
 }
+
+// K = 500: the last MX block holds 20 values, the last stick of codes 122
+// of 256, the last stick of A 52 of 64.
+func.func @mxfp4_partial_tile(%x: tensor<8x500xf16>, %p0: tensor<256x250xi8>, %p1: tensor<256x16xf8E8M0FNU>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<256x250xi8>, tensor<256x16xf8E8M0FNU> -> tensor<256x500xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x500xf16>, tensor<256x500xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
