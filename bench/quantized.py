@@ -22,12 +22,12 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import programs  # noqa: E402
 
 HIDDEN, INTERMEDIATE = 4096, 11008
 # The weight-bound decode MLP should gain close to the weight bytes saved.
@@ -126,41 +126,19 @@ def weight_device_bytes(kernel_form):
 
 
 def measure(bin_dir, tmp, batch, scheme):
+    """programs.measure's figures (spyre-opt --spyre-pipeline, then
+    spyre-run --model-only), and from the kernel form it leaves beside the
+    source: the scaled matmuls and the weights' device bits per value."""
     name = f"mlp-b{batch}-{scheme}"
-    src = os.path.join(tmp, name + ".mlir")
-    with open(src, "w") as f:
-        f.write(mlp(batch, scheme))
-    kernels = os.path.join(tmp, name + ".kernels.mlir")
-    out = subprocess.run([os.path.join(bin_dir, "spyre-opt"), src,
-                          "--spyre-pipeline", "-o", kernels],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"{name}: spyre-opt failed\n{out.stderr}")
-    with open(kernels) as f:
+    row = programs.measure(bin_dir, tmp, name, mlp(batch, scheme),
+                           pipeline="arg-layouts=auto")
+    with open(os.path.join(tmp, name + ".kernels.mlir")) as f:
         form = f.read()
-    stats_file = os.path.join(tmp, name + ".json")
-    started = time.perf_counter()
-    out = subprocess.run([os.path.join(bin_dir, "spyre-run"), kernels,
-                          "--model-only", f"--stats-json={stats_file}"],
-                         capture_output=True, text=True)
-    wall = time.perf_counter() - started
-    if out.returncode != 0:
-        sys.exit(f"{name}: spyre-run failed\n{out.stdout}{out.stderr}")
-    with open(stats_file) as f:
-        stats = json.load(f)
     weights = 2 * INTERMEDIATE * HIDDEN + HIDDEN * INTERMEDIATE
-    return {
-        "batch": batch,
-        "scheme": scheme,
-        "kernels": len(stats["kernels"]),
-        "host_segments": len(stats["host_segments"]),
-        "scaled_matmuls": form.count("spyre.scaled_matmul"),
-        "modelled_us": stats["seconds"] * 1e6,
-        "ddr_mb": stats["ddr_bytes"] / 1e6,
-        "utilisation": stats["program"]["utilisation"],
-        "weight_bits": 8.0 * weight_device_bytes(form) / weights,
-        "wall_s": wall,
-    }
+    row.update(batch=batch, scheme=scheme,
+               scaled_matmuls=form.count("spyre.scaled_matmul"),
+               weight_bits=8.0 * weight_device_bytes(form) / weights)
+    return row
 
 
 def main():
