@@ -48,9 +48,10 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
       for (uint32_t code = 0; code < (1u << info.bits); ++code)
         b.codeValues.push_back(
             static_cast<float>(quant::decode(quant.getFormat(), code)));
-    // A channel's one scale and zero cover all of k.
+    // A channel's (or the tensor's) one scale and zero cover all of k.
     b.tile = quant.getScaling() == quant::Scaling::MX ? 32
-             : quant.getScaling() == quant::Scaling::Channel
+             : quant.getScaling() == quant::Scaling::Channel ||
+                     quant.getScaling() == quant::Scaling::Tensor
                  ? std::numeric_limits<int64_t>::max()
                  : quant.getTile();
     b.e8m0 = quant.getSpec().scaleType.value_or(

@@ -1702,6 +1702,184 @@ Value onePlusExpNeg(Value v) {
   return nullptr;
 }
 
+/// A linalg.generic that dequantizes int8 with arith ops, as front ends
+/// write it (torch-mlir's `aten.dequantize` of a per-tensor or per-channel
+/// quantized tensor): over [N, K], `(sitofp(q) - zero) * scale` (the zero
+/// optional, the product either way round, a final truncf/extf), q an i8
+/// input read as it is, scale and zero either constants (one for the
+/// tensor) or inputs indexed by the row alone (one per output channel),
+/// becomes `spyre.dequantize` of the int8 scheme that says the same, so
+/// that a matmul reading it multiplies the stored int8 (the scaled
+/// matmul). Zero points must be int8 (a constant with an integral value in
+/// range, or an i8 input); anything else is left as it is.
+struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
+  DequantizeIdiom(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/3) {}
+
+  /// Where a body value comes from: an input (its operand number) or a
+  /// constant.
+  struct Source {
+    OpOperand *input = nullptr;
+    std::optional<double> constant;
+  };
+
+  static std::optional<Source> sourceOf(linalg::GenericOp op, Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() != op.getBody() ||
+          arg.getArgNumber() >= op.getNumDpsInputs())
+        return std::nullopt;
+      OpOperand *input = op.getDpsInputOperand(arg.getArgNumber());
+      // A 0-d constant input (a captured scalar) is a constant.
+      DenseElementsAttr dense;
+      if (matchPattern(input->get(), m_Constant(&dense)) && dense.isSplat()) {
+        Type element = dense.getElementType();
+        if (isa<FloatType>(element))
+          return Source{nullptr,
+                        dense.getSplatValue<APFloat>().convertToDouble()};
+        if (isa<IntegerType>(element))
+          return Source{
+              nullptr,
+              static_cast<double>(dense.getSplatValue<APInt>().getSExtValue())};
+      }
+      return Source{input, std::nullopt};
+    }
+    if (value.getParentRegion()->isAncestor(&op.getRegion()) &&
+        value.getParentRegion() != &op.getRegion()) {
+      FloatAttr f;
+      IntegerAttr i;
+      if (matchPattern(value, m_Constant(&f)))
+        return Source{nullptr, f.getValueAsDouble()};
+      if (matchPattern(value, m_Constant(&i)))
+        return Source{nullptr, static_cast<double>(i.getInt())};
+    }
+    return std::nullopt;
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op) || op.getNumResults() != 1 ||
+        op.getNumReductionLoops() != 0 || !op.hasPureTensorSemantics())
+      return failure();
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    Type element = resultType.getElementType();
+    if (resultType.getRank() != 2 || !resultType.hasStaticShape() ||
+        !(element.isF16() || element.isBF16() || element.isF32()) ||
+        op.getIndexingMapsArray().back() != rewriter.getMultiDimIdentityMap(2))
+      return failure();
+    // Walk the body back from the yield.
+    Value v = op.getBody()->getTerminator()->getOperand(0);
+    if (auto cast = v.getDefiningOp<arith::TruncFOp>())
+      v = cast.getIn();
+    else if (auto cast = v.getDefiningOp<arith::ExtFOp>())
+      v = cast.getIn();
+    auto mul = v.getDefiningOp<arith::MulFOp>();
+    if (!mul)
+      return failure();
+    Type computeType = mul.getType();
+    for (unsigned side = 0; side < 2; ++side) {
+      std::optional<Source> scale = sourceOf(op, mul->getOperand(side));
+      if (!scale)
+        continue;
+      Value rest = mul->getOperand(1 - side);
+      std::optional<Source> zero;
+      if (auto sub = rest.getDefiningOp<arith::SubFOp>()) {
+        Value z = sub.getRhs();
+        if (auto toFloat = z.getDefiningOp<arith::SIToFPOp>())
+          z = toFloat.getIn();
+        zero = sourceOf(op, z);
+        if (!zero)
+          return failure();
+        rest = sub.getLhs();
+      }
+      auto toFloat = rest.getDefiningOp<arith::SIToFPOp>();
+      if (!toFloat)
+        return failure();
+      Value q = toFloat.getIn();
+      if (auto ext = q.getDefiningOp<arith::ExtSIOp>())
+        q = ext.getIn();
+      std::optional<Source> data = sourceOf(op, q);
+      if (!data || !data->input || !q.getType().isInteger(8) ||
+          op.getMatchingIndexingMap(data->input) !=
+              rewriter.getMultiDimIdentityMap(2))
+        return failure();
+      return rewrite(op, rewriter, data->input->get(), *scale, zero,
+                     computeType);
+    }
+    return failure();
+  }
+
+  LogicalResult rewrite(linalg::GenericOp op, PatternRewriter &rewriter,
+                        Value data, const Source &scale,
+                        const std::optional<Source> &zero,
+                        Type computeType) const {
+    Location loc = op.getLoc();
+    MLIRContext *context = op.getContext();
+    int64_t rows = cast<RankedTensorType>(data.getType()).getDimSize(0);
+    std::optional<quant::ScaleType> scaleType;
+    if (computeType.isF16())
+      scaleType = quant::ScaleType::Float16;
+    else if (computeType.isBF16())
+      scaleType = quant::ScaleType::BFloat16;
+    // The scaling: a constant is the tensor's; an input indexed by the row
+    // alone, a channel's.
+    auto perRow = [&](const Source &source) {
+      if (!source.input)
+        return true;
+      AffineMap map = op.getMatchingIndexingMap(source.input);
+      AffineExpr row = rewriter.getAffineDimExpr(0);
+      AffineExpr zeroExpr = rewriter.getAffineConstantExpr(0);
+      return map == AffineMap::get(2, 0, {row}, context) ||
+             map == AffineMap::get(2, 0, {row, zeroExpr}, context);
+    };
+    bool channel = scale.input || (zero && zero->input);
+    if (!perRow(scale) || (zero && !perRow(*zero)))
+      return failure();
+    if (zero && zero->constant &&
+        (*zero->constant != std::round(*zero->constant) ||
+         *zero->constant < -128 || *zero->constant > 127))
+      return failure();
+    if (zero && zero->input &&
+        !getElementTypeOrSelf(zero->input->get().getType()).isInteger(8))
+      return failure();
+    if (scale.input &&
+        getElementTypeOrSelf(scale.input->get().getType()) != computeType)
+      return failure();
+    // Each companion as the scheme stores it: [N, 1] per channel, [1, 1]
+    // for the tensor.
+    int64_t shapeRows = channel ? rows : 1;
+    auto part = [&](const Source &source, Type type) -> Value {
+      auto partType = RankedTensorType::get({shapeRows, 1}, type);
+      if (source.input) {
+        Value value = source.input->get();
+        if (cast<RankedTensorType>(value.getType()).getRank() == 2)
+          return value;
+        return tensor::ExpandShapeOp::create(
+            rewriter, loc, partType, value,
+            ArrayRef<ReassociationIndices>{{0, 1}});
+      }
+      Attribute attr =
+          isa<FloatType>(type)
+              ? Attribute(rewriter.getFloatAttr(type, *source.constant))
+              : Attribute(rewriter.getIntegerAttr(
+                    type, static_cast<int64_t>(*source.constant)));
+      return arith::ConstantOp::create(rewriter, loc,
+                                       DenseElementsAttr::get(partType, attr));
+    };
+    SmallVector<Value> parts = {data, part(scale, computeType)};
+    if (zero)
+      parts.push_back(part(*zero, rewriter.getI8Type()));
+    auto quantAttr = QuantAttr::get(
+        context, quant::Format::Int8,
+        channel ? quant::Scaling::Channel : quant::Scaling::Tensor,
+        quant::CastMode::Compressed, /*axis=*/-1, /*tile=*/32, /*axis2=*/-2,
+        /*tile2=*/32, scaleType, /*multiscale=*/false,
+        /*zero_point=*/zero.has_value(), /*sparsity=*/0);
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    rewriter.replaceOpWithNewOp<DequantizeOp>(op, resultType, parts, quantAttr);
+    return success();
+  }
+};
+
 /// reciprocal(1 + exp(-x)) -> sigmoid(x); x / (1 + exp(-x)) and
 /// x * sigmoid(x) -> silu(x), where the device computes them in the type.
 struct ActivationIdioms : RewritePattern {
@@ -1828,7 +2006,6 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
                ReshapePattern<tensor::CollapseShapeOp>, ExtractSlicePattern,
                InsertSlicePattern, ConcatPattern, PadPattern, ConstantPattern>(
       context, state);
-  patterns
-      .add<TransposePattern, ActivationIdioms, MaterializeInDestinationPattern>(
-          context);
+  patterns.add<TransposePattern, ActivationIdioms,
+               MaterializeInDestinationPattern, DequantizeIdiom>(context);
 }

@@ -864,3 +864,54 @@ func.func @transpose_f64(%x: tensor<4x64xf64>) -> tensor<64x4xf64> {
   %t = linalg.transpose ins(%x : tensor<4x64xf64>) outs(%e : tensor<64x4xf64>) permutation = [1, 0]
   return %t : tensor<64x4xf64>
 }
+
+// -----
+
+// int8 dequantized with arith ops (torch-mlir's aten.dequantize of a
+// per-channel quantized tensor): the int8 scheme's spyre.dequantize, here
+// read by a scaled matmul; the [N] companions become the scheme's [N, 1].
+// CHECK-LABEL: func.func @dequantize_idiom_channel
+// CHECK-SAME: (%[[X:.+]]: tensor<8x256xf16>, %[[Q:.+]]: tensor<64x256xi8>, %[[S:.+]]: tensor<64xf16>, %[[Z:.+]]: tensor<64xi8>)
+// CHECK-DAG: %[[S2:.+]] = spyre.reshape %[[S]] : tensor<64xf16> -> tensor<64x1xf16>
+// CHECK-DAG: %[[Z2:.+]] = spyre.reshape %[[Z]] : tensor<64xi8> -> tensor<64x1xi8>
+// CHECK: spyre.scaled_matmul %[[X]], %[[Q]], %[[S2]], %[[Z2]] {quant = #spyre.quant<format = int8, scaling = channel, scale_type = float16, zero_point = true>}
+// CHECK-NOT: linalg.generic
+func.func @dequantize_idiom_channel(%x: tensor<8x256xf16>, %q: tensor<64x256xi8>, %s: tensor<64xf16>, %z: tensor<64xi8>) -> tensor<8x64xf16> {
+  %e0 = tensor.empty() : tensor<64x256xf16>
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %s, %z : tensor<64x256xi8>, tensor<64xf16>, tensor<64xi8>) outs(%e0 : tensor<64x256xf16>) {
+  ^bb0(%a: i8, %b: f16, %c: i8, %o: f16):
+    %0 = arith.sitofp %a : i8 to f16
+    %1 = arith.sitofp %c : i8 to f16
+    %2 = arith.subf %0, %1 : f16
+    %3 = arith.mulf %b, %2 : f16
+    linalg.yield %3 : f16
+  } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
+// A zero point outside int8's range is not the int8 scheme's: the generic
+// stays (on the host, its body computing on integers).
+// CHECK-LABEL: func.func @dequantize_idiom_wide_zero
+// CHECK: linalg.generic
+// CHECK-NOT: spyre.dequantize
+func.func @dequantize_idiom_wide_zero(%q: tensor<64x256xi8>) -> tensor<64x256xf16> {
+  %scale = arith.constant 0.5 : f16
+  %zp = arith.constant 300 : i32
+  %e0 = tensor.empty() : tensor<64x256xf16>
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q : tensor<64x256xi8>) outs(%e0 : tensor<64x256xf16>) {
+  ^bb0(%a: i8, %o: f16):
+    %0 = arith.sitofp %a : i8 to f16
+    %1 = arith.sitofp %zp : i32 to f16
+    %2 = arith.subf %0, %1 : f16
+    %3 = arith.mulf %2, %scale : f16
+    linalg.yield %3 : f16
+  } -> tensor<64x256xf16>
+  return %w : tensor<64x256xf16>
+}

@@ -205,3 +205,55 @@ func.func @mxfp4_partial_tile(%x: tensor<8x500xf16>, %p0: tensor<256x250xi8>, %p
   %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x500xf16>, tensor<256x500xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
   return %y : tensor<8x256xf16>
 }
+
+// int8 dequantized with arith ops, as torch-mlir writes aten.dequantize of a
+// per-channel quantized weight (an f16 model): raised to the int8 scheme,
+// then a scaled matmul; the reference runs the generic as written.
+func.func @torch_per_channel(%x: tensor<8x512xf16>, %q: tensor<256x512xi8>, %s: tensor<256xf16>, %z: tensor<256xi8>) -> tensor<8x256xf16> {
+  %e0 = tensor.empty() : tensor<256x512xf16>
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %s, %z : tensor<256x512xi8>, tensor<256xf16>, tensor<256xi8>) outs(%e0 : tensor<256x512xf16>) {
+  ^bb0(%a: i8, %b: f16, %c: i8, %o: f16):
+    %0 = arith.sitofp %a : i8 to f16
+    %1 = arith.sitofp %c : i8 to f16
+    %2 = arith.subf %0, %1 : f16
+    %3 = arith.mulf %2, %b : f16
+    linalg.yield %3 : f16
+  } -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+// Per-tensor: scale and zero point constants, computed in f32, rounded to f16.
+func.func @torch_per_tensor(%x: tensor<8x512xf16>, %q: tensor<256x512xi8>) -> tensor<8x256xf16> {
+  %scale = arith.constant 0.0125 : f32
+  %zp = arith.constant 3 : i64
+  %e0 = tensor.empty() : tensor<256x512xf16>
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q : tensor<256x512xi8>) outs(%e0 : tensor<256x512xf16>) {
+  ^bb0(%a: i8, %o: f16):
+    %0 = arith.sitofp %a : i8 to f32
+    %1 = arith.sitofp %zp : i64 to f32
+    %2 = arith.subf %0, %1 : f32
+    %3 = arith.mulf %2, %scale : f32
+    %4 = arith.truncf %3 : f32 to f16
+    linalg.yield %4 : f16
+  } -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+// fp8 weights with one scale for the tensor (torch's _scaled_mm scale_b).
+func.func @fp8_tensor(%x: tensor<8x512xf16>, %p0: tensor<256x512xf8E4M3FN>, %p1: tensor<1x1xf32>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = e4m3fn, scaling = tensor>}
+      : tensor<256x512xf8E4M3FN>, tensor<1x1xf32> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}

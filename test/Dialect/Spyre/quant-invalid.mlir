@@ -122,7 +122,7 @@ func.func @scaled_virtual(%a: tensor<8x64xf16>, %d: tensor<16x64xf32>, %s: tenso
 // -----
 
 func.func @scaled_matrix(%a: tensor<8x64xf16>, %d: tensor<16x64xi8>, %s: tensor<1x2xf32>) -> tensor<8x16xf16> {
-  // expected-error @+1 {{scales B by mx, tile or channel scales, not 'matrix'}}
+  // expected-error @+1 {{scales B by mx, tile, channel or tensor scales, not 'matrix'}}
   %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = int8, scaling = matrix>}
       : (tensor<8x64xf16>, tensor<16x64xi8>, tensor<1x2xf32>) -> tensor<8x16xf16>
   return %c : tensor<8x16xf16>

@@ -744,16 +744,22 @@ SmallVector<AffineMap> ScaledMatmulOp::getIndexingMapsArray() {
   auto along = [&](int64_t q) { return q == 1 ? k : k.floorDiv(q); };
   int64_t perData = getValuesPerDataElement();
   QuantAttr quant = getQuant();
-  // The elements of K one scale covers (channel: all of them).
-  bool channel = quant.getScaling() == quant::Scaling::Channel;
-  int64_t tile =
-      quant.getScaling() == quant::Scaling::MX ? 32 : quant.getTile();
-  AffineExpr scaleK = channel ? getAffineConstantExpr(0, context) : along(tile);
-  SmallVector<AffineMap> maps = {map({m, k}), map({n, along(perData)}),
-                                 map({n, scaleK})};
+  // The elements of K one scale covers (channel: all of them; tensor: one
+  // scale for all of B).
+  quant::Scaling scaling = quant.getScaling();
+  AffineExpr zero = getAffineConstantExpr(0, context);
+  int64_t tile = scaling == quant::Scaling::MX ? 32 : quant.getTile();
+  AffineMap scale = scaling == quant::Scaling::Tensor ? map({zero, zero})
+                    : scaling == quant::Scaling::Channel
+                        ? map({n, zero})
+                        : map({n, along(tile)});
+  SmallVector<AffineMap> maps = {map({m, k}), map({n, along(perData)}), scale};
+  // Zero points pack like the data, along the scaled dim.
   if (getZero())
-    maps.push_back(
-        map({n, channel ? scaleK : along(tile * (perData > 1 ? perData : 1))}));
+    maps.push_back(scaling == quant::Scaling::Tile ||
+                           scaling == quant::Scaling::MX
+                       ? map({n, along(tile * perData)})
+                       : scale);
   maps.push_back(map({m, n}));
   return maps;
 }
@@ -762,8 +768,8 @@ LogicalResult ScaledMatmulOp::verify() {
   QuantAttr quant = getQuant();
   quant::Scaling scaling = quant.getScaling();
   if (scaling != quant::Scaling::MX && scaling != quant::Scaling::Tile &&
-      scaling != quant::Scaling::Channel)
-    return emitOpError("scales B by mx, tile or channel scales, not '")
+      scaling != quant::Scaling::Channel && scaling != quant::Scaling::Tensor)
+    return emitOpError("scales B by mx, tile, channel or tensor scales, not '")
            << quant::stringifyScaling(scaling) << "'";
   if (quant.getMode() == quant::CastMode::Virtual)
     return emitOpError("reads stored data: mode 'virtual' holds the "

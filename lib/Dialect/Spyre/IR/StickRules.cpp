@@ -90,7 +90,9 @@ SmallVector<StickConfig> mlir::spyre::getStickConfigs(ComputeOpInterface op) {
     // k, channel ones (indexed by n alone) on n; C on n.
     StickConfig config;
     for (AffineMap map : inputMaps)
-      config.inputs.push_back(mapsDim(map, 2) ? 2 : 1);
+      config.inputs.push_back(mapsDim(map, 2)   ? 2
+                              : mapsDim(map, 1) ? 1
+                                                : kAnyStick);
     config.result = 1;
     configs.push_back(config);
     break;
