@@ -679,9 +679,9 @@ func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
 // -----
 
 // TOOL: spyre-run --random-inputs=0
-// EXPECT: spyre-run: error: argument 0 of @f4 has element type f4E2M1FN (tensor<4x64xf4E2M1FN>), which --random-inputs cannot generate (supported: f16, bf16, f32, f64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, i1, i4, i8, i16, i32, i64, index)
-func.func @f4(%a: tensor<4x64xf4E2M1FN>) -> tensor<4x64xf4E2M1FN> {
-  return %a : tensor<4x64xf4E2M1FN>
+// EXPECT: spyre-run: error: argument 0 of @f6 has element type f6E2M3FN (tensor<4x64xf6E2M3FN>), which --random-inputs cannot generate (supported: f16, bf16, f32, f64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i1, i4, i8, i16, i32, i64, index)
+func.func @f6(%a: tensor<4x64xf6E2M3FN>) -> tensor<4x64xf6E2M3FN> {
+  return %a : tensor<4x64xf6E2M3FN>
 }
 
 // -----

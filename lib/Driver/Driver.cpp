@@ -643,8 +643,9 @@ mlir::spyre::driver::argumentProblem(Type type, bool generated) {
   if (failed(host))
     return llvm::formatv("has element type {0} ({1}), which --random-inputs "
                          "cannot generate (supported: f16, bf16, f32, f64, "
-                         "f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, i1, i4, "
-                         "i8, i16, i32, i64, index)",
+                         "f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, "
+                         "f8E8M0FNU, f4E2M1FN, i1, i4, i8, i16, i32, i64, "
+                         "index)",
                          tensor.getElementType(), sim::describeType(type))
         .str();
   return std::nullopt;

@@ -452,6 +452,8 @@ static const llvm::fltSemantics *semanticsOf(HostType type) {
     return &llvm::APFloat::Float8E5M2FNUZ();
   case HostType::Float8E8M0FNU:
     return &llvm::APFloat::Float8E8M0FNU();
+  case HostType::Float4E2M1FN:
+    return &llvm::APFloat::Float4E2M1FN();
   default:
     return nullptr;
   }
@@ -496,7 +498,11 @@ double mlir::spyre::loadHostElement(HostType type, const uint8_t *p) {
   }
   uint64_t raw = 0;
   std::memcpy(&raw, p, bytes);
-  return llvm::APFloat(*semanticsOf(type), llvm::APInt(bytes * 8, raw))
+  // A format narrower than its byte (fp4) holds its code in the low bits.
+  const llvm::fltSemantics &sem = *semanticsOf(type);
+  unsigned bits = llvm::APFloat::getSizeInBits(sem);
+  return llvm::APFloat(sem,
+                       llvm::APInt(bits, raw & ((uint64_t(1) << bits) - 1)))
       .convertToDouble();
 }
 

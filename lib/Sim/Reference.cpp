@@ -877,6 +877,24 @@ bool isNarrowerThanLlvm(Type type) {
 /// exact in any wider type. Rounding to such a type is not lowered: the
 /// reference says so.
 llvm::Error lowerNarrowFloatExtensions(ModuleOp module) {
+  // arith.scaling_extf (OCP MX): extf(in) * extf(scale), the scale an E8M0
+  // exponent; its extensions are lowered below with the others.
+  SmallVector<arith::ScalingExtFOp> scaled;
+  module.walk([&](arith::ScalingExtFOp op) { scaled.push_back(op); });
+  for (arith::ScalingExtFOp op : scaled) {
+    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getScale().getType())))
+      return makeError("the reference lowers arith.scaling_extf with "
+                       "f8E8M0FNU scales only, not " +
+                       printed(op.getScale().getType()) + " at " +
+                       printed(op.getLoc()));
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    Value in = arith::ExtFOp::create(b, loc, type, op.getIn());
+    Value scale = arith::ExtFOp::create(b, loc, type, op.getScale());
+    op.replaceAllUsesWith(arith::MulFOp::create(b, loc, in, scale).getResult());
+    op.erase();
+  }
   SmallVector<arith::ExtFOp> extensions;
   Type rounding;
   module.walk([&](Operation *op) {
@@ -1234,7 +1252,8 @@ llvm::Error checkSignature(func::FuncOp func, std::nullopt_t) {
       return makeError(llvm::formatv(
           "argument #{0} of @{1} has type {2}; the reference passes ranked "
           "tensors of f16, bf16, f32, f64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
-          "f8E5M2FNUZ, f8E8M0FNU, i1, i4, i8, i16, i32, i64 or index only",
+          "f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i1, i4, i8, i16, i32, i64 or index "
+          "only",
           i, name, printed(argType)));
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {

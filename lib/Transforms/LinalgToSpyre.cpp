@@ -1705,13 +1705,15 @@ Value onePlusExpNeg(Value v) {
 /// A linalg.generic that dequantizes int8 with arith ops, as front ends
 /// write it (torch-mlir's `aten.dequantize` of a per-tensor or per-channel
 /// quantized tensor): over [N, K], `(sitofp(q) - zero) * scale` (the zero
-/// optional, the product either way round, a final truncf/extf), q an i8
-/// input read as it is, scale and zero either constants (one for the
-/// tensor) or inputs indexed by the row alone (one per output channel),
-/// becomes `spyre.dequantize` of the int8 scheme that says the same, so
-/// that a matmul reading it multiplies the stored int8 (the scaled
-/// matmul). Zero points must be int8 (a constant with an integral value in
-/// range, or an i8 input); anything else is left as it is.
+/// optional, the product either way round, computed in the result's type
+/// or in f32 and rounded to it), q an i8 input read as it is, scale and
+/// zero either constants (one for the tensor) or inputs indexed by the row
+/// alone (one per output channel, [N] or [N, 1]), read by a matmul, becomes
+/// `spyre.dequantize` of the int8 scheme that says the same, so that the
+/// matmul multiplies the stored int8 (the scaled matmul). The values are
+/// the same: |q - zero| <= 255 and the conversions are exact, so both round
+/// once, the product. Zero points must be int8 (a constant with an integral
+/// value in range, or an i8 input); anything else is left as it is.
 struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
   DequantizeIdiom(MLIRContext *context)
       : OpRewritePattern(context, /*benefit=*/3) {}
@@ -1722,6 +1724,20 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     OpOperand *input = nullptr;
     std::optional<double> constant;
   };
+
+  static bool feedsContraction(Value value) {
+    for (Operation *user : value.getUsers()) {
+      if (auto transpose = dyn_cast<linalg::TransposeOp>(user)) {
+        if (feedsContraction(transpose->getResult(0)))
+          return true;
+        continue;
+      }
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      if (linalgOp && linalg::isaContractionOpInterface(linalgOp))
+        return true;
+    }
+    return false;
+  }
 
   static std::optional<Source> sourceOf(linalg::GenericOp op, Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
@@ -1766,16 +1782,25 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
         !(element.isF16() || element.isBF16() || element.isF32()) ||
         op.getIndexingMapsArray().back() != rewriter.getMultiDimIdentityMap(2))
       return failure();
-    // Walk the body back from the yield.
+    // A dequantize only where a matmul reads it (through a transpose, as
+    // torch-mlir's linear layer): elsewhere it would run on the host as the
+    // generic does, with its companions moved about for nothing.
+    if (!feedsContraction(op.getResult(0)))
+      return failure();
+    // Walk the body back from the yield: the product in the result's type,
+    // or in f32 rounded to it (to nearest even, as the dequantize rounds).
     Value v = op.getBody()->getTerminator()->getOperand(0);
-    if (auto cast = v.getDefiningOp<arith::TruncFOp>())
-      v = cast.getIn();
-    else if (auto cast = v.getDefiningOp<arith::ExtFOp>())
-      v = cast.getIn();
+    if (auto trunc = v.getDefiningOp<arith::TruncFOp>()) {
+      if (trunc.getRoundingmodeAttr() || !trunc.getIn().getType().isF32())
+        return failure();
+      v = trunc.getIn();
+    }
     auto mul = v.getDefiningOp<arith::MulFOp>();
     if (!mul)
       return failure();
     Type computeType = mul.getType();
+    if (!(computeType.isF16() || computeType.isBF16() || computeType.isF32()))
+      return failure();
     for (unsigned side = 0; side < 2; ++side) {
       std::optional<Source> scale = sourceOf(op, mul->getOperand(side));
       if (!scale)
@@ -1814,7 +1839,22 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
                         Type computeType) const {
     Location loc = op.getLoc();
     MLIRContext *context = op.getContext();
-    int64_t rows = cast<RankedTensorType>(data.getType()).getDimSize(0);
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    int64_t rows = resultType.getDimSize(0);
+    // The data exactly [N, K] x i8; companion inputs [N] or [N, 1].
+    if (data.getType() !=
+        RankedTensorType::get(resultType.getShape(), rewriter.getI8Type()))
+      return failure();
+    auto companionFits = [&](const Source &source) {
+      if (!source.input)
+        return true;
+      auto type = cast<RankedTensorType>(source.input->get().getType());
+      return type.hasStaticShape() && type.getDimSize(0) == rows &&
+             (type.getRank() == 1 ||
+              (type.getRank() == 2 && type.getDimSize(1) == 1));
+    };
+    if (!companionFits(scale) || (zero && !companionFits(*zero)))
+      return failure();
     std::optional<quant::ScaleType> scaleType;
     if (computeType.isF16())
       scaleType = quant::ScaleType::Float16;
@@ -1874,7 +1914,6 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
         quant::CastMode::Compressed, /*axis=*/-1, /*tile=*/32, /*axis2=*/-2,
         /*tile2=*/32, scaleType, /*multiscale=*/false,
         /*zero_point=*/zero.has_value(), /*sparsity=*/0);
-    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
     rewriter.replaceOpWithNewOp<DequantizeOp>(op, resultType, parts, quantAttr);
     return success();
   }

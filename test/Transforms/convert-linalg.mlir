@@ -895,12 +895,14 @@ func.func @dequantize_idiom_channel(%x: tensor<8x256xf16>, %q: tensor<64x256xi8>
 
 // -----
 
-// A zero point outside int8's range is not the int8 scheme's: the generic
-// stays (on the host, its body computing on integers).
+// A zero point outside int8's range is not the int8 scheme's, and a
+// dequantization no matmul reads is left as written: the generics stay (on
+// the host, their bodies computing on integers).
 // CHECK-LABEL: func.func @dequantize_idiom_wide_zero
 // CHECK: linalg.generic
 // CHECK-NOT: spyre.dequantize
-func.func @dequantize_idiom_wide_zero(%q: tensor<64x256xi8>) -> tensor<64x256xf16> {
+// CHECK: spyre.matmul
+func.func @dequantize_idiom_wide_zero(%x: tensor<8x64xf16>, %q: tensor<64x256xi8>) -> tensor<8x256xf16> {
   %scale = arith.constant 0.5 : f16
   %zp = arith.constant 300 : i32
   %e0 = tensor.empty() : tensor<64x256xf16>
@@ -913,5 +915,51 @@ func.func @dequantize_idiom_wide_zero(%q: tensor<64x256xi8>) -> tensor<64x256xf1
     %3 = arith.mulf %2, %scale : f16
     linalg.yield %3 : f16
   } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul ins(%x, %w : tensor<8x64xf16>, tensor<64x256xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dequantize_idiom_unread
+// CHECK: linalg.generic
+// CHECK-NOT: spyre.dequantize
+func.func @dequantize_idiom_unread(%q: tensor<64x256xi8>, %s: tensor<64xf16>) -> tensor<64x256xf16> {
+  %e0 = tensor.empty() : tensor<64x256xf16>
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %s : tensor<64x256xi8>, tensor<64xf16>) outs(%e0 : tensor<64x256xf16>) {
+  ^bb0(%a: i8, %b: f16, %o: f16):
+    %0 = arith.sitofp %a : i8 to f16
+    %1 = arith.mulf %0, %b : f16
+    linalg.yield %1 : f16
+  } -> tensor<64x256xf16>
   return %w : tensor<64x256xf16>
+}
+
+// -----
+
+// A product rounded to f16 and widened again is not the dequantize's one
+// rounding: left as written.
+// CHECK-LABEL: func.func @dequantize_idiom_widened
+// CHECK: linalg.generic
+// CHECK-NOT: spyre.dequantize
+func.func @dequantize_idiom_widened(%x: tensor<8x256xf32>, %q: tensor<64x256xi8>, %s: tensor<64xf16>) -> tensor<8x64xf32> {
+  %e0 = tensor.empty() : tensor<64x256xf32>
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %s : tensor<64x256xi8>, tensor<64xf16>) outs(%e0 : tensor<64x256xf32>) {
+  ^bb0(%a: i8, %b: f16, %o: f32):
+    %0 = arith.sitofp %a : i8 to f16
+    %1 = arith.mulf %0, %b : f16
+    %2 = arith.extf %1 : f16 to f32
+    linalg.yield %2 : f32
+  } -> tensor<64x256xf32>
+  %e = tensor.empty() : tensor<8x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+  // expected-remark @+1 {{stays on the host}}
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x256xf32>, tensor<64x256xf32>) outs(%f : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
 }

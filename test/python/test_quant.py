@@ -274,3 +274,36 @@ def test_virtual_dequantize_reads_the_data_itself():
     (w,), _ = spyre.run(text, [q.data, q.scale])
     np.testing.assert_array_equal(w, q.data)
     np.testing.assert_array_equal(w, spyre.dequantize(q))
+
+
+def test_scaling_extf_matmul_on_the_host_against_numpy():
+    # MX operands as MLIR writes them (arith.scaling_extf of fp4 codes and
+    # E8M0 scales in a contraction) run through the host fallback; NumPy
+    # decodes the codes from the e2m1 definition.
+    rng = np.random.default_rng(5)
+    M, N, KO, KB = 4, 8, 2, 32
+    a = rng.integers(0, 16, (M, KO, KB), dtype=np.uint8)
+    b = rng.integers(0, 16, (N, KO, KB), dtype=np.uint8)
+    sa = rng.integers(120, 130, (M, KO), dtype=np.uint8)
+    sb = rng.integers(120, 130, (N, KO), dtype=np.uint8)
+    text = f"""func.func @f(%a: tensor<{M}x{KO}x{KB}xf4E2M1FN>, %b: tensor<{N}x{KO}x{KB}xf4E2M1FN>, %sa: tensor<{M}x{KO}xf8E8M0FNU>, %sb: tensor<{N}x{KO}xf8E8M0FNU>) -> tensor<{M}x{N}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{M}x{N}xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(m, n, ko, kb) -> (m, ko, kb)>, affine_map<(m, n, ko, kb) -> (n, ko, kb)>, affine_map<(m, n, ko, kb) -> (m, ko)>, affine_map<(m, n, ko, kb) -> (n, ko)>, affine_map<(m, n, ko, kb) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}} ins(%a, %b, %sa, %sb : tensor<{M}x{KO}x{KB}xf4E2M1FN>, tensor<{N}x{KO}x{KB}xf4E2M1FN>, tensor<{M}x{KO}xf8E8M0FNU>, tensor<{N}x{KO}xf8E8M0FNU>) outs(%c : tensor<{M}x{N}xf32>) {{
+  ^bb0(%x: f4E2M1FN, %y: f4E2M1FN, %s: f8E8M0FNU, %t: f8E8M0FNU, %acc: f32):
+    %0 = arith.scaling_extf %x, %s : f4E2M1FN, f8E8M0FNU to f32
+    %1 = arith.scaling_extf %y, %t : f4E2M1FN, f8E8M0FNU to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  }} -> tensor<{M}x{N}xf32>
+  return %r : tensor<{M}x{N}xf32>
+}}
+"""
+    (r,), _ = spyre.run(text, [a, b, sa, sb])
+    grid = float_grid(2, 1, 1)
+    av = grid[a] * 2.0 ** (sa.astype(np.float64) - 127)[..., None]
+    bv = grid[b] * 2.0 ** (sb.astype(np.float64) - 127)[..., None]
+    want = np.einsum("mok,nok->mn", av, bv)
+    np.testing.assert_allclose(r, want, rtol=1e-5, atol=1e-6)

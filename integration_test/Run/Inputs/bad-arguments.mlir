@@ -17,8 +17,8 @@ func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
 }
 
 // An element type without a .npy dtype spyre-run reads or writes.
-func.func @f4(%a: tensor<4x64xf4E2M1FN>) -> tensor<4x64xf4E2M1FN> {
-  return %a : tensor<4x64xf4E2M1FN>
+func.func @f6(%a: tensor<4x64xf6E2M3FN>) -> tensor<4x64xf6E2M3FN> {
+  return %a : tensor<4x64xf6E2M3FN>
 }
 // A weight whose data was elided when the program was printed (torch-mlir
 // and fuseflow dumps): it runs with values only when --random-inputs draws

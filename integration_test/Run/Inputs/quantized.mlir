@@ -257,3 +257,21 @@ func.func @fp8_tensor(%x: tensor<8x512xf16>, %p0: tensor<256x512xf8E4M3FN>, %p1:
   %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
   return %y : tensor<8x256xf16>
 }
+
+// MX operands as MLIR writes them: fp4 codes and E8M0 scales read with
+// arith.scaling_extf inside the contraction. It runs on the host (fp4 is a
+// host type); --random-inputs draws fp4 values and E8M0 powers of two.
+func.func @scaling_extf_on_host(%a: tensor<16x4x32xf4E2M1FN>, %b: tensor<32x4x32xf4E2M1FN>, %sa: tensor<16x4xf8E8M0FNU>, %sb: tensor<32x4xf8E8M0FNU>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, ko, kb) -> (m, ko, kb)>, affine_map<(m, n, ko, kb) -> (n, ko, kb)>, affine_map<(m, n, ko, kb) -> (m, ko)>, affine_map<(m, n, ko, kb) -> (n, ko)>, affine_map<(m, n, ko, kb) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%a, %b, %sa, %sb : tensor<16x4x32xf4E2M1FN>, tensor<32x4x32xf4E2M1FN>, tensor<16x4xf8E8M0FNU>, tensor<32x4xf8E8M0FNU>) outs(%c : tensor<16x32xf32>) {
+  ^bb0(%x: f4E2M1FN, %y: f4E2M1FN, %s: f8E8M0FNU, %t: f8E8M0FNU, %acc: f32):
+    %0 = arith.scaling_extf %x, %s : f4E2M1FN, f8E8M0FNU to f32
+    %1 = arith.scaling_extf %y, %t : f4E2M1FN, f8E8M0FNU to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
