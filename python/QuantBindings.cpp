@@ -39,15 +39,47 @@ struct SpecArgs {
   std::optional<std::string> scaleDtype;
   bool multiscale, zeroPoint;
   std::optional<int> sparsity;
+  int64_t subtile = 0;
+  std::optional<std::vector<double>> mappings;
 };
+
+/// A codebook dtype ("cb..."): its codebook and compute format; a generic
+/// one gets `mappings`, an implicit one must not.
+std::pair<Codebook, Format>
+codebookOf(const std::string &dtype,
+           const std::optional<std::vector<double>> &mappings) {
+  auto parsed = parseCodebook(dtype);
+  if (!parsed)
+    raise(parsed.takeError());
+  auto [book, compute] = *parsed;
+  if (mappings) {
+    if (!book.mappings.empty())
+      throw py::value_error("codebook '" + dtype +
+                            "' is implicit (its desc builds the mappings): "
+                            "give codebook= for generic codebooks only");
+    if (llvm::Error e = setMappings(book, compute, *mappings))
+      raise(std::move(e));
+  }
+  return {book, compute};
+}
 
 QuantSpec toSpec(const SpecArgs &a) {
   QuantSpec spec;
-  std::optional<Format> format = parseFormat(a.dtype);
-  if (!format || getFormatInfo(*format).kind == FormatKind::Exponent)
-    throw py::value_error("unknown quantized dtype '" + a.dtype + "' (one of " +
-                          formatNames() + " but e8m0)");
-  spec.format = *format;
+  if (llvm::StringRef(a.dtype).starts_with_insensitive("cb")) {
+    auto [book, compute] = codebookOf(a.dtype, a.mappings);
+    spec.codebook = std::move(book);
+    spec.format = compute;
+  } else {
+    std::optional<Format> format = parseFormat(a.dtype);
+    if (!format || getFormatInfo(*format).kind == FormatKind::Exponent)
+      throw py::value_error("unknown quantized dtype '" + a.dtype +
+                            "' (one of " + formatNames() +
+                            " but e8m0, or a codebook cb...)");
+    if (a.mappings)
+      throw py::value_error("codebook= is for codebook dtypes (cb...)");
+    spec.format = *format;
+  }
+  spec.subtile = a.subtile;
   std::string scale = a.scale.value_or("none");
   std::optional<Scaling> scaling = parseScaling(scale);
   if (!scaling)
@@ -174,6 +206,8 @@ SpecArgs argsFrom(py::kwargs kwargs) {
   a.multiscale = kwargs["multiscale"].cast<bool>();
   a.zeroPoint = kwargs["zero_point"].cast<bool>();
   a.sparsity = kwargs["sparsity"].cast<std::optional<int>>();
+  a.subtile = kwargs["subtile"].cast<int64_t>();
+  a.mappings = kwargs["codebook"].cast<std::optional<std::vector<double>>>();
   return a;
 }
 
@@ -220,9 +254,21 @@ void bindQuant(py::module_ &m) {
           out["bits_per_value"] = q.shapes.bitsPerValue;
           return out;
         });
+  m.def(
+      "_codebook",
+      [](std::string code, std::optional<std::vector<double>> mappings) {
+        auto [book, compute] = codebookOf(code, mappings);
+        py::dict out;
+        out["index_bits"] = book.indexBits;
+        out["meta_bits"] = book.metaBits;
+        out["compute"] = getFormatInfo(compute).name.str();
+        out["mappings"] = book.mappings;
+        return out;
+      },
+      py::arg("code"), py::arg("mappings") = py::none());
   m.def("_dequantize", [](std::vector<int64_t> shape, py::object data,
                           py::object scale, py::object zero,
-                          py::object tenscale, py::object mask,
+                          py::object tenscale, py::object meta, py::object mask,
                           py::kwargs kwargs) {
     QuantizedTensor q;
     q.shapes = unwrapOrRaise(computeShapes(shape, toSpec(argsFrom(kwargs))));
@@ -234,6 +280,7 @@ void bindQuant(py::module_ &m) {
     q.scale = fromArray(scale, s.scale, compressed, "scale");
     q.zero = fromArray(zero, s.zero, compressed, "zero");
     q.tenscale = fromArray(tenscale, s.tenscale, compressed, "tenscale");
+    q.meta = fromArray(meta, s.meta, compressed, "meta");
     q.mask = fromArray(mask, s.mask, compressed, "mask");
     std::vector<float> values = unwrapOrRaise(dequantize(q));
     py::array_t<float> out(

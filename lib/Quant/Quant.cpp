@@ -143,6 +143,25 @@ double elementMax(const QuantSpec &spec) {
   return info.maxValue;
 }
 
+/// Bits of one stored data value: a codebook's index or the format's value.
+unsigned dataBits(const QuantSpec &spec) {
+  return spec.codebook ? spec.codebook->indexBits
+                       : getFormatInfo(spec.format).bits;
+}
+
+/// Subtiles per tile of a codebook's meta (1 when it is per tile).
+int64_t subtilesPerTile(const QuantShapes &shapes) {
+  const QuantSpec &spec = shapes.spec;
+  if (!spec.codebook || !spec.subtile)
+    return 1;
+  return shapes.tileShape[spec.axis] / spec.subtile;
+}
+
+/// Bytes one tile's meta packs into: (meta_bits * num_subtiles + 7) // 8.
+int64_t metaBytesPerTile(const QuantShapes &shapes) {
+  return (shapes.spec.codebook->metaBits * subtilesPerTile(shapes) + 7) / 8;
+}
+
 } // namespace
 
 llvm::Expected<QuantShapes>
@@ -253,6 +272,45 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
                                 spec.axis, shape[spec.axis], spec.sparseGroup));
   }
 
+  if (spec.codebook) {
+    const Codebook &book = *spec.codebook;
+    if (info.kind != FormatKind::Float)
+      return fail(llvm::formatv("codebook '{0}': the compute type {1} is not "
+                                "a float format",
+                                book.code, info.name));
+    if (book.mappings.empty())
+      return fail(llvm::formatv("codebook '{0}' is generic: give its {1} "
+                                "mappings of {2} {3} values",
+                                book.code, book.numMappings(),
+                                book.numEntries(), info.name));
+    if (static_cast<int64_t>(book.mappings.size()) !=
+        book.numMappings() * book.numEntries())
+      return fail(llvm::formatv("codebook '{0}' holds {1} values, not {2} "
+                                "mappings of {3}",
+                                book.code, book.mappings.size(),
+                                book.numMappings(), book.numEntries()));
+    if (spec.scaling == Scaling::None || spec.scaling == Scaling::Matrix)
+      return fail(llvm::formatv("codebook '{0}' takes tensor, channel, tile "
+                                "or mx scaling, not {1}",
+                                book.code, stringifyScaling(spec.scaling)));
+    if (spec.subtile) {
+      int64_t tile = spec.scaling == Scaling::MX ? 32 : spec.tile;
+      if (spec.scaling != Scaling::Tile && spec.scaling != Scaling::MX)
+        return fail("codebook subtiles divide 1-D tiles (tile or mx "
+                    "scaling)");
+      if (spec.subtile < 0 || tile % spec.subtile != 0)
+        return fail(llvm::formatv("a subtile of {0} does not divide the tile "
+                                  "of {1}",
+                                  spec.subtile, tile));
+      if (book.metaBits == 0)
+        return fail(llvm::formatv("codebook '{0}' has one mapping: it has no "
+                                  "meta to select one per subtile",
+                                  book.code));
+    }
+  } else if (spec.subtile) {
+    return fail("subtiles are for codebook formats");
+  }
+
   QuantShapes out;
   out.tileShape.assign(shape.size(), 1);
   switch (spec.scaling) {
@@ -275,15 +333,17 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
     break;
   }
 
-  unsigned bits = info.bits;
+  unsigned bits = dataBits(spec);
   int64_t perByte = valuesPerByte(bits);
   int64_t kept = spec.sparseGroup * (100 - spec.sparsityPercent) / 100;
+  // Codebook data are indices, held in bytes.
+  std::string actualDtype =
+      spec.codebook ? std::string("uint8") : info.actualDtype.str();
 
   // data
   out.data.present = true;
   out.data.shape.assign(shape.begin(), shape.end());
-  out.data.dtype =
-      spec.mode == CastMode::Virtual ? "float32" : info.actualDtype.str();
+  out.data.dtype = spec.mode == CastMode::Virtual ? "float32" : actualDtype;
   out.data.compressedShape = out.data.shape;
   if (rank > 0) {
     int64_t &dim = out.data.compressedShape[spec.axis];
@@ -291,7 +351,7 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
       dim = dim / spec.sparseGroup * kept;
     dim = ceilDiv(dim, perByte);
   }
-  out.data.compressedDtype = bits == 8 ? info.actualDtype.str() : "uint8";
+  out.data.compressedDtype = bits == 8 ? actualDtype : "uint8";
 
   // scale and zero
   SmallVector<int64_t> scaleShape;
@@ -316,6 +376,17 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
   if (spec.multiscale) {
     out.tenscale.present = true;
     out.tenscale.dtype = out.tenscale.compressedDtype = "float32";
+  }
+  if (spec.codebook && spec.codebook->metaBits > 0) {
+    // Meta: the scale's shape, the scaled dim times the subtiles per tile;
+    // compressed, each tile's meta bits pack into whole bytes.
+    out.spec = spec;
+    out.meta.present = true;
+    out.meta.shape = scaleShape;
+    out.meta.shape[spec.axis] *= subtilesPerTile(out);
+    out.meta.dtype = out.meta.compressedDtype = "uint8";
+    out.meta.compressedShape = scaleShape;
+    out.meta.compressedShape[spec.axis] *= metaBytesPerTile(out);
   }
   if (spec.sparsityPercent) {
     out.mask.present = true;
@@ -342,7 +413,7 @@ llvm::Expected<StickFit>
 mlir::spyre::quant::fitOnSticks(const QuantShapes &shapes, int64_t stickBytes) {
   const QuantSpec &spec = shapes.spec;
   const FormatInfo &info = getFormatInfo(spec.format);
-  StickFit fit{stickBytes * valuesPerByte(info.bits), 0};
+  StickFit fit{stickBytes * valuesPerByte(dataBits(spec)), 0};
   if (shapes.tileShape.empty() || spec.scaling == Scaling::None)
     return fit;
   int64_t tile = shapes.tileShape[spec.axis];
@@ -405,7 +476,55 @@ struct Geometry {
     return index;
   }
   int64_t numScales() const { return product(scaleShape); }
+
+  /// The linear index of element `linear`'s codebook meta in `metaShape`
+  /// (one meta per tile, or per `subtile` along `axis`).
+  int64_t metaIndex(int64_t linear, int64_t axis, int64_t subtile,
+                    ArrayRef<int64_t> metaShape) const {
+    int64_t index = 0, stride = 1;
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      int64_t coord = linear % shape[d];
+      linear /= shape[d];
+      int64_t group = d == axis && subtile ? subtile : tileShape[d];
+      index += coord / group * stride;
+      stride *= metaShape[d];
+    }
+    return index;
+  }
 };
+
+/// Packs (or unpacks) codebook meta: along `axis`, the meta of each tile's
+/// subtiles go into the tile's bytes, `metaBits` each, low bits first.
+/// `visit(metaLinear, byte, bitOffset)` for every meta value's first bit.
+template <typename Visit>
+void forEachMetaBit(const QuantShapes &shapes, Visit visit) {
+  const QuantSpec &spec = shapes.spec;
+  ArrayRef<int64_t> metaShape = shapes.meta.shape;
+  int64_t axis = spec.axis, outer = 1, inner = 1;
+  for (auto [d, size] : llvm::enumerate(metaShape)) {
+    if (static_cast<int64_t>(d) < axis)
+      outer *= size;
+    else if (static_cast<int64_t>(d) > axis)
+      inner *= size;
+  }
+  int64_t extent = metaShape.empty() ? 1 : metaShape[axis];
+  int64_t packedExtent =
+      metaShape.empty() ? 1 : shapes.meta.compressedShape[axis];
+  int64_t perTile = subtilesPerTile(shapes);
+  int64_t bytesPerTile = metaBytesPerTile(shapes);
+  unsigned bits = spec.codebook->metaBits;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t a = 0; a < extent; ++a)
+      for (int64_t in = 0; in < inner; ++in) {
+        int64_t bit = a % perTile * bits;
+        int64_t byteAlong = a / perTile * bytesPerTile;
+        visit((o * extent + a) * inner + in,
+              [&, o, in, byteAlong](int64_t b) {
+                return (o * packedExtent + byteAlong + b / 8) * inner + in;
+              },
+              bit);
+      }
+}
 
 /// Appends `value` in the host storage of a scale type.
 void storeScale(ScaleType type, double value, std::vector<uint8_t> &bytes) {
@@ -684,8 +803,65 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
   // Elements: codes of the data format, and the values they stand for.
   std::vector<uint32_t> codes(g.numel);
   std::vector<float> dequantized(g.numel);
+  std::vector<uint32_t> meta;
   double elementUnit = std::ldexp(1.0, implicitScaleLog2(spec));
-  for (int64_t i = 0; i < g.numel; ++i) {
+  if (spec.codebook) {
+    const Codebook &book = *spec.codebook;
+    int64_t entries = book.numEntries(), mappings = book.numMappings();
+    ArrayRef<double> table = book.mappings;
+    // The nearest entry of mapping m to x (the first of equally near ones).
+    auto nearest = [&](int64_t m, double x) {
+      int64_t best = 0;
+      double bestDistance = INFINITY;
+      for (int64_t k = 0; k < entries; ++k) {
+        double distance = std::fabs(table[m * entries + k] - x);
+        if (distance < bestDistance) {
+          best = k;
+          bestDistance = distance;
+        }
+      }
+      return best;
+    };
+    auto scaled = [&](int64_t i) -> std::optional<double> {
+      double factor = scale[scaleOf[i]] * tenscale;
+      if ((!keep.empty() && !keep[i]) || std::isnan(factor) || factor == 0)
+        return std::nullopt;
+      return valueAt(i) / factor;
+    };
+    // Meta: per tile (or subtile), the mapping with the least squared error.
+    std::vector<int64_t> groupOf(g.numel, 0);
+    int64_t groups = 1;
+    if (shapes->meta.present) {
+      groups = product(shapes->meta.shape);
+      for (int64_t i = 0; i < g.numel; ++i)
+        groupOf[i] =
+            g.metaIndex(i, spec.axis, spec.subtile, shapes->meta.shape);
+    }
+    std::vector<double> error(groups * mappings, 0.0);
+    for (int64_t i = 0; i < g.numel; ++i)
+      if (std::optional<double> x = scaled(i))
+        for (int64_t m = 0; m < mappings; ++m) {
+          double d = table[m * entries + nearest(m, *x)] - *x;
+          error[groupOf[i] * mappings + m] += d * d;
+        }
+    meta.assign(groups, 0);
+    for (int64_t group = 0; group < groups; ++group) {
+      auto row = llvm::ArrayRef(error).slice(group * mappings, mappings);
+      meta[group] = static_cast<uint32_t>(
+          std::min_element(row.begin(), row.end()) - row.begin());
+    }
+    for (int64_t i = 0; i < g.numel; ++i) {
+      int64_t m = meta[groupOf[i]];
+      std::optional<double> x = scaled(i);
+      codes[i] = x ? static_cast<uint32_t>(nearest(m, *x)) : 0;
+      double factor = scale[scaleOf[i]] * tenscale;
+      dequantized[i] =
+          (!keep.empty() && !keep[i])
+              ? 0.0f
+              : static_cast<float>(table[m * entries + codes[i]] * factor);
+    }
+  }
+  for (int64_t i = 0; i < g.numel && !spec.codebook; ++i) {
     int64_t s = scaleOf[i];
     double factor = spec.scaling == Scaling::None ? 1.0 : scale[s] * tenscale;
     double v = valueAt(i);
@@ -727,7 +903,9 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
     out.data = makeBuffer(shape, dataShapes.dtype);
     for (int64_t i = 0; i < g.numel; ++i) {
       uint32_t code = codes[i];
-      if (!isInt && actualFormat(spec.format) != spec.format)
+      if (spec.codebook)
+        ; // the index as it is
+      else if (!isInt && actualFormat(spec.format) != spec.format)
         code = encode(actualFormat(spec.format), decode(spec.format, code));
       else if (isInt)
         code = static_cast<uint32_t>(
@@ -740,11 +918,27 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
     out.data =
         makeBuffer(dataShapes.compressedShape, dataShapes.compressedDtype);
     out.data.bytes = packAlongAxis(
-        codes, keep, g, info.bits,
+        codes, keep, g, dataBits(spec),
         shape.empty() ? 1 : dataShapes.compressedShape[spec.axis]);
     break;
   }
   bool compressed = spec.mode == CastMode::Compressed;
+  if (shapes->meta.present) {
+    const Companion &c = shapes->meta;
+    if (compressed) {
+      out.meta = makeBuffer(c.compressedShape, c.compressedDtype);
+      out.meta->bytes.assign(product(c.compressedShape), 0);
+      forEachMetaBit(*shapes, [&](int64_t linear, auto byteOf, int64_t bit) {
+        for (unsigned b = 0; b < spec.codebook->metaBits; ++b)
+          if (meta[linear] >> b & 1)
+            out.meta->bytes[byteOf(bit + b)] |= uint8_t(1) << ((bit + b) % 8);
+      });
+    } else {
+      out.meta = makeBuffer(c.shape, c.dtype);
+      for (uint32_t m : meta)
+        out.meta->bytes.push_back(static_cast<uint8_t>(m));
+    }
+  }
   if (shapes->scale.present) {
     out.scale = makeBuffer(shapes->scale.shape, shapes->scale.dtype);
     for (double s : scale)
@@ -805,6 +999,7 @@ mlir::spyre::quant::dequantize(const QuantizedTensor &t) {
        {std::make_tuple(&t.scale, &shapes.scale, "scale"),
         std::make_tuple(&t.zero, &shapes.zero, "zero"),
         std::make_tuple(&t.tenscale, &shapes.tenscale, "tenscale"),
+        std::make_tuple(&t.meta, &shapes.meta, "meta"),
         std::make_tuple(&t.mask, &shapes.mask, "mask")})
     if (llvm::Error e = check(*b, *c, name))
       return std::move(e);
@@ -834,13 +1029,54 @@ mlir::spyre::quant::dequantize(const QuantizedTensor &t) {
   std::vector<uint32_t> codes;
   if (compressed) {
     codes = unpackAlongAxis(
-        t.data.bytes, keep, g, info.bits,
+        t.data.bytes, keep, g, dataBits(spec),
         t.shape.empty() ? 1 : shapes.data.compressedShape[spec.axis]);
   } else {
     for (uint8_t byte : t.data.bytes)
       codes.push_back(byte);
   }
-  auto elementValue = [&](uint32_t code) {
+  // Codebook meta: the mapping of each tile or subtile.
+  std::vector<uint32_t> meta;
+  if (t.meta) {
+    const Companion &c = shapes.meta;
+    int64_t size = product(compressed ? c.compressedShape : c.shape);
+    if (static_cast<int64_t>(t.meta->bytes.size()) != size)
+      return fail(llvm::formatv("the meta holds {0} bytes, its shapes say {1}",
+                                t.meta->bytes.size(), size));
+    if (compressed) {
+      meta.assign(product(c.shape), 0);
+      forEachMetaBit(shapes, [&](int64_t linear, auto byteOf, int64_t bit) {
+        for (unsigned b = 0; b < spec.codebook->metaBits; ++b)
+          meta[linear] |=
+              uint32_t(t.meta->bytes[byteOf(bit + b)] >> ((bit + b) % 8) & 1)
+              << b;
+      });
+    } else {
+      meta.assign(t.meta->bytes.begin(), t.meta->bytes.end());
+    }
+    for (auto [i, m] : llvm::enumerate(meta))
+      if (m >= spec.codebook->numMappings())
+        return fail(llvm::formatv("meta value {0} (at {1}) selects no mapping "
+                                  "of codebook '{2}' ({3} mappings)",
+                                  m, i, spec.codebook->code,
+                                  spec.codebook->numMappings()));
+  }
+  if (spec.codebook)
+    for (auto [i, code] : llvm::enumerate(codes))
+      if (code >= spec.codebook->numEntries())
+        return fail(llvm::formatv("data value {0} (at {1}) is no index of "
+                                  "codebook '{2}' ({3} entries)",
+                                  code, i, spec.codebook->code,
+                                  spec.codebook->numEntries()));
+  auto elementValue = [&](int64_t i) {
+    uint32_t code = codes[i];
+    if (spec.codebook) {
+      const Codebook &book = *spec.codebook;
+      int64_t m = meta.empty() ? 0
+                               : meta[g.metaIndex(i, spec.axis, spec.subtile,
+                                                  shapes.meta.shape)];
+      return book.mappings[m * book.numEntries() + code];
+    }
     if (compressed || isInt)
       return decode(spec.format, code);
     return decode(actualFormat(spec.format), code);
@@ -871,7 +1107,7 @@ mlir::spyre::quant::dequantize(const QuantizedTensor &t) {
       out[i] = 0;
       continue;
     }
-    double q = elementValue(codes[i]);
+    double q = elementValue(i);
     if (spec.scaling == Scaling::None) {
       out[i] = static_cast<float>(q);
       continue;

@@ -213,7 +213,8 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
 # Quantized tensors (TensorCast): spyre.quantize / spyre.dequantize
 # ---------------------------------------------------------------------------
 
-__all__ += ["QuantizedTensor", "quant_shapes", "quantize", "dequantize"]
+__all__ += ["QuantizedTensor", "quant_shapes", "quantize", "dequantize",
+            "codebook"]
 
 _QUANT_DTYPES = (
     "e4m3fn", "e5m2", "e4m3fnuz", "e5m2fnuz", "e3m2fnuz", "e2m3fnuz",
@@ -222,15 +223,23 @@ _QUANT_DTYPES = (
 
 
 def _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2, tile2,
-                multiscale, zero_point, sparsity):
+                multiscale, zero_point, sparsity, subtile=None,
+                codebook=None):
     if scale is not None and not isinstance(scale, str):
         raise ValueError("scale must be a name (mx, tensor, channel, tile, "
                          "matrix) or None")
+    if codebook is not None:
+        import numpy as np
+
+        codebook = [float(v) for v in
+                    np.asarray(codebook, dtype=np.float64).reshape(-1)]
     return dict(dtype=str(dtype), axis=int(axis), tile=int(tile),
                 mode=str(mode), scale=scale, scale_dtype=scale_dtype,
                 axis2=int(axis2), tile2=int(tile2),
                 multiscale=bool(multiscale), zero_point=bool(zero_point),
-                sparsity=None if sparsity is None else int(sparsity))
+                sparsity=None if sparsity is None else int(sparsity),
+                subtile=0 if subtile is None else int(subtile),
+                codebook=codebook)
 
 
 class QuantizedTensor:
@@ -246,7 +255,9 @@ class QuantizedTensor:
                   bits, float8_e4m3fn or float8_e8m0fnu as uint8 bits)
         zero      zero points (asymmetric integers; packed when compressed)
         tenscale  the tensor scale of multiscale (0-d float32)
-        meta      codebook metadata (codebooks are not implemented: None)
+        meta      codebook metadata: the mapping of each tile or subtile
+                  (uint8; compressed, each tile's meta bits packed into
+                  (meta_bits * subtiles + 7) // 8 bytes, low bits first)
         mask      the sparsity mask (bool; packed 8 per byte when compressed)
     shape, dtype, mode: the original shape, the quantized dtype, the cast mode.
     shapes: per companion {shape, dtype, compressed_shape, compressed_dtype}.
@@ -276,7 +287,7 @@ class QuantizedTensor:
         numpy lacks are laid out as their int8 bits."""
         axis = self._spec["axis"] % max(len(self.shape), 1)
         out = {}
-        for name in ("data", "scale", "zero", "mask"):
+        for name in ("data", "scale", "zero", "meta", "mask"):
             array = getattr(self, name)
             if array is None or array.ndim == 0:
                 out[name] = None
@@ -298,6 +309,7 @@ class QuantizedTensor:
 def quant_shapes(shape, dtype, axis=-1, tile=32, mode="compressed",
                  scale="mx", *, scale_dtype=None, axis2=-2, tile2=32,
                  multiscale=False, zero_point=False, sparsity=None,
+                 subtile=None, codebook=None,
                  stick_bytes=DEFAULT_STICK_BYTES):
     """The shapes and dtypes of every companion of a quantized tensor of
     `shape`, without data: {name: {shape, dtype, compressed_shape,
@@ -307,13 +319,14 @@ def quant_shapes(shape, dtype, axis=-1, tile=32, mode="compressed",
     from ._spyre import _quant_shapes
 
     spec = _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2,
-                       tile2, multiscale, zero_point, sparsity)
+                       tile2, multiscale, zero_point, sparsity, subtile,
+                       codebook)
     return _quant_shapes([int(d) for d in shape], int(stick_bytes), **spec)
 
 
 def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
              *, scale_dtype=None, axis2=-2, tile2=32, multiscale=False,
-             zero_point=False, sparsity=None):
+             zero_point=False, sparsity=None, subtile=None, codebook=None):
     """Quantizes a float array (read as float32) to a QuantizedTensor.
 
     dtype: e4m3fn, e5m2, e4m3fnuz, e5m2fnuz (fp8); e3m2fnuz, e2m3fnuz,
@@ -334,6 +347,12 @@ def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
         needs them).
     sparsity: None, 25 or 50: structured 1-D sparsity along `axis`, the
         largest magnitudes of each group of 4 kept.
+    Codebooks: dtype "cb<index_bits><meta_bits>[<desc>]_<compute>[_<label>]"
+        (TensorCast's codes, e.g. "cb42f1346_e2m3fnuz"; see codebook()):
+        the data are indices into the mapping the meta selects per tile,
+        or per `subtile` values along `axis`; a generic codebook (no desc)
+        takes its mappings as `codebook` (2^meta_bits x 2^index_bits values
+        of the compute type).
     Bad arguments raise ValueError with the library's message.
     """
     import numpy as np
@@ -341,7 +360,8 @@ def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
     from ._spyre import _quantize
 
     spec = _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2,
-                       tile2, multiscale, zero_point, sparsity)
+                       tile2, multiscale, zero_point, sparsity, subtile,
+                       codebook)
     values = np.ascontiguousarray(np.asarray(array, dtype=np.float32))
     return QuantizedTensor(values.shape, spec, _quantize(values, **spec))
 
@@ -355,4 +375,23 @@ def dequantize(q):
         raise ValueError("dequantize takes a QuantizedTensor (from "
                          "spyre.quantize)")
     return _dequantize(list(q.shape), q.data, q.scale, q.zero, q.tenscale,
-                       q.mask, **q._spec)
+                       q.meta, q.mask, **q._spec)
+
+
+def codebook(code, mappings=None):
+    """A TensorCast codebook: {"index_bits", "meta_bits", "compute",
+    "mappings"} with the mappings as a float64 array of 2^meta_bits rows of
+    2^index_bits values (index 0 is 0.0, 1 .. 2^(n-1)-1 the pattern's
+    positive values ascending, 2^(n-1) + k the negative of k). Implicit
+    codebooks build them from their desc; a generic one takes `mappings`."""
+    import numpy as np
+
+    from ._spyre import _codebook
+
+    if mappings is not None:
+        mappings = [float(v) for v in
+                    np.asarray(mappings, dtype=np.float64).reshape(-1)]
+    out = _codebook(str(code), mappings)
+    out["mappings"] = np.asarray(out["mappings"], dtype=np.float64).reshape(
+        1 << out["meta_bits"], 1 << out["index_bits"])
+    return out

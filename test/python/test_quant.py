@@ -307,3 +307,186 @@ def test_scaling_extf_matmul_on_the_host_against_numpy():
     bv = grid[b] * 2.0 ** (sb.astype(np.float64) - 127)[..., None]
     want = np.einsum("mok,nok->mn", av, bv)
     np.testing.assert_allclose(r, want, rtol=1e-5, atol=1e-6)
+
+
+# Codebooks, against the rules of TensorCast's docs/codebook.md written out
+# here: the compute type's number line (negatives first, a positive value
+# with code c at 2^(bits-1) + c), patterns shifted from its top.
+
+E2M3 = float_grid(2, 3, 1)  # e2m3fnuz's positive values as OCP's e2m3
+
+
+def e2m3_index(value):
+    return 32 + int(np.flatnonzero(E2M3[:32] == value)[0])
+
+
+def implicit_mapping(indices):
+    """0, the pattern's values ascending, then their negatives."""
+    values = sorted(E2M3[i - 32] for i in indices)
+    return np.array([0.0] + values + [0.0] + [-v for v in values])
+
+
+def test_codebook_mappings_follow_the_tensorcast_examples():
+    # "cb41fi": the fp4 pattern (e2m1's values in e2m3 at indices 36, 40,
+    # ..., 60, the doc's table) and the int4 pattern (1..7), as they are.
+    book = spyre.codebook("cb41fi_e2m3fnuz")
+    assert book["compute"] == "e2m3fnuz"
+    assert (book["index_bits"], book["meta_bits"]) == (4, 1)
+    fp4 = [0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+    assert [e2m3_index(v) for v in fp4] == [36, 40, 44, 48, 52, 56, 60]
+    np.testing.assert_array_equal(book["mappings"][0],
+                                  implicit_mapping([36, 40, 44, 48, 52, 56,
+                                                    60]))
+    np.testing.assert_array_equal(book["mappings"][1][1:8], np.arange(1, 8))
+    # "cb42f1346": fp4 shifted to the top (39 .. 63), then down 1, 3, 4, 6;
+    # position 3 is fp4 itself.
+    book = spyre.codebook("cb42f1346_e2m3fnuz")
+    for row, offset in zip(book["mappings"], [1, 3, 4, 6]):
+        top = [i + 3 - offset for i in [36, 40, 44, 48, 52, 56, 60]]
+        np.testing.assert_array_equal(row, implicit_mapping(top))
+    np.testing.assert_array_equal(book["mappings"][1][1:8], fp4)
+
+
+def test_codebook_progressive_and_static_patterns():
+    # The doc's p-clause code: maxidx - o - incr, incr += interval * (i + 1).
+    def progressive(interval, offset):
+        out, incr = [], 0
+        for i in range(7):
+            out.append(63 - offset - incr)
+            incr += interval * (i + 1)
+        return out
+
+    book = spyre.codebook("cb41p10p13_e2m3fnuz")
+    np.testing.assert_array_equal(book["mappings"][0],
+                                  implicit_mapping(progressive(1, 0)))
+    np.testing.assert_array_equal(book["mappings"][1],
+                                  implicit_mapping(progressive(1, 3)))
+    # Interval 2 walks 42 indices down from the top: below e2m3's zero.
+    with pytest.raises(ValueError, match="index 20, of 33..63"):
+        spyre.codebook("cb40p21_e2m3fnuz")
+    book = spyre.codebook("cb40s3_e2m3fnuz")
+    np.testing.assert_array_equal(
+        book["mappings"][0], implicit_mapping([63 - 3 * i for i in range(7)]))
+    # The e modifier lowers the exponent: 8 indices (3 mantissa bits) down.
+    book = spyre.codebook("cb41f3e_e2m3fnuz")
+    np.testing.assert_array_equal(book["mappings"][1][1:8],
+                                  book["mappings"][0][1:8] / 2)
+
+
+def codebook_reference(x, book, subtile):
+    """MX scales over the compute type (e2m3: emax 2), then per subtile the
+    mapping with the least squared error, each value its nearest entry."""
+    rows, cols = x.shape
+    tables = book["mappings"]
+    out = np.zeros_like(x, dtype=np.float64)
+    meta = np.zeros((rows, cols // subtile), dtype=np.int64)
+    for r in range(rows):
+        for t in range(0, cols, 32):
+            block = x[r, t:t + 32].astype(np.float64)
+            amax = np.abs(block).max()
+            scale = 2.0 ** (np.floor(np.log2(amax)) - 2) if amax else 2.0**-127
+            for s in range(0, block.size, subtile):
+                v = block[s:s + subtile] / scale
+                choice = np.abs(v[:, None, None] - tables[None]).argmin(-1)
+                picked = np.take_along_axis(
+                    np.broadcast_to(tables, (v.size,) + tables.shape),
+                    choice[..., None], -1)[..., 0]
+                error = ((picked - v[:, None]) ** 2).sum(0)
+                m = int(error.argmin())
+                meta[r, (t + s) // subtile] = m
+                out[r, t + s:t + s + subtile] = picked[:, m] * scale
+    return out, meta
+
+
+@pytest.mark.parametrize("code,subtile", [("cb42f1346_e2m3fnuz", 8),
+                                          ("cb43f0123456p_e2m3fnuz", 4),
+                                          ("cb41fi_e2m3fnuz", 32)])
+def test_codebook_quantization_against_numpy(code, subtile):
+    x = np.random.default_rng(7).standard_normal((3, 64)).astype(np.float32)
+    book = spyre.codebook(code)
+    expected, meta = codebook_reference(x, book, subtile)
+    for mode in ("virtual", "actual", "compressed"):
+        q = spyre.quantize(x, code, scale="mx", subtile=subtile, mode=mode)
+        np.testing.assert_array_equal(q.dequantize(), expected.astype(
+            np.float32))
+    # Meta: one per subtile; compressed, each tile's bits packed low first.
+    actual = spyre.quantize(x, code, scale="mx", subtile=subtile,
+                            mode="actual")
+    np.testing.assert_array_equal(actual.meta, meta)
+    bits, per_tile = book["meta_bits"], 32 // subtile
+    nbytes = (bits * per_tile + 7) // 8
+    assert q.meta.shape == (3, 2 * nbytes)
+    packed = np.zeros((3, 2 * nbytes), dtype=np.uint8)
+    for r in range(3):
+        for t in range(2):
+            word = sum(int(m) << (bits * k) for k, m in
+                       enumerate(meta[r, t * per_tile:(t + 1) * per_tile]))
+            packed[r, t * nbytes:(t + 1) * nbytes] = list(
+                word.to_bytes(nbytes, "little"))
+    np.testing.assert_array_equal(q.meta, packed)
+    # Indices: 4 bits, two per byte, low nibble first.
+    codes = np.concatenate([q.data & 15, q.data >> 4], axis=1)
+    codes = codes.reshape(3, 2, 32).transpose(0, 2, 1).reshape(3, 64)
+    np.testing.assert_array_equal(codes, actual.data)
+    assert q.bits_per_value == 4 + 8 / 32 + 8 * nbytes / 32
+
+
+def test_codebook_generic_mappings_and_partial_tiles():
+    table = np.array([[0, 1, 2, 3, 4, 5, 6, 7, 0, -1, -2, -3, -4, -5, -6, -7],
+                      [0, .5, 1, 1.5, 2, 2.5, 3, 3.5, 0, -.5, -1, -1.5, -2,
+                       -2.5, -3, -3.5]])
+    x = np.random.default_rng(3).standard_normal((2, 40)).astype(np.float32)
+    q = spyre.quantize(x, "cb41_e2m3fnuz_mine", scale="tile", tile=32,
+                       subtile=8, codebook=table, sparsity=50)
+    # 40 values: 2 tiles, 4 subtiles each (the last tile partial).
+    assert q.shapes["meta"]["shape"] == (2, 8)
+    assert q.shapes["meta"]["compressed_shape"] == (2, 2)
+    y = q.dequantize()
+    kept = y != 0
+    assert kept.reshape(2, 10, 4).sum(-1).max() <= 2
+    # Every kept value is an entry of its subtile's mapping times its scale.
+    scale = q.scale.reshape(2, 2)
+    actual = spyre.quantize(x, "cb41_e2m3fnuz_mine", scale="tile", tile=32,
+                            subtile=8, codebook=table, sparsity=50,
+                            mode="actual")
+    for r in range(2):
+        for c in range(40):
+            if kept[r, c]:
+                m = actual.meta[r, c // 8]
+                entry = table[m, actual.data[r, c]]
+                assert y[r, c] == np.float32(entry * scale[r, c // 32])
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(dtype="cb41_e2m3fnuz"), "is generic: give its 2 mappings"),
+    (dict(dtype="cb42f13_e2m3fnuz"), "select 4 mappings, the desc makes 2"),
+    (dict(dtype="cb41fx_e2m3fnuz"), "clause 'fx' holds 'x'"),
+    (dict(dtype="cb41xf_e2m3fnuz"), "'x' starts no clause"),
+    (dict(dtype="cb41f9i_e2m3fnuz"), "leaves e2m3fnuz's positive values"),
+    (dict(dtype="cb41fi_int8"), "is not a float format"),
+    (dict(dtype="cb91fi_e2m3fnuz"), "9 index bits"),
+    (dict(dtype="cb41fi_e2m3fnuz", subtile=5), "subtile of 5 does not divide"),
+    (dict(dtype="cb40f_e2m3fnuz", subtile=8), "has no meta to select"),
+    (dict(dtype="cb41fi_e2m3fnuz", scale="matrix"), "not matrix"),
+    (dict(dtype="e4m3fn", subtile=8), "subtiles are for codebook formats"),
+    (dict(dtype="cb41fi_e2m3fnuz", codebook=[0.0] * 32), "is implicit"),
+    (dict(dtype="cb40_e2m3fnuz", codebook=[0.25] * 15 + [9.0]),
+     "value 9 (mapping 0, index 15) is not a e2m3fnuz value"),
+    (dict(dtype="cb40_e2m3fnuz", codebook=[0.0] * 3), "3 given"),
+])
+def test_codebook_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")
+                       .replace(")", r"\)")):
+        spyre.quantize(np.ones((2, 64), np.float32), **kwargs)
+
+
+def test_codebook_dequantize_checks_meta():
+    x = np.random.default_rng(1).standard_normal((2, 64)).astype(np.float32)
+    q = spyre.quantize(x, "cb41fi_e2m3fnuz", scale="mx", mode="actual")
+    q.meta = q.meta.copy()
+    q.meta[0, 0] = 2
+    with pytest.raises(ValueError, match="meta value 2 .* selects no mapping"):
+        q.dequantize()
+    q.meta = None
+    with pytest.raises(ValueError, match="the meta tensor is missing"):
+        q.dequantize()

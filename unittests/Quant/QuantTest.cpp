@@ -427,3 +427,101 @@ TEST(Quantize, RankZeroAndEmptyTensors) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Codebooks
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+QuantSpec codebookSpec(llvm::StringRef code, int64_t subtile) {
+  auto parsed = parseCodebook(code);
+  if (!parsed) {
+    ADD_FAILURE() << llvm::toString(parsed.takeError());
+    return {};
+  }
+  QuantSpec spec;
+  spec.format = parsed->second;
+  spec.scaling = Scaling::MX;
+  spec.codebook = parsed->first;
+  spec.subtile = subtile;
+  return spec;
+}
+
+TEST(Codebook, SubtileMetaShapesFollowTheSeed) {
+  // Tiles of 32 with subtiles of 8: the meta's scaled dim is the scale's
+  // times 4; 3 meta bits x 4 subtiles pack into (12 + 7) / 8 = 2 bytes per
+  // tile. 40 values make 2 tiles (the second partial).
+  QuantShapes s = shapesOf({5, 40}, codebookSpec("cb43f0123456p_e2m3fnuz", 8));
+  EXPECT_EQ(s.scale.shape, Shape({5, 2}));
+  EXPECT_EQ(s.meta.shape, Shape({5, 8}));
+  EXPECT_EQ(s.meta.compressedShape, Shape({5, 4}));
+  EXPECT_EQ(s.data.compressedShape, Shape({5, 20}));
+  EXPECT_EQ(s.data.dtype, "uint8");
+  // Per tile, a meta per scale: 1 byte each.
+  QuantShapes t = shapesOf({5, 40}, codebookSpec("cb41fi_e2m3fnuz", 0));
+  EXPECT_EQ(t.meta.shape, Shape({5, 2}));
+  EXPECT_EQ(t.meta.compressedShape, Shape({5, 2}));
+  // One mapping: no meta.
+  EXPECT_FALSE(
+      shapesOf({5, 40}, codebookSpec("cb40f_e2m3fnuz", 0)).meta.present);
+}
+
+TEST(Codebook, TheModesAgreeAndMetaPacksLosslessly) {
+  // Property: for meta widths 1..3 and every subtile dividing the tile, the
+  // compressed form (packed indices and meta bits) reads back as the
+  // actual and virtual forms do.
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal;
+  for (llvm::StringRef code :
+       {"cb41fi_e2m3fnuz", "cb42f1346_e2m3fnuz", "cb43f0123456p_e2m3fnuz"})
+    for (int64_t subtile : {0, 1, 2, 4, 8, 16, 32}) {
+      std::vector<float> values(3 * 72);
+      for (float &v : values)
+        v = normal(rng) * 3;
+      std::vector<float> expected;
+      for (CastMode mode :
+           {CastMode::Virtual, CastMode::Actual, CastMode::Compressed}) {
+        QuantSpec spec = codebookSpec(code, subtile);
+        spec.mode = mode;
+        auto q = quantize(values, {3, 72}, spec);
+        ASSERT_TRUE(static_cast<bool>(q)) << llvm::toString(q.takeError());
+        auto back = dequantize(*q);
+        ASSERT_TRUE(static_cast<bool>(back))
+            << llvm::toString(back.takeError());
+        if (expected.empty())
+          expected = *back;
+        EXPECT_EQ(*back, expected) << code.str() << " subtile " << subtile;
+      }
+    }
+}
+
+TEST(Codebook, ParseErrorsAreExplained) {
+  auto errorOfCode = [](llvm::StringRef code) {
+    auto parsed = parseCodebook(code);
+    return parsed ? std::string() : llvm::toString(parsed.takeError());
+  };
+  EXPECT_NE(errorOfCode("c41fi_e2m3fnuz").find("does not start with cb"),
+            std::string::npos);
+  EXPECT_NE(errorOfCode("cb41fi").find("no compute type"), std::string::npos);
+  EXPECT_NE(errorOfCode("cb21f_e2m3fnuz").find("needs 3, 4 or 5 index bits"),
+            std::string::npos);
+  EXPECT_NE(errorOfCode("cb41fee_e2m3fnuz").find("two 'e' modifiers"),
+            std::string::npos);
+  EXPECT_NE(errorOfCode("cb40p0_e2m3fnuz").find("interval must not be 0"),
+            std::string::npos);
+  // A generic codebook parses without mappings; setMappings checks them.
+  auto generic = parseCodebook("CB40_E4M3FN_mine");
+  ASSERT_TRUE(static_cast<bool>(generic));
+  EXPECT_TRUE(generic->first.mappings.empty());
+  std::vector<double> values(16, 448.0);
+  EXPECT_FALSE(
+      static_cast<bool>(setMappings(generic->first, generic->second, values)));
+  values[3] = 449.0;
+  llvm::Error bad = setMappings(generic->first, generic->second, values);
+  EXPECT_EQ(llvm::toString(std::move(bad)),
+            "codebook 'CB40_E4M3FN_mine': value 449 (mapping 0, index 3) is "
+            "not a e4m3fn value");
+}
+
+} // namespace

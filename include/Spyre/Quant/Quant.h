@@ -96,6 +96,37 @@ enum class Scaling : uint8_t {
 
 enum class CastMode : uint8_t { Virtual, Actual, Compressed };
 
+/// A codebook (TensorCast's Codebook, ROCm/tensorcast docs/codebook.md):
+/// each data value is an `indexBits`-bit index into one of 2^metaBits lookup
+/// tables ("mappings") of 2^indexBits values of a compute format, the table
+/// chosen per tile or per subtile by the meta companion. The values are
+/// scaled like the compute format's own (QuantSpec::format).
+struct Codebook {
+  /// The string code, `cb<index_bits><meta_bits>[<desc>]_<cspec>[_<label>]`.
+  std::string code;
+  unsigned indexBits = 4;
+  unsigned metaBits = 0;
+  /// 2^metaBits mappings of 2^indexBits values each, row-major: index k of
+  /// mapping m is `mappings[m << indexBits | k]`. Empty for a generic
+  /// codebook until its mappings are given.
+  std::vector<double> mappings;
+
+  int64_t numMappings() const { return int64_t{1} << metaBits; }
+  int64_t numEntries() const { return int64_t{1} << indexBits; }
+};
+
+/// Parses a codebook code. `desc` clauses build an implicit codebook's
+/// mappings from the compute type's number line (f: the fp<index_bits>
+/// pattern, i: the int<index_bits> pattern, each with position offsets and
+/// an `e` exponent offset; p<interval>: progressive; s<interval>: static
+/// interval); without a desc the codebook is generic and needs
+/// setMappings. Returns the codebook and its compute format.
+llvm::Expected<std::pair<Codebook, Format>> parseCodebook(llvm::StringRef code);
+/// Gives a generic codebook its mappings: 2^metaBits * 2^indexBits values,
+/// each exactly representable in `compute`.
+llvm::Error setMappings(Codebook &codebook, Format compute,
+                        llvm::ArrayRef<double> values);
+
 /// The data type of the scales.
 enum class ScaleType : uint8_t { Float32, Float16, BFloat16, E4M3FN, E8M0 };
 
@@ -119,6 +150,11 @@ struct QuantSpec {
   /// each group of `sparseGroup` consecutive values pruned.
   unsigned sparsityPercent = 0;
   int64_t sparseGroup = 4;
+  /// Codebook data: indices into `codebook`'s mappings of values of
+  /// `format` (its compute type), with a meta companion selecting the
+  /// mapping per tile, or per `subtile` values along `axis` when non-zero.
+  std::optional<Codebook> codebook;
+  int64_t subtile = 0;
 };
 
 llvm::StringRef stringifyScaling(Scaling scaling);

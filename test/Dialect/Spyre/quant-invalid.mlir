@@ -164,3 +164,10 @@ func.func @scaled_missing_zero(%a: tensor<8x64xf16>, %d: tensor<16x64xi8>, %s: t
       : (tensor<8x64xf16>, tensor<16x64xi8>, tensor<16x1xf32>) -> tensor<8x16xf16>
   return %c : tensor<8x16xf16>
 }
+
+// -----
+
+// Codebook formats are a library and Python feature so far.
+// expected-error @+2 {{codebook format 'cb41fi_e2m3fnuz': #spyre.quant does not carry codebooks (their meta companion and mappings) yet}}
+// expected-error @+1 {{failed to parse Spyre_QuantAttr parameter 'format'}}
+func.func private @codebook() attributes {q = #spyre.quant<format = cb41fi_e2m3fnuz, scaling = mx>}

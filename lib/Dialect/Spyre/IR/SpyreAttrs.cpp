@@ -595,10 +595,15 @@ FailureOr<T> parseQuantKeyword(AsmParser &parser, Symbolize symbolize,
   StringRef keyword;
   if (parser.parseKeyword(&keyword))
     return failure();
-  if (std::optional<T> value = symbolize(keyword))
-    return *value;
-  return parser.emitError(loc, "unknown ")
-         << what << " '" << keyword << "'; expected one of " << choices;
+  // A symbolizer may explain its own failure (it takes the location).
+  if constexpr (std::is_invocable_v<Symbolize, StringRef, SMLoc>) {
+    return symbolize(keyword, loc);
+  } else {
+    if (std::optional<T> value = symbolize(keyword))
+      return *value;
+    return parser.emitError(loc, "unknown ")
+           << what << " '" << keyword << "'; expected one of " << choices;
+  }
 }
 } // namespace
 
@@ -610,12 +615,22 @@ FailureOr<quant::Format> mlir::spyre::parseQuantFormat(AsmParser &parser) {
   std::string choices = llvm::join(names, ", ");
   return parseQuantKeyword<quant::Format>(
       parser,
-      [](StringRef name) -> std::optional<quant::Format> {
+      [&](StringRef name, SMLoc loc) -> FailureOr<quant::Format> {
+        // Codebook formats (cb...) live in the library and Python only.
+        if (name.starts_with_insensitive("cb"))
+          return parser.emitError(loc, "codebook format '")
+                 << name
+                 << "': #spyre.quant does not carry codebooks (their meta "
+                    "companion and mappings) yet; quantize them with "
+                    "spyre.quantize in Python or the Spyre/Quant library";
         std::optional<quant::Format> format = quant::parseFormat(name);
         if (format &&
             quant::getFormatInfo(*format).kind == quant::FormatKind::Exponent)
-          return std::nullopt;
-        return format;
+          format = std::nullopt;
+        if (!format)
+          return parser.emitError(loc, "unknown quantized format '")
+                 << name << "'; expected one of " << choices;
+        return *format;
       },
       "quantized format", choices);
 }
