@@ -871,12 +871,199 @@ bool isNarrowerThanLlvm(Type type) {
   return floatType && floatType.getWidth() <= 8;
 }
 
+/// A float type the truncations below round to: 8 bits or fewer, with a
+/// sign (E8M0, unsigned, is left to upstream's arith-expand).
+bool isRoundedHere(Type type) {
+  auto floatType = dyn_cast<FloatType>(type);
+  return floatType && floatType.getWidth() <= 8 &&
+         APFloat::semanticsHasSignedRepr(floatType.getFloatSemantics());
+}
+
+/// Arithmetic on float types of 8 bits or fewer, which LLVM has no type
+/// for: arith.scaling_truncf (OCP MX) as truncf(in / extf(scale)); every
+/// other float op on such types computed in f32 between an extf of its
+/// operands and a truncf of its result (what upstream's float emulation
+/// does for f16); then each arith.truncf to such a type as the rounding
+/// APFloat defines (nearest, ties to even; beyond the largest value, inf or
+/// NaN where the type has them, the largest value otherwise): the
+/// magnitude compared with the midpoints between neighbouring values, the
+/// count selecting the code, the sign its negative's code. Upstream's
+/// fp4 truncation loses the sign of negative subnormals, so it is not used.
+llvm::Error lowerNarrowFloatTruncations(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  SmallVector<arith::ScalingTruncFOp> scaled;
+  module.walk([&](arith::ScalingTruncFOp op) { scaled.push_back(op); });
+  for (arith::ScalingTruncFOp op : scaled) {
+    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getScale().getType())))
+      return makeError("the reference lowers arith.scaling_truncf with "
+                       "f8E8M0FNU scales only, not " +
+                       printed(op.getScale().getType()) + " at " +
+                       printed(op.getLoc()));
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type inType = op.getIn().getType();
+    Value scale = arith::ExtFOp::create(b, loc, inType, op.getScale());
+    Value quotient = arith::DivFOp::create(b, loc, op.getIn(), scale);
+    op.replaceAllUsesWith(
+        arith::TruncFOp::create(b, loc, op.getType(), quotient).getResult());
+    op.erase();
+  }
+
+  // Float ops on narrow types, in f32.
+  Type f32 = Float32Type::get(context);
+  SmallVector<Operation *> narrowOps;
+  module.walk([&](Operation *op) {
+    if (op->getDialect() != context->getLoadedDialect<arith::ArithDialect>() ||
+        isa<arith::ExtFOp, arith::TruncFOp, arith::ScalingExtFOp,
+            arith::ConstantOp, arith::BitcastOp, arith::SelectOp>(op) ||
+        op->getNumResults() != 1 || op->getNumRegions() != 0)
+      return;
+    auto narrow = [](Type t) { return isRoundedHere(t); };
+    bool resultNarrow = narrow(op->getResult(0).getType());
+    bool operandNarrow = llvm::any_of(op->getOperandTypes(), narrow);
+    if ((resultNarrow || operandNarrow) &&
+        llvm::all_of(op->getOperandTypes(),
+                     [](Type t) { return isa<FloatType, IntegerType>(t); }))
+      narrowOps.push_back(op);
+  });
+  for (Operation *op : narrowOps) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(isRoundedHere(operand.getType())
+                             ? arith::ExtFOp::create(b, loc, f32, operand)
+                             : operand);
+    Type resultType = op->getResult(0).getType();
+    bool narrowResult = isRoundedHere(resultType);
+    OperationState state(loc, op->getName(), operands,
+                         narrowResult ? TypeRange(f32) : TypeRange(resultType),
+                         op->getAttrs());
+    Operation *wide = b.create(state);
+    Value result = wide->getResult(0);
+    if (narrowResult)
+      result = arith::TruncFOp::create(b, loc, resultType, result);
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+
+  SmallVector<arith::TruncFOp> truncations;
+  Type rounding;
+  module.walk([&](arith::TruncFOp op) {
+    if (!isRoundedHere(getElementTypeOrSelf(op.getType())))
+      return;
+    if (isa<FloatType>(op.getType()))
+      truncations.push_back(op);
+    else
+      rounding = op.getType();
+  });
+  if (rounding)
+    return makeError(llvm::formatv(
+        "the reference cannot lower arith.truncf to {0} (LLVM has no such "
+        "type; scalar truncations are lowered)",
+        printed(rounding)));
+  Type f64 = Float64Type::get(context);
+  OpBuilder builder(context);
+  for (arith::TruncFOp op : truncations) {
+    auto to = cast<FloatType>(op.getType());
+    const llvm::fltSemantics &sem = to.getFloatSemantics();
+    unsigned bits = to.getWidth();
+    auto codeOf = [&](double value) {
+      APFloat v(value);
+      bool losesInfo = false;
+      v.convert(sem, APFloat::rmNearestTiesToEven, &losesInfo);
+      return v.bitcastToAPInt().getZExtValue();
+    };
+    // The non-negative finite values, ascending, and the buckets they and
+    // the midpoints between them make.
+    SmallVector<double> values;
+    for (uint64_t code = 0; code < (uint64_t(1) << (bits - 1)); ++code) {
+      APFloat v(sem, APInt(bits, code));
+      if (v.isFinite() && !v.isNegative())
+        values.push_back(v.convertToDouble());
+    }
+    llvm::sort(values);
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    SmallVector<std::pair<double, bool>> thresholds; // (t, inclusive)
+    SmallVector<double> representatives = {values.front()};
+    for (size_t k = 0; k + 1 < values.size(); ++k) {
+      double t = (values[k] + values[k + 1]) / 2;
+      thresholds.push_back({t, codeOf(t) == codeOf(values[k + 1])});
+      representatives.push_back(values[k + 1]);
+    }
+    double largest = values.back();
+    double over = largest + (largest - values[values.size() - 2]) / 2;
+    if (codeOf(over) != codeOf(largest)) {
+      thresholds.push_back({over, true});
+      representatives.push_back(over);
+    } else if (double above = std::nextafter(over, INFINITY);
+               codeOf(above) != codeOf(largest)) {
+      thresholds.push_back({over, false});
+      representatives.push_back(above);
+    }
+    SmallVector<APInt> positive, negative;
+    for (double r : representatives) {
+      positive.push_back(APInt(bits, codeOf(r)));
+      negative.push_back(APInt(bits, codeOf(-r)));
+    }
+    uint64_t nanCode =
+        APFloat::semanticsHasNaN(sem)
+            ? APFloat::getNaN(sem).bitcastToAPInt().getZExtValue()
+            : codeOf(0.0);
+
+    builder.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Type codeType = builder.getIntegerType(bits);
+    Value x = op.getIn();
+    if (x.getType() != f64)
+      x = arith::ExtFOp::create(builder, loc, f64, x);
+    Value bitsOfX =
+        arith::BitcastOp::create(builder, loc, builder.getI64Type(), x);
+    Value zeroI64 = arith::ConstantIntOp::create(builder, loc, 0, 64);
+    Value isNegative = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::slt, bitsOfX, zeroI64);
+    Value magnitude = math::AbsFOp::create(builder, loc, x);
+    Value count = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    for (auto [t, inclusive] : thresholds) {
+      Value tv = arith::ConstantFloatOp::create(
+          builder, loc, cast<FloatType>(f64), APFloat(t));
+      Value past = arith::CmpFOp::create(builder, loc,
+                                         inclusive ? arith::CmpFPredicate::OGE
+                                                   : arith::CmpFPredicate::OGT,
+                                         magnitude, tv);
+      count = arith::AddIOp::create(
+          builder, loc, count,
+          arith::SelectOp::create(builder, loc, past, one, zero));
+    }
+    auto tableOf = [&](ArrayRef<APInt> codes) {
+      auto type =
+          RankedTensorType::get({static_cast<int64_t>(codes.size())}, codeType);
+      Value table = arith::ConstantOp::create(
+          builder, loc, DenseElementsAttr::get(type, codes));
+      return tensor::ExtractOp::create(builder, loc, table, count).getResult();
+    };
+    Value code = arith::SelectOp::create(builder, loc, isNegative,
+                                         tableOf(negative), tableOf(positive));
+    Value isNaN =
+        arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO, x, x);
+    Value nan = arith::ConstantIntOp::create(builder, loc, codeType, nanCode);
+    code = arith::SelectOp::create(builder, loc, isNaN, nan, code);
+    Value result = arith::BitcastOp::create(builder, loc, to, code);
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+  return llvm::Error::success();
+}
+
 /// `arith.extf` from a float type of 8 bits or fewer (fp8, fp6, fp4), which
 /// LLVM has no type for, as a lookup in a table of all its encodings: the
 /// encoding is the index (a bitcast), every value is APFloat's conversion,
-/// exact in any wider type. Rounding to such a type is not lowered: the
-/// reference says so.
+/// exact in any wider type.
 llvm::Error lowerNarrowFloatExtensions(ModuleOp module) {
+  if (llvm::Error error = lowerNarrowFloatTruncations(module))
+    return error;
   // arith.scaling_extf (OCP MX): extf(in) * extf(scale), the scale an E8M0
   // exponent; its extensions are lowered below with the others.
   SmallVector<arith::ScalingExtFOp> scaled;
@@ -896,21 +1083,10 @@ llvm::Error lowerNarrowFloatExtensions(ModuleOp module) {
     op.erase();
   }
   SmallVector<arith::ExtFOp> extensions;
-  Type rounding;
-  module.walk([&](Operation *op) {
-    if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
-      if (isNarrowerThanLlvm(ext.getIn().getType()))
-        extensions.push_back(ext);
-    } else if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
-      if (isNarrowerThanLlvm(getElementTypeOrSelf(trunc.getType())))
-        rounding = trunc.getType();
-    }
+  module.walk([&](arith::ExtFOp ext) {
+    if (isNarrowerThanLlvm(ext.getIn().getType()))
+      extensions.push_back(ext);
   });
-  if (rounding)
-    return makeError(llvm::formatv(
-        "the reference cannot lower arith.truncf to {0} (LLVM has no such "
-        "type; only extensions from it are lowered)",
-        printed(rounding)));
   DenseMap<std::tuple<Operation *, Type, Type>, Value> tables;
   OpBuilder builder(module.getContext());
   for (arith::ExtFOp ext : extensions) {
@@ -1127,12 +1303,18 @@ void buildLowering(OpPassManager &pm) {
 
   // Structured ops to loops, loops to branches.
   pm.addPass(createConvertLinalgToLoopsPass());
+  // Vector ops (transfers, vector.print in tests' entry functions): their
+  // transfers to loops here, the rest to LLVM below.
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
 
   // bf16 <-> f32 conversions as integer code (round to nearest even).
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
+  // E8M0 scales and fp4 values (arith.scaling_truncf) as integer code too.
+  expand.includeF8E8M0 = true;
+  expand.includeF4E2M1 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
 
   // Math on f32: LLVM intrinsics where there are some (exp, log, sqrt, ...),
@@ -1142,6 +1324,7 @@ void buildLowering(OpPassManager &pm) {
   pm.addPass(createConvertMathToLibmPass());
 
   // To the LLVM dialect.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -1512,6 +1695,16 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
     symbols[interner("free")] = symbolFor(&referenceFree);
     // memref.copy between non-contiguous memrefs: the runner utils'.
     symbols[interner("memrefCopy")] = symbolFor(&memrefCopy);
+    // vector.print: the runner utils' printers (to stdout).
+    symbols[interner("printI64")] = symbolFor(&printI64);
+    symbols[interner("printU64")] = symbolFor(&printU64);
+    symbols[interner("printF32")] = symbolFor(&printF32);
+    symbols[interner("printF64")] = symbolFor(&printF64);
+    symbols[interner("printString")] = symbolFor(&printString);
+    symbols[interner("printOpen")] = symbolFor(&printOpen);
+    symbols[interner("printClose")] = symbolFor(&printClose);
+    symbols[interner("printComma")] = symbolFor(&printComma);
+    symbols[interner("printNewline")] = symbolFor(&printNewline);
     return symbols;
   });
   auto impl = std::make_unique<Impl>();

@@ -309,6 +309,88 @@ def test_scaling_extf_matmul_on_the_host_against_numpy():
     np.testing.assert_allclose(r, want, rtol=1e-5, atol=1e-6)
 
 
+def test_scaling_truncf_on_the_host_against_numpy():
+    # OCP MX quantization as MLIR writes it (IREE's fp4 conversion tests):
+    # arith.scaling_truncf to fp4 with an E8M0 scale per row, read back as
+    # the 4-bit codes; NumPy rounds x / scale on the e2m1 grid (nearest,
+    # ties to even, saturating at 6).
+    rng = np.random.default_rng(9)
+    x = (rng.standard_normal((8, 32)) * 4).astype(np.float32)
+    s = rng.integers(125, 130, (8,), dtype=np.uint8)
+    text = """func.func @f(%x: tensor<8x32xf32>, %s: tensor<8xf8E8M0FNU>) -> tensor<8x32xi8> {
+  %e = tensor.empty() : tensor<8x32xi8>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<8x32xf32>, tensor<8xf8E8M0FNU>) outs(%e : tensor<8x32xi8>) {
+  ^bb0(%v: f32, %t: f8E8M0FNU, %o: i8):
+    %0 = arith.scaling_truncf %v, %t : f32, f8E8M0FNU to f4E2M1FN
+    %1 = arith.bitcast %0 : f4E2M1FN to i4
+    %2 = arith.extui %1 : i4 to i8
+    linalg.yield %2 : i8
+  } -> tensor<8x32xi8>
+  return %r : tensor<8x32xi8>
+}
+"""
+    (r,), _ = spyre.run(text, [x, s])
+    grid = float_grid(2, 1, 1)
+    want = round_to_grid(x / 2.0 ** (s.astype(np.float64) - 127)[:, None],
+                         grid)
+    np.testing.assert_array_equal(grid[r.astype(np.int64)], want)
+
+
+@pytest.mark.parametrize("dtype,grid,overflow", [
+    # e4m3fn: S.1111.111 is NaN, no infinity: overflow is NaN.
+    ("f8E4M3FN", float_grid(4, 3, 7, nan_codes=(0x7f, 0xff)), 0x7f),
+    # e5m2: IEEE, overflow is infinity (0x7c, excluded from the inputs).
+    ("f8E5M2", float_grid(5, 2, 15, nan_codes=[*range(0x7c, 0x80),
+                                               *range(0xfc, 0x100)]), 0x7c),
+    # fp4: finite only, overflow saturates at 6.
+    ("f4E2M1FN", float_grid(2, 1, 1), 0x7),
+])
+def test_narrow_float_arithmetic_rounds_on_the_host(dtype, grid, overflow):
+    # Adds on fp8/fp4 tensors (IREE's small-float tests) run on the host:
+    # each sum rounds to the nearest value, ties to even, with the sign of
+    # negative results (also of those that round to zero or a subnormal).
+    bits = 4 if dtype.startswith("f4") else 8
+    finite = np.flatnonzero(np.isfinite(grid[:1 << bits]))
+    rng = np.random.default_rng(2)
+    a = rng.choice(finite, 256).astype(np.uint8)
+    b = rng.choice(finite, 256).astype(np.uint8)
+    # Overflows: the largest value plus itself, of either sign.
+    largest = finite[np.argmax(grid[finite])]
+    a[:4] = b[:4] = largest
+    a[4:8] = b[4:8] = largest | 1 << (bits - 1)
+    widen = ("%w = arith.extui %c : i4 to i8" if bits == 4 else
+             "%w = arith.addi %c, %c0 : i8")
+    text = f"""func.func @f(%a: tensor<256x{dtype}>, %b: tensor<256x{dtype}>) -> tensor<256xi8> {{
+  %e = tensor.empty() : tensor<256x{dtype}>
+  %s = linalg.add ins(%a, %b : tensor<256x{dtype}>, tensor<256x{dtype}>) outs(%e : tensor<256x{dtype}>) -> tensor<256x{dtype}>
+  %o = tensor.empty() : tensor<256xi8>
+  %r = linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}} ins(%s : tensor<256x{dtype}>) outs(%o : tensor<256xi8>) {{
+  ^bb0(%v: {dtype}, %u: i8):
+    %c0 = arith.constant 0 : i8
+    %c = arith.bitcast %v : {dtype} to i{bits}
+    {widen}
+    linalg.yield %w : i8
+  }} -> tensor<256xi8>
+  return %r : tensor<256xi8>
+}}
+"""
+    (r,), _ = spyre.run(text, [a, b])
+    codes = r.view(np.uint8).astype(np.int64)
+    exact = grid[a] + grid[b]
+    top = np.nanmax(grid)
+    inside = np.abs(exact) <= top
+    np.testing.assert_array_equal(grid[codes[inside]],
+                                  round_to_grid(exact[inside], grid))
+    # Signs survive rounding to zero or a subnormal.
+    negative = inside & (exact < 0)
+    assert (codes[negative] >> (bits - 1)).all()
+    # Beyond the range, by more than half a step: inf, NaN or saturation.
+    beyond = np.abs(exact) > top * 1.2
+    assert beyond.any()
+    sign = np.where(exact[beyond] < 0, 1 << (bits - 1), 0)
+    np.testing.assert_array_equal(codes[beyond], overflow | sign)
+
+
 # Codebooks, against the rules of TensorCast's docs/codebook.md written out
 # here: the compute type's number line (negatives first, a positive value
 # with code c at 2^(bits-1) + c), patterns shifted from its top.

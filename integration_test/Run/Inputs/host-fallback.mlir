@@ -95,3 +95,16 @@ func.func @index_io(%p: tensor<16xindex>) -> tensor<16xindex> {
   } -> tensor<16xindex>
   return %r : tensor<16xindex>
 }
+
+// A test's entry function that prints: the vector transfer and print run on
+// the host (printing to stdout) after the device's kernel.
+func.func @prints(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  %s = linalg.add ins(%a, %b : tensor<4x64xf16>, tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f16
+  %v = vector.transfer_read %s[%c0, %c0], %pad : tensor<4x64xf16>, vector<2x4xf16>
+  %w = arith.extf %v : vector<2x4xf16> to vector<2x4xf32>
+  vector.print %w : vector<2x4xf32>
+  return %s : tensor<4x64xf16>
+}
