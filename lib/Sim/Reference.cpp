@@ -441,13 +441,28 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
     zero = parts[next++];
   if (shapes->tenscale.present)
     tenscale = parts[next++];
+  Value meta;
+  if (shapes->meta.present)
+    meta = parts[next++];
+  const std::optional<spyre::quant::Codebook> &book = spec.codebook;
+  // Bits of a stored value: a codebook's index, or the format's.
+  unsigned bits = book ? book->indexBits : info.bits;
   bool compressed = spec.mode == spyre::quant::CastMode::Compressed;
-  bool packed = compressed && info.bits < 8;
-  int64_t perByte = packed ? 8 / info.bits : 1;
+  bool packed = compressed && bits < 8;
+  int64_t perByte = packed ? 8 / bits : 1;
   Type f32 = rewriter.getF32Type();
   Type i32 = rewriter.getI32Type();
 
   rewriter.setInsertionPoint(op);
+  // A codebook's mappings, row-major (mapping * entries + index).
+  Value table;
+  if (book) {
+    SmallVector<float> values(book->mappings.begin(), book->mappings.end());
+    auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                      rewriter.getF32Type());
+    table = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(type, ArrayRef<float>(values)));
+  }
   Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
                                        result.getElementType());
   SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
@@ -466,7 +481,7 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
         // are packed `perByte` to a byte when `isPacked`, as an i32 (the
         // low `bits`).
         auto codeAt = [&](Value part, SmallVector<Value> position,
-                          bool isPacked) -> Value {
+                          bool isPacked, unsigned bits) -> Value {
           Value shift;
           if (isPacked && rank > 0) {
             Value along = position[spec.axis];
@@ -474,7 +489,7 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
                 arith::DivUIOp::create(b, l, along, index(perByte));
             Value lane = arith::RemUIOp::create(b, l, along, index(perByte));
             shift = arith::IndexCastOp::create(
-                b, l, i32, arith::MulIOp::create(b, l, lane, index(info.bits)));
+                b, l, i32, arith::MulIOp::create(b, l, lane, index(bits)));
           }
           Value stored = tensor::ExtractOp::create(b, l, part, position);
           Type type = stored.getType();
@@ -487,11 +502,11 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
                          : stored;
           if (shift)
             code = arith::ShRUIOp::create(b, l, code, shift);
-          if (info.bits < 32)
-            code = arith::AndIOp::create(
-                b, l, code,
-                arith::ConstantIntOp::create(b, l, i32,
-                                             (int64_t(1) << info.bits) - 1));
+          if (bits < 32)
+            code =
+                arith::AndIOp::create(b, l, code,
+                                      arith::ConstantIntOp::create(
+                                          b, l, i32, (int64_t(1) << bits) - 1));
           return code;
         };
         // The value of an integer code of the format.
@@ -511,18 +526,91 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
           return arith::TruncFOp::create(b, l, f32, v);
         };
 
+        // The element's tile: each dim divided by its tile extent.
+        SmallVector<Value> tileAt;
+        for (int64_t d = 0; d < rank; ++d) {
+          int64_t extent = shapes->tileShape[d];
+          tileAt.push_back(
+              extent == 1 ? at[d]
+              : extent >= result.getDimSize(d)
+                  ? index(0)
+                  : arith::DivUIOp::create(b, l, at[d], index(extent))
+                        .getResult());
+        }
+        // A codebook's mapping for the element: its tile's (or subtile's)
+        // meta, a byte each, or packed `meta_bits` at a time into each
+        // tile's (meta_bits * subtiles + 7) / 8 bytes, low bits first.
+        auto mappingAt = [&]() -> Value {
+          if (!meta)
+            return arith::ConstantIntOp::create(b, l, i32, 0);
+          Value mask = arith::ConstantIntOp::create(
+              b, l, i32, (int64_t(1) << book->metaBits) - 1);
+          if (rank == 0)
+            return arith::AndIOp::create(b, l, codeAt(meta, {}, false, 8),
+                                         mask);
+          int64_t extent = shapes->tileShape[spec.axis];
+          int64_t group = spec.subtile ? spec.subtile : extent;
+          int64_t perTile = extent / group;
+          unsigned metaBits = book->metaBits;
+          Value along = at[spec.axis];
+          SmallVector<Value> position = tileAt;
+          if (!compressed) {
+            position[spec.axis] =
+                arith::DivUIOp::create(b, l, along, index(group));
+            return arith::AndIOp::create(b, l, codeAt(meta, position, false, 8),
+                                         mask);
+          }
+          int64_t bytesPerTile = (metaBits * perTile + 7) / 8;
+          Value tileIndex = arith::DivUIOp::create(b, l, along, index(extent));
+          Value sub = arith::DivUIOp::create(
+              b, l, arith::RemUIOp::create(b, l, along, index(extent)),
+              index(group));
+          Value bit = arith::MulIOp::create(b, l, sub, index(metaBits));
+          Value byte = arith::AddIOp::create(
+              b, l, arith::MulIOp::create(b, l, tileIndex, index(bytesPerTile)),
+              arith::DivUIOp::create(b, l, bit, index(8)));
+          // The next byte too (a value may straddle two); the last byte
+          // stands in for it at the end, where no value needs it.
+          int64_t last = shapes->meta.compressedShape[spec.axis] - 1;
+          Value next = arith::MinUIOp::create(
+              b, l, arith::AddIOp::create(b, l, byte, index(1)), index(last));
+          position[spec.axis] = byte;
+          Value low = codeAt(meta, position, false, 8);
+          position[spec.axis] = next;
+          Value high = codeAt(meta, position, false, 8);
+          Value word = arith::OrIOp::create(
+              b, l, low,
+              arith::ShLIOp::create(
+                  b, l, high, arith::ConstantIntOp::create(b, l, i32, 8)));
+          Value shift = arith::IndexCastOp::create(
+              b, l, i32, arith::RemUIOp::create(b, l, bit, index(8)));
+          return arith::AndIOp::create(
+              b, l, arith::ShRUIOp::create(b, l, word, shift), mask);
+        };
+
         Value q;
         Type dataElement = getElementTypeOrSelf(data.getType());
         if (spec.mode == spyre::quant::CastMode::Virtual) {
           q = extend(tensor::ExtractOp::create(b, l, data, at));
+        } else if (book) {
+          // The entry of the element's mapping its index selects.
+          Value entry = arith::AddIOp::create(
+              b, l,
+              arith::MulIOp::create(
+                  b, l, mappingAt(),
+                  arith::ConstantIntOp::create(b, l, i32, book->numEntries())),
+              codeAt(data, at, packed, bits));
+          q = tensor::ExtractOp::create(b, l, table,
+                                        ValueRange{arith::IndexCastOp::create(
+                                            b, l, b.getIndexType(), entry)});
         } else if (info.isInteger()) {
-          q = integerValue(codeAt(data, at, packed));
+          q = integerValue(codeAt(data, at, packed, bits));
         } else if (isa<FloatType>(dataElement)) {
           // fp8 data, or fp6/fp4 values held exactly in an fp8 type.
           q = extend(tensor::ExtractOp::create(b, l, data, at));
         } else {
           Type format = narrowFloatType(context, spec.format);
-          Value code = codeAt(data, at, packed);
+          Value code = codeAt(data, at, packed, bits);
           Value narrow =
               arith::TruncIOp::create(b, l, b.getIntegerType(info.bits), code);
           Value encoded =
@@ -541,20 +629,9 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
         // Virtual data is the dequantized values themselves.
         bool isVirtual = spec.mode == spyre::quant::CastMode::Virtual;
         if (!isVirtual && spec.scaling != spyre::quant::Scaling::None) {
-          // The element's tile: each dim divided by its tile extent.
-          SmallVector<Value> tileAt;
-          for (int64_t d = 0; d < rank; ++d) {
-            int64_t extent = shapes->tileShape[d];
-            tileAt.push_back(
-                extent == 1 ? at[d]
-                : extent >= result.getDimSize(d)
-                    ? index(0)
-                    : arith::DivUIOp::create(b, l, at[d], index(extent))
-                          .getResult());
-          }
           if (zero)
             q = arith::SubFOp::create(
-                b, l, q, integerValue(codeAt(zero, tileAt, packed)));
+                b, l, q, integerValue(codeAt(zero, tileAt, packed, bits)));
           Value s = extend(tensor::ExtractOp::create(b, l, scale, tileAt));
           q = arith::MulFOp::create(b, l, q, s);
           if (spec.scaling == spyre::quant::Scaling::MX &&

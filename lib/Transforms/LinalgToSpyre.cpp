@@ -1913,7 +1913,8 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
         channel ? quant::Scaling::Channel : quant::Scaling::Tensor,
         quant::CastMode::Compressed, /*axis=*/-1, /*tile=*/32, /*axis2=*/-2,
         /*tile2=*/32, scaleType, /*multiscale=*/false,
-        /*zero_point=*/zero.has_value(), /*sparsity=*/0);
+        /*zero_point=*/zero.has_value(), /*sparsity=*/0, /*codebook=*/nullptr,
+        /*subtile=*/0, /*mappings=*/nullptr);
     rewriter.replaceOpWithNewOp<DequantizeOp>(op, resultType, parts, quantAttr);
     return success();
   }

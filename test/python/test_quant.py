@@ -572,3 +572,36 @@ def test_codebook_dequantize_checks_meta():
     q.meta = None
     with pytest.raises(ValueError, match="the meta tensor is missing"):
         q.dequantize()
+
+
+@pytest.mark.parametrize("code,subtile,mode", [
+    ("cb42f1346_e2m3fnuz", 8, "compressed"),
+    ("cb43f0123456p_e2m3fnuz", 4, "compressed"),
+    ("cb41fi_e2m3fnuz", 0, "actual"),
+])
+def test_codebook_weights_dequantized_in_mlir(code, subtile, mode):
+    # A linear layer whose weight is a codebook tensor: spyre.dequantize
+    # reads the indices, the meta and the E8M0 scales on the host (the
+    # reference's lowering, written apart from the library) and the device
+    # multiplies; NumPy builds the weight from the codebook rules above.
+    rng = np.random.default_rng(6)
+    M, K, N = 8, 128, 64
+    x = (rng.standard_normal((M, K)) / np.sqrt(K)).astype(np.float16)
+    w = rng.standard_normal((N, K)).astype(np.float32)
+    q = spyre.quantize(w, code, scale="mx", subtile=subtile or None,
+                       mode=mode)
+    compute = code.split("_")[1]
+    sub = f", subtile = {subtile}" if subtile else ""
+    quant = (f'#spyre.quant<format = {compute}, scaling = mx, mode = {mode}, '
+             f'codebook = "{code}"{sub}>')
+    text = scaled_matmul_program(
+        [(q.data, "i8"), (q.scale, "f8E8M0FNU"), (q.meta, "i8")], quant,
+        M, K, N)
+    assert "spyre.scaled_matmul" not in spyre.compile(text).ir
+    (y,), stats = spyre.run(text, [x, q.data, q.scale, q.meta], check=True)
+    assert stats["check_ok"]
+    weight, _ = codebook_reference(w, spyre.codebook(code), subtile or 32)
+    want = x.astype(np.float64) @ weight.astype(np.float16).T.astype(
+        np.float64)
+    np.testing.assert_allclose(y.astype(np.float64), want,
+                               atol=1e-2 * np.abs(want).max(), rtol=1e-2)

@@ -275,3 +275,16 @@ func.func @scaling_extf_on_host(%a: tensor<16x4x32xf4E2M1FN>, %b: tensor<32x4x32
   } -> tensor<16x32xf32>
   return %r : tensor<16x32xf32>
 }
+
+// A codebook weight (TensorCast's cb42f1346 over e2m3fnuz: 4-bit indices,
+// a 2-bit mapping per 8 values, E8M0 scales per 32): dequantized on the
+// host, multiplied on the device.
+func.func @codebook_linear(%x: tensor<8x128xf16>, %d: tensor<64x64xi8>, %s: tensor<64x4xf8E8M0FNU>, %m: tensor<64x4xi8>) -> tensor<8x64xf16> {
+  %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 8>}
+      : tensor<64x64xi8>, tensor<64x4xf8E8M0FNU>, tensor<64x4xi8> -> tensor<64x128xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x128xf16>, tensor<64x128xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}

@@ -167,7 +167,56 @@ func.func @scaled_missing_zero(%a: tensor<8x64xf16>, %d: tensor<16x64xi8>, %s: t
 
 // -----
 
-// Codebook formats are a library and Python feature so far.
-// expected-error @+2 {{codebook format 'cb41fi_e2m3fnuz': #spyre.quant does not carry codebooks (their meta companion and mappings) yet}}
+// A codebook is named by its code, its compute type being the format.
+// expected-error @+2 {{'cb41fi_e2m3fnuz' is a codebook: give its compute type as the format and the code as codebook = "cb41fi_e2m3fnuz"}}
 // expected-error @+1 {{failed to parse Spyre_QuantAttr parameter 'format'}}
-func.func private @codebook() attributes {q = #spyre.quant<format = cb41fi_e2m3fnuz, scaling = mx>}
+func.func private @codebook_as_format() attributes {q = #spyre.quant<format = cb41fi_e2m3fnuz, scaling = mx>}
+
+// -----
+
+// expected-error @+1 {{codebook 'cb41fi_e2m3fnuz' holds e2m3fnuz values, but format is e4m3fn (the compute type is the format)}}
+func.func private @codebook_format() attributes {q = #spyre.quant<format = e4m3fn, scaling = mx, codebook = "cb41fi_e2m3fnuz">}
+
+// -----
+
+// expected-error @+1 {{codebook 'cb42f13_e2m3fnuz': 2 meta bits select 4 mappings, the desc makes 2}}
+func.func private @codebook_mappings_count() attributes {q = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f13_e2m3fnuz">}
+
+// -----
+
+// expected-error @+1 {{codebook 'cb41_e2m3fnuz' is generic: give its 2 mappings of 16 e2m3fnuz values}}
+func.func private @generic_without_mappings() attributes {q = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb41_e2m3fnuz">}
+
+// -----
+
+// expected-error @+1 {{codebook 'cb40_e2m3fnuz': value 9 (mapping 0, index 1) is not a e2m3fnuz value}}
+func.func private @generic_bad_value() attributes {q = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb40_e2m3fnuz", mappings = [0.0, 9.0, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0]>}
+
+// -----
+
+// expected-error @+1 {{mappings are for codebooks (codebook = "cb...")}}
+func.func private @mappings_alone() attributes {q = #spyre.quant<format = e2m3fnuz, scaling = mx, mappings = [0.0]>}
+
+// -----
+
+// expected-error @+1 {{a subtile of 5 does not divide the tile of 32}}
+func.func private @codebook_subtile() attributes {q = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb41fi_e2m3fnuz", subtile = 5>}
+
+// -----
+
+// The meta companion comes after the scale, shaped per subtile.
+func.func @codebook_meta(%d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>, %m: tensor<16x4xi8>) -> tensor<16x64xf16> {
+  // expected-error @+1 {{operand #2 (meta) must be 'tensor<16x2xi8>' for 'tensor<16x64xf16>', got 'tensor<16x4xi8>'}}
+  %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb41fi_e2m3fnuz", subtile = 8>}
+      : tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x4xi8> -> tensor<16x64xf16>
+  return %w : tensor<16x64xf16>
+}
+
+// -----
+
+func.func @scaled_codebook(%a: tensor<8x64xf16>, %d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>, %m: tensor<16x2xi8>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{does not read codebook data (indices, meta and mappings): spyre.dequantize reads them on the host}}
+  %c = spyre.scaled_matmul %a, %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb41fi_e2m3fnuz">}
+      : (tensor<8x64xf16>, tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x2xi8>) -> tensor<8x16xf16>
+  return %c : tensor<8x16xf16>
+}

@@ -73,3 +73,17 @@ func.func @scaled_int8_zero(%a: tensor<4x128xbf16>, %d: tensor<32x128xi8>, %s: t
       : (tensor<4x128xbf16>, tensor<32x128xi8>, tensor<32x1xf32>, tensor<32x1xi8>) -> tensor<4x32xbf16>
   return %c : tensor<4x32xbf16>
 }
+
+// Codebooks: 4-bit indices packed two per byte, E8M0 scales, and a 2-bit
+// meta per 8 values packed into one byte per tile of 32; a generic
+// codebook carries its mappings.
+// CHECK-LABEL: func.func @codebook
+// CHECK: spyre.dequantize %{{.*}}, %{{.*}}, %{{.*}} {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 8>} : tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x2xi8> -> tensor<16x64xf16>
+// CHECK: spyre.dequantize %{{.*}}, %{{.*}}, %{{.*}} {quant = #spyre.quant<format = e2m3fnuz, scaling = tile, mode = actual, codebook = "cb41_e2m3fnuz_mine", mappings = [0.000000e+00, 5.000000e-01
+func.func @codebook(%d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>, %m: tensor<16x2xi8>, %a: tensor<16x64xi8>, %f: tensor<16x2xf32>, %g: tensor<16x2xi8>) -> (tensor<16x64xf16>, tensor<16x64xf32>) {
+  %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 8>}
+      : tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x2xi8> -> tensor<16x64xf16>
+  %v = spyre.dequantize %a, %f, %g {quant = #spyre.quant<format = e2m3fnuz, scaling = tile, mode = actual, codebook = "cb41_e2m3fnuz_mine", mappings = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, -1.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0]>}
+      : tensor<16x64xi8>, tensor<16x2xf32>, tensor<16x2xi8> -> tensor<16x64xf32>
+  return %w, %v : tensor<16x64xf16>, tensor<16x64xf32>
+}

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <charconv>
@@ -618,11 +619,11 @@ FailureOr<quant::Format> mlir::spyre::parseQuantFormat(AsmParser &parser) {
       [&](StringRef name, SMLoc loc) -> FailureOr<quant::Format> {
         // Codebook formats (cb...) live in the library and Python only.
         if (name.starts_with_insensitive("cb"))
-          return parser.emitError(loc, "codebook format '")
+          return parser.emitError(loc, "'")
                  << name
-                 << "': #spyre.quant does not carry codebooks (their meta "
-                    "companion and mappings) yet; quantize them with "
-                    "spyre.quantize in Python or the Spyre/Quant library";
+                 << "' is a codebook: give its compute type as the format "
+                    "and the code as codebook = \""
+                 << name << "\"";
         std::optional<quant::Format> format = quant::parseFormat(name);
         if (format &&
             quant::getFormatInfo(*format).kind == quant::FormatKind::Exponent)
@@ -668,11 +669,42 @@ void mlir::spyre::printQuantScaleType(AsmPrinter &printer,
   printer << quant::stringifyScaleType(type);
 }
 
+/// A codebook attribute's codebook (with the generic one's mappings).
+static llvm::Expected<quant::Codebook>
+makeCodebook(quant::Format format, StringAttr code,
+             DenseF64ArrayAttr mappings) {
+  auto parsed = quant::parseCodebook(code.getValue());
+  if (!parsed)
+    return parsed.takeError();
+  auto [book, compute] = std::move(*parsed);
+  if (compute != format)
+    return llvm::createStringError(
+        llvm::formatv("codebook '{0}' holds {1} values, but format is {2} "
+                      "(the compute type is the format)",
+                      code.getValue(), quant::getFormatInfo(compute).name,
+                      quant::getFormatInfo(format).name)
+            .str());
+  if (mappings) {
+    if (!book.mappings.empty())
+      return llvm::createStringError(
+          ("codebook '" + code.getValue() +
+           "' is implicit (its desc builds the mappings): mappings are for "
+           "generic codebooks")
+              .str());
+    if (llvm::Error e =
+            quant::setMappings(book, compute, mappings.asArrayRef()))
+      return std::move(e);
+  }
+  return book;
+}
+
 static quant::QuantSpec
 makeQuantSpec(quant::Format format, quant::Scaling scaling,
               quant::CastMode mode, int64_t axis, int64_t tile, int64_t axis2,
               int64_t tile2, std::optional<quant::ScaleType> scaleType,
-              bool multiscale, bool zeroPoint, int64_t sparsity) {
+              bool multiscale, bool zeroPoint, int64_t sparsity,
+              StringAttr codebook, int64_t subtile,
+              DenseF64ArrayAttr mappings) {
   quant::QuantSpec spec;
   spec.format = format;
   spec.scaling = scaling;
@@ -686,6 +718,15 @@ makeQuantSpec(quant::Format format, quant::Scaling scaling,
   spec.zeroPoint = zeroPoint;
   spec.sparsityPercent = static_cast<unsigned>(
       std::clamp<int64_t>(sparsity, 0, std::numeric_limits<unsigned>::max()));
+  spec.subtile = subtile;
+  if (codebook) {
+    // (The verifier has reported a codebook that does not parse.)
+    if (llvm::Expected<quant::Codebook> book =
+            makeCodebook(format, codebook, mappings))
+      spec.codebook = std::move(*book);
+    else
+      llvm::consumeError(book.takeError());
+  }
   return spec;
 }
 
@@ -695,7 +736,8 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 int64_t tile, int64_t axis2, int64_t tile2,
                                 std::optional<quant::ScaleType> scaleType,
                                 bool multiscale, bool zeroPoint,
-                                int64_t sparsity) {
+                                int64_t sparsity, StringAttr codebook,
+                                int64_t subtile, DenseF64ArrayAttr mappings) {
   constexpr int64_t kMaxAxis = 64;
   for (int64_t a : {axis, axis2})
     if (a < -kMaxAxis || a >= kMaxAxis)
@@ -704,11 +746,19 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (sparsity != 0 && sparsity != 25 && sparsity != 50)
     return emitError() << "sparsity is 0, 25 or 50 percent (got " << sparsity
                        << ")";
+  if (codebook) {
+    if (llvm::Expected<quant::Codebook> book =
+            makeCodebook(format, codebook, mappings);
+        !book)
+      return emitError() << llvm::toString(book.takeError());
+  } else if (mappings) {
+    return emitError() << "mappings are for codebooks (codebook = \"cb...\")";
+  }
   // What does not depend on the tensor: checked on a probe shape every axis
   // fits, with dims every tile and sparse group divides.
-  quant::QuantSpec spec =
-      makeQuantSpec(format, scaling, mode, axis, tile, axis2, tile2, scaleType,
-                    multiscale, zeroPoint, sparsity);
+  quant::QuantSpec spec = makeQuantSpec(
+      format, scaling, mode, axis, tile, axis2, tile2, scaleType, multiscale,
+      zeroPoint, sparsity, codebook, subtile, mappings);
   int64_t rank = 2;
   for (int64_t a : {axis, axis2})
     rank = std::max(rank, a < 0 ? -a : a + 1);
@@ -723,7 +773,8 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 quant::QuantSpec QuantAttr::getSpec() const {
   return makeQuantSpec(getFormat(), getScaling(), getMode(), getAxis(),
                        getTile(), getAxis2(), getTile2(), getScaleType(),
-                       getMultiscale(), getZeroPoint(), getSparsity());
+                       getMultiscale(), getZeroPoint(), getSparsity(),
+                       getCodebook(), getSubtile(), getMappings());
 }
 
 llvm::Expected<quant::QuantShapes>
@@ -778,6 +829,7 @@ QuantAttr::getPartTypes(RankedTensorType type,
   add("scale", shapes->scale);
   add("zero", shapes->zero);
   add("tenscale", shapes->tenscale);
+  add("meta", shapes->meta);
   add("mask", shapes->mask);
   return parts;
 }

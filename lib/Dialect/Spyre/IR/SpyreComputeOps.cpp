@@ -776,6 +776,9 @@ LogicalResult ScaledMatmulOp::verify() {
                        "dequantized values themselves (use spyre.matmul)");
   if (quant.getSparsity() != 0 || quant.getMultiscale())
     return emitOpError("does not read sparse data or a tensor scale");
+  if (quant.getCodebook())
+    return emitOpError("does not read codebook data (indices, meta and "
+                       "mappings): spyre.dequantize reads them on the host");
   if (quant.getAxis() != -1 && quant.getAxis() != 1)
     return emitOpError("needs B quantized along K, its last dim (axis = -1), "
                        "got axis = ")

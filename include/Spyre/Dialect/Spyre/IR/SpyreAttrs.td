@@ -378,7 +378,7 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
     Describes a quantized tensor: its element format, how its scales are
     found, and how it is stored (the cast mode). `spyre.quantize` and
     `spyre.dequantize` carry one; the shapes and element types of the data
-    and of every companion tensor (scale, zero, tenscale, mask) follow from
+    and of every companion tensor (scale, zero, tenscale, meta, mask) follow from
     it and the unquantized tensor's shape (docs/quantization.md).
 
     - `format`: `e4m3fn`, `e5m2`, `e4m3fnuz`, `e5m2fnuz` (fp8), `e3m2fnuz`,
@@ -397,10 +397,18 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
     - `multiscale`: a tensor scale (`tenscale`) combined with the tile
       scales; `zero_point`: asymmetric integers; `sparsity`: 0, 25 or 50
       percent of each group of 4 along `axis` pruned.
+    - `codebook`: TensorCast's codebook code
+      (`"cb<index_bits><meta_bits>[<desc>]_<compute>[_<label>]"`); `format`
+      is then its compute type, the data are indices into the mapping a
+      `meta` companion selects per tile, or per `subtile` values along
+      `axis`; a generic codebook (no desc) gives its `mappings` (2^meta_bits
+      x 2^index_bits values of the compute type, row-major).
 
     ```mlir
     #spyre.quant<format = e2m1fn, scaling = mx>                  // MXFP4
     #spyre.quant<format = int8, scaling = channel, zero_point = true>
+    #spyre.quant<format = e2m3fnuz, scaling = mx,
+                 codebook = "cb42f1346_e2m3fnuz", subtile = 8>
     ```
   }];
   let parameters = (ins
@@ -416,7 +424,11 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
     Spyre_QuantScaleTypeParameter:$scale_type,
     DefaultValuedParameter<"bool", "false", "tensor scale too">:$multiscale,
     DefaultValuedParameter<"bool", "false", "zero points">:$zero_point,
-    DefaultValuedParameter<"int64_t", "0", "sparsity percent">:$sparsity
+    DefaultValuedParameter<"int64_t", "0", "sparsity percent">:$sparsity,
+    OptionalParameter<"::mlir::StringAttr", "codebook code">:$codebook,
+    DefaultValuedParameter<"int64_t", "0", "codebook subtile">:$subtile,
+    OptionalParameter<"::mlir::DenseF64ArrayAttr",
+        "a generic codebook's mappings">:$mappings
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -429,7 +441,7 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
     ::llvm::Expected<::mlir::spyre::quant::QuantShapes>
     getShapes(::llvm::ArrayRef<int64_t> shape) const;
     /// The tensor types of the stored parts (data, then each companion
-    /// present: scale, zero, tenscale, mask) for an unquantized tensor of
+    /// present: scale, zero, tenscale, meta, mask) for an unquantized tensor of
     /// `type`, with their names.
     ::mlir::FailureOr<::llvm::SmallVector<
         std::pair<::llvm::StringRef, ::mlir::RankedTensorType>>>

@@ -287,7 +287,7 @@ def Spyre_QuantizeOp : Spyre_Op<"quantize", [Pure]> {
   let description = [{
     Quantizes `input` as `quant` describes and returns the stored parts:
     the data, then each companion the scheme has, in the order scale, zero,
-    tenscale, mask. Their shapes and element types follow from `quant` and
+    tenscale, meta, mask. Their shapes and element types follow from `quant` and
     the input's shape (docs/quantization.md): for MXFP4 of a `[R, C]` tensor,
     packed data `[R, C/2] x i8` and E8M0 scales `[R, C/32]`. Packed bytes
     and integers are signless; fp8 data and scales use MLIR's fp8 types.
