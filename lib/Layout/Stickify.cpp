@@ -183,8 +183,10 @@ void forEachOffset(ArrayRef<DmaLoop> loops, int64_t deviceBase,
              });
 }
 
-/// Columns per block of the blocked transpose: a block of sticks stays in L1.
-constexpr int64_t kTransposeBlock = 64;
+/// Columns per block of the blocked transpose: a block of sticks (256 x 128
+/// bytes) fills L1, and each host row is read in 512-byte runs the
+/// prefetchers follow (64 columns, 128-byte runs: 0.4x memcpy; 256: 0.6x).
+constexpr int64_t kTransposeBlock = 256;
 
 #if defined(__SSE2__)
 /// Transposes the 8x8 matrix of 16-bit elements in `v` (row i in v[i]) in
