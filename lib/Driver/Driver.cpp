@@ -8,7 +8,11 @@
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Sim/Simulator.h"
 
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -529,7 +533,31 @@ Session::parse(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   });
   if (bad || failed(mlir::verify(*module)))
     return nullptr;
+  if (failed(lowerTosa(*module)))
+    return nullptr;
   return module;
+}
+
+LogicalResult Session::lowerTosa(ModuleOp module) {
+  // TOSA (what TFLite and torch-mlir's TOSA path emit, often mixed with
+  // linalg) is lowered to linalg, tensor and arith by upstream's passes, so
+  // the compiler and the reference read the same program.
+  bool hasTosa = false;
+  module.walk([&](Operation *op) {
+    hasTosa = op->getName().getDialectNamespace() == "tosa";
+    return hasTosa ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!hasTosa)
+    return success();
+  PassManager pm(context.get());
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  if (failed(pm.run(module)))
+    return emitError(module.getLoc())
+           << "the TOSA ops of this module do not lower to linalg (upstream's "
+              "tosa-to-linalg, tosa-to-tensor, tosa-to-arith)";
+  return success();
 }
 
 FailureOr<OwningOpRef<ModuleOp>> Session::compile(ModuleOp module,
@@ -786,11 +814,11 @@ static SmallVector<double> quantScaleBounds(func::FuncOp function) {
     if (!arg || arg.getOwner()->getParentOp() != function.getOperation())
       return;
     RankedTensorType weight = op.getResult().getType();
-    quant::QuantSpec spec = op.getQuant().getSpec();
+    spyre::quant::QuantSpec spec = op.getQuant().getSpec();
     int64_t axis = spec.axis < 0 ? spec.axis + weight.getRank() : spec.axis;
     if (axis < 0 || axis >= weight.getRank())
       return;
-    double maxValue = quant::getFormatInfo(spec.format).maxValue;
+    double maxValue = spyre::quant::getFormatInfo(spec.format).maxValue;
     double bound =
         1.0 / (std::max(maxValue, 1.0) *
                std::sqrt(static_cast<double>(weight.getDimSize(axis))));

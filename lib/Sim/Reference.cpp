@@ -112,6 +112,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/MemRefUtils.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/ExecutionEngine/RunnerUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/PatternMatch.h"
@@ -942,6 +943,52 @@ void accumulateReductionsInF32(ModuleOp module) {
     (void)accumulateInF32(op);
 }
 
+/// Upstream's runner utilities a program may declare and call (benchmarks
+/// and tests written for mlir-runner time themselves with rtclock and print
+/// their results with printMemref*): each by its C name and, for memrefs,
+/// the C-interface name too.
+struct RunnerUtility {
+  const char *name;
+  llvm::orc::ExecutorSymbolDef symbol;
+};
+
+ArrayRef<RunnerUtility> runnerUtilities() {
+  static const RunnerUtility utilities[] = {
+      {"rtclock", symbolFor(&rtclock)},
+      {"printFlops", symbolFor(&printFlops)},
+      {"printMemrefI32", symbolFor(&printMemrefI32)},
+      {"printMemrefI64", symbolFor(&printMemrefI64)},
+      {"printMemrefF32", symbolFor(&printMemrefF32)},
+      {"printMemrefF64", symbolFor(&printMemrefF64)},
+      {"_mlir_ciface_printMemrefI8", symbolFor(&_mlir_ciface_printMemrefI8)},
+      {"_mlir_ciface_printMemrefI32", symbolFor(&_mlir_ciface_printMemrefI32)},
+      {"_mlir_ciface_printMemrefI64", symbolFor(&_mlir_ciface_printMemrefI64)},
+      {"_mlir_ciface_printMemrefF16", symbolFor(&_mlir_ciface_printMemrefF16)},
+      {"_mlir_ciface_printMemrefBF16",
+       symbolFor(&_mlir_ciface_printMemrefBF16)},
+      {"_mlir_ciface_printMemrefF32", symbolFor(&_mlir_ciface_printMemrefF32)},
+      {"_mlir_ciface_printMemrefF64", symbolFor(&_mlir_ciface_printMemrefF64)},
+  };
+  return utilities;
+}
+
+/// The names a program's external functions may have.
+SmallVector<StringRef> runnerUtilityNames() {
+  SmallVector<StringRef> names;
+  for (const RunnerUtility &utility : runnerUtilities()) {
+    StringRef name = utility.name;
+    if (!name.starts_with("_mlir_ciface_"))
+      names.push_back(name);
+  }
+  for (StringRef name : {"printMemrefI8", "printMemrefF16", "printMemrefBF16"})
+    names.push_back(name);
+  return names;
+}
+
+bool isRunnerUtility(StringRef name) {
+  return llvm::is_contained(runnerUtilityNames(), name);
+}
+
 /// Whether `type` is a float type LLVM has no type for (8 bits or fewer).
 bool isNarrowerThanLlvm(Type type) {
   auto floatType = dyn_cast<FloatType>(type);
@@ -1651,9 +1698,12 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
   auto entry = clone->lookupSymbol<func::FuncOp>(function);
   pruneUnreachable(*clone, entry);
   for (func::FuncOp callee : clone->getOps<func::FuncOp>())
-    if (callee.isExternal())
+    if (callee.isExternal() && !isRunnerUtility(callee.getSymName()))
       return makeError("the reference: @" + function + " calls @" +
-                       callee.getSymName() + ", which has no body");
+                       callee.getSymName() +
+                       ", which has no body (of external functions, the "
+                       "reference runs upstream's runner utilities only: " +
+                       llvm::join(runnerUtilityNames(), ", ") + ")");
   // A structured op reading the contents of a tensor.empty reads undefined
   // values. An output it accumulates into (a matmul without a fill, as much
   // test IR writes it) is read as zeros, as the device's kernels read it:
@@ -1782,6 +1832,10 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
     symbols[interner("printClose")] = symbolFor(&printClose);
     symbols[interner("printComma")] = symbolFor(&printComma);
     symbols[interner("printNewline")] = symbolFor(&printNewline);
+    // What programs written for mlir-runner declare and call (timing and
+    // printing memrefs), from upstream's runner utilities.
+    for (const RunnerUtility &utility : runnerUtilities())
+      symbols[interner(utility.name)] = utility.symbol;
     return symbols;
   });
   auto impl = std::make_unique<Impl>();

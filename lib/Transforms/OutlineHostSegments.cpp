@@ -18,6 +18,7 @@
 #include "Spyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -65,6 +66,10 @@ struct OutlineHostSegmentsPass
     : mlir::spyre::impl::SpyreOutlineHostSegmentsBase<OutlineHostSegmentsPass> {
   using SpyreOutlineHostSegmentsBase::SpyreOutlineHostSegmentsBase;
 
+  /// The tensor.extract ops that give a function body back the scalars its
+  /// segments return as 0-d tensors.
+  llvm::SmallPtrSet<Operation *, 8> carriers;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> functions;
@@ -110,11 +115,12 @@ struct OutlineHostSegmentsPass
     for (auto [index, run] : llvm::enumerate(runs))
       if (failed(outline(function, run, index, symbols, previous)))
         return failure();
-    // Constants only the segments read now are dead.
+    // Constants only the segments read now are dead, and so are the
+    // extracts of scalars only segments read.
     for (Operation &op : llvm::make_early_inc_range(
              llvm::reverse(body.front().getOperations())))
-      if (isRematerializable(op) && !isa<SpyreDialect>(op.getDialect()) &&
-          op.use_empty())
+      if ((isRematerializable(op) || carriers.contains(&op)) &&
+          !isa<SpyreDialect>(op.getDialect()) && op.use_empty())
         op.erase();
     return success();
   }
@@ -131,10 +137,16 @@ struct OutlineHostSegmentsPass
       Operation *def = value.getDefiningOp();
       if (def && inRun.contains(def))
         return;
-      if (def && isRematerializable(*def))
+      if (def && isRematerializable(*def)) {
         constants.insert(def);
-      else
+      } else if (def && carriers.contains(def)) {
+        // A scalar an earlier segment returned as a 0-d tensor: the tensor
+        // comes in, the extract is copied in.
+        inputs.insert(def->getOperand(0));
+        constants.insert(def);
+      } else {
         inputs.insert(value);
+      }
     };
     for (Operation *op : run) {
       for (Value operand : op->getOperands())
@@ -159,6 +171,11 @@ struct OutlineHostSegmentsPass
                << "'" << run.front()->getName()
                << "' runs on the host but reads a " << input.getType()
                << " computed elsewhere; host segments exchange tensors only";
+    // Scalars the rest of the function reads (a time from rtclock printed
+    // by a later segment) leave as 0-d tensors.
+    auto isScalar = [](Type type) {
+      return isa<IntegerType, IndexType, FloatType>(type);
+    };
 
     // The segment function.
     OpBuilder builder(function);
@@ -167,7 +184,9 @@ struct OutlineHostSegmentsPass
     for (Value input : inputs)
       inputTypes.push_back(input.getType());
     for (Value output : outputs)
-      outputTypes.push_back(output.getType());
+      outputTypes.push_back(isScalar(output.getType())
+                                ? RankedTensorType::get({}, output.getType())
+                                : output.getType());
     std::string name =
         (function.getName() + "__host" + std::to_string(index)).str();
     auto segment =
@@ -187,16 +206,30 @@ struct OutlineHostSegmentsPass
     for (Operation *op : run)
       builder.clone(*op, mapping);
     SmallVector<Value> returned;
-    for (Value output : outputs)
-      returned.push_back(mapping.lookup(output));
+    for (Value output : outputs) {
+      Value value = mapping.lookup(output);
+      if (isScalar(value.getType()))
+        value = tensor::FromElementsOp::create(
+            builder, value.getLoc(), RankedTensorType::get({}, value.getType()),
+            value);
+      returned.push_back(value);
+    }
     func::ReturnOp::create(builder, run.back()->getLoc(), returned);
 
     // The call where the run was.
     builder.setInsertionPointAfter(run.back());
     auto call = func::CallOp::create(builder, run.back()->getLoc(), segment,
                                      inputs.getArrayRef());
-    for (auto [output, result] : llvm::zip(outputs, call.getResults()))
-      output.replaceAllUsesWith(result);
+    for (auto [output, result] : llvm::zip(outputs, call.getResults())) {
+      Value value = result;
+      if (isScalar(output.getType())) {
+        auto extract = tensor::ExtractOp::create(builder, output.getLoc(),
+                                                 result, ValueRange{});
+        carriers.insert(extract);
+        value = extract;
+      }
+      output.replaceAllUsesWith(value);
+    }
     for (Operation *op : llvm::reverse(run))
       op->erase();
     return success();

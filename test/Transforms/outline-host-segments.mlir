@@ -76,3 +76,36 @@ func.func @returns_nothing(%a: tensor<4x2xf32>) {
   %r = linalg.exp ins(%c : tensor<2x16xf32>) outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
   return
 }
+
+// -----
+
+// A scalar one segment computes and a later one reads (a time from
+// rtclock) leaves as a 0-d tensor and is read back with tensor.extract; the
+// function body keeps no extract of it.
+// CHECK-LABEL: func.func @scalar_between
+// CHECK: %[[T:.*]] = call @scalar_between__host0() : () -> tensor<f64>
+// CHECK: spyre.exp
+// CHECK: %[[R:.*]] = call @scalar_between__host1(%[[T]], %{{.*}}) : (tensor<f64>, tensor<4x64xf32>) -> tensor<4x64xf32>
+// CHECK-NOT: tensor.extract
+// CHECK: return %[[R]]
+// CHECK-LABEL: func.func private @scalar_between__host0() -> tensor<f64>
+// CHECK: %[[S:.*]] = call @rtclock() : () -> f64
+// CHECK: %[[W:.*]] = tensor.from_elements %[[S]] : tensor<f64>
+// CHECK: return %[[W]] : tensor<f64>
+// CHECK-LABEL: func.func private @scalar_between__host1(%{{.*}}: tensor<f64>, %{{.*}}: tensor<4x64xf32>) -> tensor<4x64xf32>
+// CHECK: tensor.extract %{{.*}}[] : tensor<f64>
+func.func private @rtclock() -> f64
+func.func @scalar_between(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %t0 = call @rtclock() : () -> f64
+  %x = spyre.exp %a : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %t1 = call @rtclock() : () -> f64
+  %dt = arith.subf %t1, %t0 : f64
+  %f = arith.truncf %dt : f64 to f32
+  %e = tensor.empty() : tensor<4x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}

@@ -388,6 +388,11 @@ int main(int argc, char **argv) {
       stats.seconds * 1e6, stats.programUtilisation() * 100,
       stats.programRoofline() * 1e6, stats.ddrBytes / 1e6, stats.trafficRatio(),
       stats.compulsoryBytes / 1e6);
+  if (!stats.hostSegments.empty())
+    llvm::outs() << llvm::formatv(
+        "(the device part: {0} host segment(s) ran on this machine, outside "
+        "the model and the roofline)\n",
+        stats.hostSegments.size());
   if (statsOption)
     llvm::outs() << formatStats(stats);
 

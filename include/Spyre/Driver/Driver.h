@@ -169,6 +169,8 @@ public:
 
 private:
   OwningOpRef<ModuleOp> parse(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  /// Lowers the module's TOSA ops (if any) to linalg with upstream's passes.
+  LogicalResult lowerTosa(ModuleOp module);
 
   std::unique_ptr<MLIRContext> context;
   llvm::SourceMgr sourceMgr;

@@ -108,3 +108,25 @@ func.func @prints(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16
   vector.print %w : vector<2x4xf32>
   return %s : tensor<4x64xf16>
 }
+
+// A test written for mlir-runner: it times itself with rtclock and prints
+// with printMemrefF32 (upstream's runner utilities, which the host segments
+// call); the time crosses from one segment to the next as a 0-d tensor.
+func.func private @rtclock() -> f64
+func.func private @printMemrefF32(tensor<*xf32>)
+func.func @timed(%a: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %t0 = call @rtclock() : () -> f64
+  %e = tensor.empty() : tensor<4x64xf16>
+  %r = linalg.exp ins(%a : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  %t1 = call @rtclock() : () -> f64
+  %dt = arith.subf %t1, %t0 : f64
+  %zero = arith.constant 0.0 : f64
+  %forward = arith.cmpf oge, %dt, %zero : f64
+  vector.print %forward : i1
+  %w = tensor.empty() : tensor<2x3xf32>
+  %one = arith.constant 1.5 : f32
+  %f = linalg.fill ins(%one : f32) outs(%w : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %u = tensor.cast %f : tensor<2x3xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return %r : tensor<4x64xf16>
+}
