@@ -63,6 +63,25 @@ func.func @divide(%a: tensor<1024xi32>, %b: tensor<1024xi32>, %init: tensor<1024
   return %r : tensor<1024xi32>
 }
 
+// An index computed from an input (an embedding lookup through casts the
+// random draw does not follow) that lands far outside the table: the host
+// code's memory fault is an error, not the end of the process.
+// RUN: not spyre-run %s --function=wild_index --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=SIGSEGV
+// SIGSEGV: error: host segment @wild_index__host0: {{.*}}stopped with a memory fault (SIGSEGV or SIGBUS) on the host (an index out of range?
+func.func @wild_index(%table: tensor<4x64xf32>, %ids: tensor<8xi32>) -> tensor<8x64xf32> {
+  %e = tensor.empty() : tensor<8x64xf32>
+  %far = arith.constant 1000000007 : index
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ids : tensor<8xi32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%id: i32, %o: f32):
+    %i = arith.index_cast %id : i32 to index
+    %k = arith.muli %i, %far : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%k, %j] : tensor<4x64xf32>
+    linalg.yield %v : f32
+  } -> tensor<8x64xf32>
+  return %r : tensor<8x64xf32>
+}
+
 // IREE's ROCm fp8 matmuls: fp8 operands widened in the body. The reference
 // reads each fp8 encoding through a table of its values (LLVM has no fp8
 // type).

@@ -952,6 +952,14 @@ struct RunnerUtility {
   llvm::orc::ExecutorSymbolDef symbol;
 };
 
+/// printMemref of the types upstream prints through the C interface only,
+/// for programs that declare them without it (as they do the others).
+template <typename T, void (*Print)(::UnrankedMemRefType<T> *)>
+void printUnranked(int64_t rank, void *ptr) {
+  ::UnrankedMemRefType<T> memref = {rank, ptr};
+  Print(&memref);
+}
+
 ArrayRef<RunnerUtility> runnerUtilities() {
   static const RunnerUtility utilities[] = {
       {"rtclock", symbolFor(&rtclock)},
@@ -960,6 +968,12 @@ ArrayRef<RunnerUtility> runnerUtilities() {
       {"printMemrefI64", symbolFor(&printMemrefI64)},
       {"printMemrefF32", symbolFor(&printMemrefF32)},
       {"printMemrefF64", symbolFor(&printMemrefF64)},
+      {"printMemrefI8",
+       symbolFor(&printUnranked<int8_t, _mlir_ciface_printMemrefI8>)},
+      {"printMemrefF16",
+       symbolFor(&printUnranked<f16, _mlir_ciface_printMemrefF16>)},
+      {"printMemrefBF16",
+       symbolFor(&printUnranked<bf16, _mlir_ciface_printMemrefBF16>)},
       {"_mlir_ciface_printMemrefI8", symbolFor(&_mlir_ciface_printMemrefI8)},
       {"_mlir_ciface_printMemrefI32", symbolFor(&_mlir_ciface_printMemrefI32)},
       {"_mlir_ciface_printMemrefI64", symbolFor(&_mlir_ciface_printMemrefI64)},
@@ -980,8 +994,6 @@ SmallVector<StringRef> runnerUtilityNames() {
     if (!name.starts_with("_mlir_ciface_"))
       names.push_back(name);
   }
-  for (StringRef name : {"printMemrefI8", "printMemrefF16", "printMemrefBF16"})
-    names.push_back(name);
   return names;
 }
 
@@ -1846,31 +1858,41 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
 }
 
 namespace {
-/// Where a SIGFPE in JIT-compiled code on this thread returns to.
+/// Where a fault in JIT-compiled code on this thread returns to, and which
+/// signal it was.
 thread_local sigjmp_buf *faultReturn = nullptr;
+thread_local volatile sig_atomic_t faultSignal = 0;
 
-void onArithmeticFault(int) {
-  if (faultReturn)
+/// The signals a call of generated code survives: arithmetic faults
+/// (integer division by zero or overflow) and memory faults (an index out
+/// of range, which random index tensors cause where their use is not seen).
+constexpr int kGuardedSignals[] = {SIGFPE, SIGSEGV, SIGBUS};
+
+void onFault(int signal) {
+  if (faultReturn) {
+    faultSignal = signal;
     siglongjmp(*faultReturn, 1);
+  }
   // Not ours: the default action.
-  std::signal(SIGFPE, SIG_DFL);
-  std::raise(SIGFPE);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
 }
 
-/// Calls `name` through the engine; an arithmetic fault (SIGFPE: integer
-/// division by zero or overflow) in the generated code ends the call with
-/// `fault` set instead of killing the process. The generated code holds no
-/// destructors or locks, and the blocks it allocated are the caller's
-/// BlockScope's to free.
+/// Calls `name` through the engine; a fault in the generated code ends the
+/// call with `fault` set (what happened and the likely cause) instead of
+/// killing the process. The generated code holds no destructors or locks,
+/// and the blocks it allocated are the caller's BlockScope's to free.
 llvm::Error invokeGuarded(ExecutionEngine &engine, const std::string &name,
                           SmallVectorImpl<void *> &packed, std::string &fault) {
   static std::mutex installing;
-  struct sigaction action = {}, previous = {};
-  action.sa_handler = onArithmeticFault;
+  struct sigaction action = {};
+  struct sigaction previous[std::size(kGuardedSignals)] = {};
+  action.sa_handler = onFault;
   sigemptyset(&action.sa_mask);
   {
     std::lock_guard<std::mutex> lock(installing);
-    sigaction(SIGFPE, &action, &previous);
+    for (auto [signal, old] : llvm::zip(kGuardedSignals, previous))
+      sigaction(signal, &action, &old);
   }
   sigjmp_buf here;
   sigjmp_buf *outer = faultReturn;
@@ -1878,13 +1900,21 @@ llvm::Error invokeGuarded(ExecutionEngine &engine, const std::string &name,
   if (sigsetjmp(here, /*savemask=*/1) == 0) {
     faultReturn = &here;
     error = engine.invokePacked(name, packed);
+  } else if (faultSignal == SIGFPE) {
+    fault = "stopped with an arithmetic fault (SIGFPE) on the host (e.g. an "
+            "integer division by zero: --random-inputs draws zeros; give the "
+            "inputs with --input)";
   } else {
-    fault = "stopped with an arithmetic fault (SIGFPE)";
+    fault = "stopped with a memory fault (SIGSEGV or SIGBUS) on the host (an "
+            "index out of range? --random-inputs draws an index tensor within "
+            "the dim it indexes only where it sees it used as an index; give "
+            "the inputs with --input)";
   }
   faultReturn = outer;
   {
     std::lock_guard<std::mutex> lock(installing);
-    sigaction(SIGFPE, &previous, nullptr);
+    for (auto [signal, old] : llvm::zip(kGuardedSignals, previous))
+      sigaction(signal, &old, nullptr);
   }
   return error;
 }
@@ -1949,10 +1979,7 @@ ReferenceProgram::run(ArrayRef<HostTensor> inputs) const {
         invokeGuarded(engine, "_mlir_ciface_" + function.str(), packed, fault);
     if (!fault.empty()) {
       llvm::consumeError(std::move(error));
-      return makeError("@" + function + " " + fault +
-                       " on the host (e.g. an integer division by zero: "
-                       "--random-inputs draws zeros; give the inputs with "
-                       "--input)");
+      return makeError("@" + function + " " + fault);
     }
     if (error)
       return makeError("the reference cannot call @" + function + ": " +
