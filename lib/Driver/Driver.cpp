@@ -716,21 +716,57 @@ static SmallVector<int64_t> contractionFanIn(func::FuncOp function) {
 /// For each integer argument read as an index (through arith.index_cast
 /// into a tensor.extract, as embedding lookups are written): the extent of
 /// the dim it indexes (the smallest, if several); 0 for the others.
+/// Where the values of an index come from: through integer casts, from a
+/// linalg body's argument to its operand, and through elementwise generics
+/// that only cast (what tosa.cast lowers to) and reshapes.
+static Value indexSource(Value value) {
+  for (int step = 0; step < 16; ++step) {
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp,
+                        arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    if (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+                        tensor::CastOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(arg.getOwner()->getParentOp());
+      if (!linalgOp || arg.getArgNumber() >= linalgOp.getNumDpsInputs())
+        return value;
+      value = linalgOp.getDpsInputOperand(arg.getArgNumber())->get();
+      continue;
+    }
+    // An elementwise generic of one input whose body yields a cast of it.
+    auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+    if (!generic || generic.getNumDpsInputs() != 1 ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }))
+      return value;
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    Value yielded = yield.getOperand(0);
+    while (Operation *inner = yielded.getDefiningOp()) {
+      if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+               arith::IndexCastOp, arith::IndexCastUIOp>(inner))
+        break;
+      yielded = inner->getOperand(0);
+    }
+    if (yielded != generic.getBody()->getArgument(0))
+      return value;
+    value = generic.getDpsInputOperand(0)->get();
+  }
+  return value;
+}
+
 static SmallVector<int64_t> indexBounds(func::FuncOp function) {
   SmallVector<int64_t> bounds(function.getNumArguments(), 0);
   function.walk([&](tensor::ExtractOp extract) {
     ArrayRef<int64_t> shape = extract.getTensor().getType().getShape();
     for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
-      Value value = index;
-      if (auto cast = value.getDefiningOp<arith::IndexCastOp>())
-        value = cast.getIn();
-      // A block argument of a linalg body stands for its operand.
-      auto arg = dyn_cast<BlockArgument>(value);
-      if (!arg)
-        continue;
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(arg.getOwner()->getParentOp());
-      if (linalgOp && arg.getArgNumber() < linalgOp.getNumDpsInputs())
-        value = linalgOp.getDpsInputOperand(arg.getArgNumber())->get();
+      Value value = indexSource(index);
       auto input = dyn_cast<BlockArgument>(value);
       if (!input ||
           input.getOwner()->getParentOp() != function.getOperation() ||
@@ -742,7 +778,7 @@ static SmallVector<int64_t> indexBounds(func::FuncOp function) {
   });
   // tensor.gather reads its indices as positions along the gathered dims.
   function.walk([&](tensor::GatherOp gather) {
-    auto input = dyn_cast<BlockArgument>(gather.getIndices());
+    auto input = dyn_cast<BlockArgument>(indexSource(gather.getIndices()));
     if (!input || input.getOwner()->getParentOp() != function.getOperation())
       return;
     ArrayRef<int64_t> shape = gather.getSourceType().getShape();

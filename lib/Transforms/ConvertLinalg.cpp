@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Remarks.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -54,7 +55,81 @@ struct ConvertLinalgPass
     config.enableConstantCSE(false);
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(function, std::move(patterns), config);
+    keepHostReshapesOnHost(function, unsupported);
     remarkHostOps(function, unsupported);
+  }
+
+  /// Whether `op` computes on the device (the quantization casts are the
+  /// dialect's host ops).
+  static bool isDeviceOp(Operation *op) {
+    return isa<SpyreDialect>(op->getDialect()) &&
+           !isa<QuantizeOp, DequantizeOp>(op);
+  }
+
+  /// A reshape of host data that only host code reads (an embedding table
+  /// reshaped for a gather on the host) stays a host reshape: as a device
+  /// view, its data would go to the device and straight back.
+  static void keepHostReshapesOnHost(FunctionOpInterface function,
+                                     UnsupportedOps &unsupported) {
+    // The reshapes whose data comes from the host and goes to the host,
+    // through other such reshapes: the largest such set, by elimination.
+    llvm::SetVector<Operation *> staying;
+    function.walk([&](ReshapeOp op) {
+      if (!op->use_empty() && op.getInput().getType().hasStaticShape() &&
+          op.getType().hasStaticShape())
+        staying.insert(op);
+    });
+    auto device = [&](Operation *op) {
+      return isDeviceOp(op) && !staying.contains(op);
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Operation *op : SmallVector<Operation *>(staying.getArrayRef())) {
+        Operation *def = op->getOperand(0).getDefiningOp();
+        // Host code must read it: a reshape only returned is the device's
+        // (a program of views).
+        bool hostReads = llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return !user->hasTrait<OpTrait::IsTerminator>() && !device(user);
+        });
+        if ((def && device(def)) || llvm::any_of(op->getUsers(), device) ||
+            !hostReads) {
+          staying.remove(op);
+          changed = true;
+        }
+      }
+    }
+    for (Operation *staysOp : staying) {
+      auto op = cast<ReshapeOp>(staysOp);
+      auto from = cast<RankedTensorType>(op.getInput().getType());
+      auto to = cast<RankedTensorType>(op.getType());
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      Value host;
+      if (std::optional<SmallVector<ReassociationIndices>> groups =
+              getReassociationIndicesForReshape(from, to)) {
+        if (to.getRank() < from.getRank())
+          host = tensor::CollapseShapeOp::create(b, loc, to, op.getInput(),
+                                                 *groups);
+        else
+          host =
+              tensor::ExpandShapeOp::create(b, loc, to, op.getInput(), *groups);
+      } else {
+        auto shapeType =
+            RankedTensorType::get({to.getRank()}, b.getIndexType());
+        Value shape = arith::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(
+                shapeType, llvm::map_to_vector(to.getShape(), [&](int64_t d) {
+                  return cast<Attribute>(b.getIndexAttr(d));
+                })));
+        host = tensor::ReshapeOp::create(b, loc, to, op.getInput(), shape);
+      }
+      unsupported.reasons[host.getDefiningOp()] =
+          "its data comes from the host and only host code reads it (as a "
+          "device view it would go to the device and back)";
+      op.replaceAllUsesWith(host);
+      op.erase();
+    }
   }
 
   /// Why no device op can take `op`'s tensors, when one of their element

@@ -963,3 +963,37 @@ func.func @dequantize_idiom_widened(%x: tensor<8x256xf32>, %q: tensor<64x256xi8>
   %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x256xf32>, tensor<64x256xf32>) outs(%f : tensor<8x64xf32>) -> tensor<8x64xf32>
   return %y : tensor<8x64xf32>
 }
+
+// -----
+
+// A reshape of host data that host code reads (a table reshaped for a
+// gather on the host) stays a host reshape: as a device view its data would
+// go to the device and straight back. One that a device op reads is the
+// device's.
+// CHECK-LABEL: func.func @host_reshape_for_host_gather
+// CHECK-NOT: spyre.reshape
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [1, 64, 128]
+// CHECK: tensor.collapse_shape
+// CHECK-NOT: spyre.reshape
+// CHECK: tensor.extract
+// CHECK: spyre.reshape %{{.*}} : tensor<64x128xf16> -> tensor<8x8x128xf16>
+// CHECK: spyre.exp
+func.func @host_reshape_for_host_gather(%table: tensor<64x128xf32>, %ids: tensor<16xi64>, %x: tensor<64x128xf16>) -> (tensor<16x128xf32>, tensor<8x8x128xf16>) {
+  // expected-remark @+1 {{'tensor.expand_shape' stays on the host: its data comes from the host and only host code reads it (as a device view it would go to the device and back)}}
+  %t = tensor.expand_shape %table [[0, 1], [2]] output_shape [1, 64, 128] : tensor<64x128xf32> into tensor<1x64x128xf32>
+  // expected-remark @+1 {{'tensor.collapse_shape' stays on the host: its data comes from the host}}
+  %c = tensor.collapse_shape %t [[0, 1], [2]] : tensor<1x64x128xf32> into tensor<64x128xf32>
+  %e = tensor.empty() : tensor<16x128xf32>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its body computes on index}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ids : tensor<16xi64>) outs(%e : tensor<16x128xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %i = arith.index_cast %id : i64 to index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %c[%i, %j] : tensor<64x128xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x128xf32>
+  %x3 = tensor.expand_shape %x [[0, 1], [2]] output_shape [8, 8, 128] : tensor<64x128xf16> into tensor<8x8x128xf16>
+  %f = tensor.empty() : tensor<8x8x128xf16>
+  %y = linalg.exp ins(%x3 : tensor<8x8x128xf16>) outs(%f : tensor<8x8x128xf16>) -> tensor<8x8x128xf16>
+  return %r, %y : tensor<16x128xf32>, tensor<8x8x128xf16>
+}
