@@ -550,7 +550,9 @@ LogicalResult Session::lowerTosa(ModuleOp module) {
   if (!hasTosa)
     return success();
   PassManager pm(context.get());
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  // (No TOSA profile validation: the programs are checked by running them.)
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
+                              TosaToLinalgNamedOptions(), std::nullopt);
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   if (failed(pm.run(module)))
