@@ -82,6 +82,27 @@ func.func @wild_index(%table: tensor<4x64xf32>, %ids: tensor<8xi32>) -> tensor<8
   return %r : tensor<8x64xf32>
 }
 
+// graph-compiler's microkernel tests read slices of uninitialized buffers
+// inside a loop: the program has no defined result, and the reference says
+// which op reads what (instead of a mismatch of garbage on both sides).
+// RUN: not spyre-run %s --function=empty_slice_read --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=UNDEFINED
+// UNDEFINED: error: {{.*}}'linalg.batch_reduce_matmul' at {{.*}}public-idioms.mlir":[[# @LINE + 9]]:{{[0-9]+}}) reads its input operand, a tensor.empty (or a view of one), whose contents are undefined
+func.func @empty_slice_read(%c: tensor<2x32x32xf32>) -> tensor<2x32x32xf32> {
+  %a = tensor.empty() : tensor<2x4x32x32xf32>
+  %b = tensor.empty() : tensor<4x32x32xf32>
+  %r = scf.forall (%i) in (2) shared_outs(%o = %c) -> (tensor<2x32x32xf32>) {
+    %ai = tensor.extract_slice %a[%i, 0, 0, 0] [1, 4, 32, 32] [1, 1, 1, 1] : tensor<2x4x32x32xf32> to tensor<4x32x32xf32>
+    %oi = tensor.extract_slice %o[%i, 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
+    %z = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%z : f32) outs(%oi : tensor<32x32xf32>) -> tensor<32x32xf32>
+    %m = linalg.batch_reduce_matmul ins(%ai, %b : tensor<4x32x32xf32>, tensor<4x32x32xf32>) outs(%f : tensor<32x32xf32>) -> tensor<32x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[%i, 0, 0] [1, 32, 32] [1, 1, 1] : tensor<32x32xf32> into tensor<2x32x32xf32>
+    }
+  }
+  return %r : tensor<2x32x32xf32>
+}
+
 // IREE's ROCm fp8 matmuls: fp8 operands widened in the body. The reference
 // reads each fp8 encoding through a table of its values (LLVM has no fp8
 // type).

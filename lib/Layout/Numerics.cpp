@@ -501,9 +501,9 @@ double mlir::spyre::loadHostElement(HostType type, const uint8_t *p) {
   // A format narrower than its byte (fp4) holds its code in the low bits.
   const llvm::fltSemantics &sem = *semanticsOf(type);
   unsigned bits = llvm::APFloat::getSizeInBits(sem);
-  return llvm::APFloat(sem,
-                       llvm::APInt(bits, raw & ((uint64_t(1) << bits) - 1)))
-      .convertToDouble();
+  if (bits < 64)
+    raw &= (uint64_t(1) << bits) - 1;
+  return llvm::APFloat(sem, llvm::APInt(bits, raw)).convertToDouble();
 }
 
 void mlir::spyre::storeHostElement(HostType type, uint8_t *p, double value) {

@@ -670,24 +670,26 @@ llvm::Error lowerUnbufferizableOps(ModuleOp module) {
   });
   for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
+    // (What `op` is, and where, is read before a lowering erases it.)
+    std::string name = op->getName().getStringRef().str();
+    std::string where = printed(op->getLoc());
     LogicalResult lowered = failure();
+    std::string why;
     if (auto pack = dyn_cast<linalg::PackOp>(op))
       lowered = linalg::lowerPack(rewriter, pack);
     else if (auto unpack = dyn_cast<linalg::UnPackOp>(op))
       lowered = linalg::lowerUnPack(rewriter, unpack);
     else if (auto gather = dyn_cast<tensor::GatherOp>(op))
       lowered = lowerGather(rewriter, gather);
-    std::string why;
-    if (auto dequantize = dyn_cast<DequantizeOp>(op))
-      if (failed(lowered = lowerDequantize(rewriter, dequantize, why)))
-        return makeError(
-            llvm::formatv("the reference cannot lower 'spyre.dequantize' at "
-                          "{0}: {1}",
-                          printed(op->getLoc()), why));
+    else if (auto dequantize = dyn_cast<DequantizeOp>(op))
+      lowered = lowerDequantize(rewriter, dequantize, why);
+    if (failed(lowered) && !why.empty())
+      return makeError(llvm::formatv("the reference cannot lower '{0}' at "
+                                     "{1}: {2}",
+                                     name, where, why));
     if (failed(lowered))
       return makeError(llvm::formatv("the reference cannot lower '{0}' at {1}",
-                                     op->getName().getStringRef(),
-                                     printed(op->getLoc())));
+                                     name, where));
   }
   return llvm::Error::success();
 }
@@ -1724,23 +1726,39 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
   {
     std::string undefined;
     SmallVector<OpOperand *> zeroed;
+    // An input read from an empty through views of it (a slice taken in a
+    // loop, a reshape) is as undefined.
+    auto readsEmpty = [](Value value) {
+      while (Operation *def = value.getDefiningOp()) {
+        if (isa<tensor::EmptyOp>(def))
+          return true;
+        if (!isa<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+                 tensor::CollapseShapeOp, tensor::CastOp>(def))
+          return false;
+        value = def->getOperand(0);
+      }
+      return false;
+    };
     clone->walk([&](linalg::LinalgOp op) {
       if (!undefined.empty() || !op.hasPureTensorSemantics())
         return;
       for (OpOperand &operand : op->getOpOperands()) {
-        if (!operand.get().getDefiningOp<tensor::EmptyOp>() ||
-            !op.payloadUsesValueFromOperand(&operand))
+        if (!op.payloadUsesValueFromOperand(&operand))
           continue;
+        bool direct = operand.get().getDefiningOp<tensor::EmptyOp>() != nullptr;
         if (op.isDpsInit(&operand)) {
-          zeroed.push_back(&operand);
+          if (direct)
+            zeroed.push_back(&operand);
           continue;
         }
+        if (!readsEmpty(operand.get()))
+          continue;
         std::string where;
         llvm::raw_string_ostream os(where);
         op.getLoc().print(os);
         undefined = "'" + op->getName().getStringRef().str() + "' at " + where +
-                    " reads its input operand, a tensor.empty, " +
-                    "whose contents are undefined: the program has no "
+                    " reads its input operand, a tensor.empty (or a view of "
+                    "one), whose contents are undefined: the program has no "
                     "defined result (initialize it, e.g. with linalg.fill)";
         return;
       }
