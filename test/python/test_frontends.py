@@ -248,3 +248,26 @@ def test_scalar_arguments_as_numpy_scalars():
                             function="scalar_args", check=True)
     want = np.exp(a.astype(np.float32)) * 0.5 + 3
     close(r, want)
+
+
+def test_tosa_softmax_against_numpy():
+    # TOSA (TFLite's and torch-mlir's TOSA path) is lowered to linalg by
+    # upstream's passes and compiled for the device; NumPy computes softmax.
+    text = """func.func @f(%x: tensor<16x128xf16>) -> tensor<16x128xf16> {
+  %m = tosa.reduce_max %x {axis = 1 : i32} : (tensor<16x128xf16>) -> tensor<16x1xf16>
+  %d = tosa.sub %x, %m : (tensor<16x128xf16>, tensor<16x1xf16>) -> tensor<16x128xf16>
+  %e = tosa.exp %d : (tensor<16x128xf16>) -> tensor<16x128xf16>
+  %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<16x128xf16>) -> tensor<16x1xf16>
+  %r = tosa.reciprocal %s : (tensor<16x1xf16>) -> tensor<16x1xf16>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %y = tosa.mul %e, %r, %shift : (tensor<16x128xf16>, tensor<16x1xf16>, tensor<1xi8>) -> tensor<16x128xf16>
+  return %y : tensor<16x128xf16>
+}
+"""
+    x = np.random.default_rng(8).standard_normal((16, 128)).astype(np.float16)
+    assert "spyre.exp" in spyre.compile(text).ir
+    (y,), _ = spyre.run(text, [x])
+    z = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    want = z / z.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(y.astype(np.float64), want, rtol=2e-2,
+                               atol=2e-3)
