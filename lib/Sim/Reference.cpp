@@ -77,10 +77,12 @@
 
 #include "Spyre/Sim/Reference.h"
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/Layout/Numerics.h"
 #include "Spyre/Quant/Quant.h"
 
 #include <csetjmp>
 #include <csignal>
+#include <deque>
 #include <mutex>
 
 #include "mlir/Conversion/Passes.h"
@@ -657,6 +659,167 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
   return success();
 }
 
+/// spyre.quantize on the host: the quantization library, called from the
+/// generated code (as a runtime's host fallback calls its library). The
+/// registry keeps each op's scheme for the process's lifetime; the call
+/// passes its index.
+struct HostQuantize {
+  spyre::quant::QuantSpec spec;
+  SmallVector<int64_t> shape;
+  HostType input;
+};
+
+std::mutex &hostQuantizeMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::deque<HostQuantize> &hostQuantizeRegistry() {
+  static std::deque<HostQuantize> registry;
+  return registry;
+}
+
+/// The bytes of a rank-1 memref<?xi8> passed unranked (rank, descriptor).
+MutableArrayRef<uint8_t> unrankedBytes(int64_t rank, void *descriptor) {
+  (void)rank;
+  auto *d = static_cast<StridedMemRefType<uint8_t, 1> *>(descriptor);
+  return {d->data + d->offset, static_cast<size_t>(d->sizes[0])};
+}
+
+/// Called by the generated code: quantizes the input bytes into the parts'
+/// byte buffers (data, then each companion present). A part whose size
+/// disagrees is left zeroed (the verifier makes them agree).
+extern "C" void spyreQuantizeHost(int64_t index, int64_t r0, void *d0,
+                                  int64_t r1, void *d1, int64_t r2, void *d2,
+                                  int64_t r3, void *d3, int64_t r4, void *d4,
+                                  int64_t r5, void *d5, int64_t r6, void *d6) {
+  HostQuantize entry;
+  {
+    std::lock_guard<std::mutex> lock(hostQuantizeMutex());
+    entry = hostQuantizeRegistry()[index];
+  }
+  MutableArrayRef<uint8_t> in = unrankedBytes(r0, d0);
+  int64_t numel = 1;
+  for (int64_t size : entry.shape)
+    numel *= size;
+  unsigned inBytes = hostElementBytes(entry.input);
+  std::vector<float> values(numel);
+  for (int64_t i = 0; i < numel; ++i)
+    values[i] = static_cast<float>(
+        loadHostElement(entry.input, in.data() + i * inBytes));
+  llvm::Expected<spyre::quant::QuantizedTensor> q =
+      spyre::quant::quantize(values, entry.shape, entry.spec);
+  if (!q) {
+    llvm::consumeError(q.takeError());
+    return;
+  }
+  SmallVector<const spyre::quant::Buffer *> parts = {&q->data};
+  for (const std::optional<spyre::quant::Buffer> *part :
+       {&q->scale, &q->zero, &q->tenscale, &q->meta, &q->mask})
+    if (*part)
+      parts.push_back(&**part);
+  std::pair<int64_t, void *> outs[] = {{r1, d1}, {r2, d2}, {r3, d3},
+                                       {r4, d4}, {r5, d5}, {r6, d6}};
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    MutableArrayRef<uint8_t> out = unrankedBytes(outs[i].first, outs[i].second);
+    // Virtual data holds the values in the input's own type.
+    if (i == 0 && entry.spec.mode == spyre::quant::CastMode::Virtual) {
+      for (int64_t k = 0;
+           k < numel && static_cast<size_t>((k + 1) * inBytes) <= out.size();
+           ++k) {
+        float v;
+        std::memcpy(&v, part->bytes.data() + 4 * k, 4);
+        storeHostElement(entry.input, out.data() + k * inBytes, v);
+      }
+      continue;
+    }
+    if (part->bytes.size() == out.size())
+      std::memcpy(out.data(), part->bytes.data(), out.size());
+  }
+}
+
+/// `spyre.quantize` as a call of spyreQuantizeHost on byte buffers: the
+/// input copied into one, each part a typed view of its own.
+LogicalResult lowerQuantize(IRRewriter &rewriter, QuantizeOp op,
+                            std::string &why) {
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  FailureOr<HostType> input = getHostType(inputType.getElementType());
+  llvm::Expected<spyre::quant::QuantShapes> shapes =
+      op.getQuant().getShapes(inputType.getShape());
+  if (failed(input) || !shapes) {
+    if (!shapes)
+      why = llvm::toString(shapes.takeError());
+    else
+      why = "the input's element type has no host type";
+    return failure();
+  }
+  if (op.getNumResults() > 6) {
+    why = "more than 6 parts";
+    return failure();
+  }
+  int64_t index;
+  {
+    std::lock_guard<std::mutex> lock(hostQuantizeMutex());
+    index = static_cast<int64_t>(hostQuantizeRegistry().size());
+    hostQuantizeRegistry().push_back(
+        {op.getQuant().getSpec(), SmallVector<int64_t>(inputType.getShape()),
+         *input});
+  }
+  MLIRContext *context = op.getContext();
+  // (Before bufferization nothing has loaded these yet.)
+  context->getOrLoadDialect<bufferization::BufferizationDialect>();
+  context->getOrLoadDialect<memref::MemRefDialect>();
+  Location loc = op.getLoc();
+  auto module = op->getParentOfType<ModuleOp>();
+  Type i8 = rewriter.getI8Type();
+  auto unranked = mlir::UnrankedMemRefType::get(i8, 0);
+  StringRef callee = "spyreQuantizeHost";
+  if (!module.lookupSymbol(callee)) {
+    OpBuilder b(module.getBodyRegion());
+    SmallVector<Type> args = {rewriter.getI64Type()};
+    args.append(7, unranked);
+    auto decl = func::FuncOp::create(b, loc, callee,
+                                     FunctionType::get(context, args, {}));
+    decl.setPrivate();
+  }
+  rewriter.setInsertionPoint(op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  // A byte buffer of `type`'s size and its typed view.
+  auto bytesOf = [&](RankedTensorType type) {
+    int64_t elementBytes =
+        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    auto buffer = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({type.getNumElements() * elementBytes}, i8));
+    auto view = memref::ViewOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()),
+        buffer, zero, ValueRange{});
+    return std::make_pair(buffer.getResult(), view.getResult());
+  };
+  auto [inBytes, inView] = bytesOf(inputType);
+  auto copyIn = bufferization::MaterializeInDestinationOp::create(
+      rewriter, loc, op.getInput(), inView);
+  copyIn.setWritable(true);
+  SmallVector<Value> args = {
+      arith::ConstantIntOp::create(rewriter, loc, index, 64),
+      memref::CastOp::create(rewriter, loc, unranked, inBytes)};
+  SmallVector<Value> views;
+  for (Type type : op.getResultTypes()) {
+    auto [bytes, view] = bytesOf(cast<RankedTensorType>(type));
+    args.push_back(memref::CastOp::create(rewriter, loc, unranked, bytes));
+    views.push_back(view);
+  }
+  Value unused = args[1]; // (a copy: push_back may reallocate)
+  while (args.size() < 8)
+    args.push_back(unused);
+  func::CallOp::create(rewriter, loc, callee, TypeRange{}, args);
+  SmallVector<Value> results;
+  for (auto [view, type] : llvm::zip(views, op.getResultTypes()))
+    results.push_back(bufferization::ToTensorOp::create(
+        rewriter, loc, type, view, /*restrict=*/true, /*writable=*/true));
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
 /// Ops upstream cannot bufferize, in forms it can: linalg.pack / unpack
 /// (pad, reshape, transpose), tensor.gather and spyre.dequantize (generics
 /// of extracts).
@@ -664,8 +827,8 @@ llvm::Error lowerUnbufferizableOps(ModuleOp module) {
   IRRewriter rewriter(module.getContext());
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
-    if (isa<linalg::PackOp, linalg::UnPackOp, tensor::GatherOp, DequantizeOp>(
-            op))
+    if (isa<linalg::PackOp, linalg::UnPackOp, tensor::GatherOp, DequantizeOp,
+            QuantizeOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -683,6 +846,8 @@ llvm::Error lowerUnbufferizableOps(ModuleOp module) {
       lowered = lowerGather(rewriter, gather);
     else if (auto dequantize = dyn_cast<DequantizeOp>(op))
       lowered = lowerDequantize(rewriter, dequantize, why);
+    else if (auto quantize = dyn_cast<QuantizeOp>(op))
+      lowered = lowerQuantize(rewriter, quantize, why);
     if (failed(lowered) && !why.empty())
       return makeError(llvm::formatv("the reference cannot lower '{0}' at "
                                      "{1}: {2}",
@@ -1862,6 +2027,8 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
     symbols[interner("printClose")] = symbolFor(&printClose);
     symbols[interner("printComma")] = symbolFor(&printComma);
     symbols[interner("printNewline")] = symbolFor(&printNewline);
+    // spyre.quantize on the host (lowerQuantize).
+    symbols[interner("spyreQuantizeHost")] = symbolFor(&spyreQuantizeHost);
     // What programs written for mlir-runner declare and call (timing and
     // printing memrefs), from upstream's runner utilities.
     for (const RunnerUtility &utility : runnerUtilities())

@@ -605,3 +605,25 @@ def test_codebook_weights_dequantized_in_mlir(code, subtile, mode):
         np.float64)
     np.testing.assert_allclose(y.astype(np.float64), want,
                                atol=1e-2 * np.abs(want).max(), rtol=1e-2)
+
+
+def test_quantize_in_mlir_runs_on_the_host():
+    # spyre.quantize in a program runs on the host (the library, called by
+    # the reference's generated code); its parts dequantize, in MLIR, to the
+    # OCP MX algorithm's values written out above.
+    x = (np.random.default_rng(12).standard_normal((8, 256)) *
+         2.0 ** np.arange(-4, 4)[:, None]).astype(np.float32)
+    text = """func.func @f(%w: tensor<8x256xf32>) -> (tensor<8x128xi8>, tensor<8x256xf32>) {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<8x256xf32> -> tensor<8x128xi8>, tensor<8x8xf8E8M0FNU>
+  %v = spyre.dequantize %d, %s {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<8x128xi8>, tensor<8x8xf8E8M0FNU> -> tensor<8x256xf32>
+  return %d, %v : tensor<8x128xi8>, tensor<8x256xf32>
+}
+"""
+    (d, v), stats = spyre.run(text, [x], check=True)
+    assert stats["check_ok"]
+    expected, _ = mxfp4_reference(x)
+    np.testing.assert_array_equal(v, expected)
+    q = spyre.quantize(x, "e2m1fn")
+    np.testing.assert_array_equal(d.view(np.uint8), q.data)

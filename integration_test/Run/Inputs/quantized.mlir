@@ -288,3 +288,17 @@ func.func @codebook_linear(%x: tensor<8x128xf16>, %d: tensor<64x64xi8>, %s: tens
   %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x128xf16>, tensor<64x128xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
   return %y : tensor<8x64xf16>
 }
+
+// Quantization in the program: spyre.quantize runs on the host (the
+// library, called by the generated code), the device reads the parts.
+func.func @quantize_then_matmul(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>) -> tensor<8x64xf16> {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<64x256xf32> -> tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>
+  %q = spyre.dequantize %d, %s {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+      : tensor<64x128xi8>, tensor<64x8xf8E8M0FNU> -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %q : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}

@@ -297,9 +297,9 @@ def Spyre_QuantizeOp : Spyre_Op<"quantize", [Pure]> {
         : tensor<64x256xf32> -> tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>
     ```
 
-    The op runs on the host (the simulator's reference and Python's
-    `spyre.quantize` compute the same values); the device-side cast is not
-    modelled yet.
+    The op runs on the host: the simulator's reference calls the
+    quantization library (what Python's `spyre.quantize` computes) from its
+    generated code; the device-side cast is not modelled yet.
   }];
   let arguments = (ins Spyre_HostTensor:$input, Spyre_QuantAttr:$quant);
   let results = (outs Variadic<Spyre_HostTensor>:$parts);
