@@ -1174,6 +1174,25 @@ bool isNarrowerThanLlvm(Type type) {
   return floatType && floatType.getWidth() <= 8;
 }
 
+/// Replaces every `OpT` (arith.scaling_extf / scaling_truncf, OCP MX) by
+/// what `expand` builds from it; the reference lowers E8M0 scales only.
+template <typename OpT, typename Expand>
+llvm::Error lowerScalingOps(ModuleOp module, Expand expand) {
+  SmallVector<OpT> ops;
+  module.walk([&](OpT op) { ops.push_back(op); });
+  for (OpT op : ops) {
+    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getScale().getType())))
+      return makeError(
+          "the reference lowers " + op->getName().getStringRef().str() +
+          " with f8E8M0FNU scales only, not " +
+          printed(op.getScale().getType()) + " at " + printed(op.getLoc()));
+    OpBuilder b(op);
+    op.replaceAllUsesWith(expand(b, op.getLoc(), op));
+    op.erase();
+  }
+  return llvm::Error::success();
+}
+
 /// A float type the truncations below round to: 8 bits or fewer, with a
 /// sign (E8M0, unsigned, is left to upstream's arith-expand).
 bool isRoundedHere(Type type) {
@@ -1194,23 +1213,16 @@ bool isRoundedHere(Type type) {
 /// fp4 truncation loses the sign of negative subnormals, so it is not used.
 llvm::Error lowerNarrowFloatTruncations(ModuleOp module) {
   MLIRContext *context = module.getContext();
-  SmallVector<arith::ScalingTruncFOp> scaled;
-  module.walk([&](arith::ScalingTruncFOp op) { scaled.push_back(op); });
-  for (arith::ScalingTruncFOp op : scaled) {
-    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getScale().getType())))
-      return makeError("the reference lowers arith.scaling_truncf with "
-                       "f8E8M0FNU scales only, not " +
-                       printed(op.getScale().getType()) + " at " +
-                       printed(op.getLoc()));
-    OpBuilder b(op);
-    Location loc = op.getLoc();
-    Type inType = op.getIn().getType();
-    Value scale = arith::ExtFOp::create(b, loc, inType, op.getScale());
-    Value quotient = arith::DivFOp::create(b, loc, op.getIn(), scale);
-    op.replaceAllUsesWith(
-        arith::TruncFOp::create(b, loc, op.getType(), quotient).getResult());
-    op.erase();
-  }
+  // arith.scaling_truncf (OCP MX): truncf(in / extf(scale)).
+  if (llvm::Error error = lowerScalingOps<arith::ScalingTruncFOp>(
+          module, [](OpBuilder &b, Location loc, arith::ScalingTruncFOp op) {
+            Value scale = arith::ExtFOp::create(b, loc, op.getIn().getType(),
+                                                op.getScale());
+            Value quotient = arith::DivFOp::create(b, loc, op.getIn(), scale);
+            return arith::TruncFOp::create(b, loc, op.getType(), quotient)
+                .getResult();
+          }))
+    return error;
 
   // Float ops on narrow types, in f32.
   Type f32 = Float32Type::get(context);
@@ -1367,24 +1379,16 @@ llvm::Error lowerNarrowFloatTruncations(ModuleOp module) {
 llvm::Error lowerNarrowFloatExtensions(ModuleOp module) {
   if (llvm::Error error = lowerNarrowFloatTruncations(module))
     return error;
-  // arith.scaling_extf (OCP MX): extf(in) * extf(scale), the scale an E8M0
-  // exponent; its extensions are lowered below with the others.
-  SmallVector<arith::ScalingExtFOp> scaled;
-  module.walk([&](arith::ScalingExtFOp op) { scaled.push_back(op); });
-  for (arith::ScalingExtFOp op : scaled) {
-    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getScale().getType())))
-      return makeError("the reference lowers arith.scaling_extf with "
-                       "f8E8M0FNU scales only, not " +
-                       printed(op.getScale().getType()) + " at " +
-                       printed(op.getLoc()));
-    OpBuilder b(op);
-    Location loc = op.getLoc();
-    Type type = op.getType();
-    Value in = arith::ExtFOp::create(b, loc, type, op.getIn());
-    Value scale = arith::ExtFOp::create(b, loc, type, op.getScale());
-    op.replaceAllUsesWith(arith::MulFOp::create(b, loc, in, scale).getResult());
-    op.erase();
-  }
+  // arith.scaling_extf (OCP MX): extf(in) * extf(scale); its extensions
+  // are lowered below with the others.
+  if (llvm::Error error = lowerScalingOps<arith::ScalingExtFOp>(
+          module, [](OpBuilder &b, Location loc, arith::ScalingExtFOp op) {
+            Type type = op.getType();
+            Value in = arith::ExtFOp::create(b, loc, type, op.getIn());
+            Value scale = arith::ExtFOp::create(b, loc, type, op.getScale());
+            return arith::MulFOp::create(b, loc, in, scale).getResult();
+          }))
+    return error;
   SmallVector<arith::ExtFOp> extensions;
   module.walk([&](arith::ExtFOp ext) {
     if (isNarrowerThanLlvm(ext.getIn().getType()))
