@@ -8,8 +8,10 @@ outputs moved once at the DDR bandwidth, or its work at the peak of its
 units), program utilisation (roofline / modelled time) and DDR traffic over
 the compulsory traffic, from `spyre-run --model-only --stats-json`, and the
 wall time of that run. Programs: one layer of BERT-base, GPT-2 and
-Llama-2-7B (bench/models.py) at sequence 128, 512 and 2048; softmax and
-RMSNorm over 8192x4096; softmax 512x1024 on one core; and the Llama layer
+Llama-2-7B (bench/models.py) at sequence 128, 512 and 2048 (also op by op,
+without --spyre-fuse-row-blocks, side by side); softmax and
+RMSNorm over 8192x4096; softmax 512x1024 on one core (these three also op
+by op, without --spyre-fuse-row-blocks, side by side); and the Llama layer
 with its weights stored [out, in] compiled three ways (arg-layouts=auto
 with no attributes, hand-written dim_order = [1, 0], arg-layouts=default).
 """
@@ -127,12 +129,28 @@ def main():
             for s in seqs:
                 rows.append(measure(bin_dir, tmp, f"{model}-s{s}",
                                     models.generate(model, s)))
+        # Every layer op by op too (no row blocks through LX), side by side.
+        for model in ("bert", "gpt2", "llama"):
+            for s in seqs:
+                rows.append(measure(bin_dir, tmp, f"{model}-s{s}-op-by-op",
+                                    models.generate(model, s),
+                                    pipeline="fuse-row-blocks=false"))
         rows.append(measure(bin_dir, tmp, "softmax-8192x4096",
                             softmax(8192, 4096)))
         rows.append(measure(bin_dir, tmp, "rmsnorm-8192x4096",
                             rmsnorm(8192, 4096)))
         rows.append(measure(bin_dir, tmp, "softmax-512x1024-1core",
                             softmax(512, 1024), cores=1))
+        # The same programs op by op (no row blocks through LX).
+        rows.append(measure(bin_dir, tmp, "softmax-8192x4096-op-by-op",
+                            softmax(8192, 4096),
+                            pipeline="fuse-row-blocks=false"))
+        rows.append(measure(bin_dir, tmp, "rmsnorm-8192x4096-op-by-op",
+                            rmsnorm(8192, 4096),
+                            pipeline="fuse-row-blocks=false"))
+        rows.append(measure(bin_dir, tmp, "softmax-512x1024-1core-op-by-op",
+                            softmax(512, 1024),
+                            pipeline="cores=1 fuse-row-blocks=false"))
         weights = [
             ("llama-s128-weights-auto", models.generate("llama", 128),
              "arg-layouts=auto"),
@@ -161,7 +179,8 @@ def main():
               f"{r['ddr_mb']:>9.1f} | {r['traffic_ratio']:>6.2f}x | "
               f"{r['wall_s']:>6.2f}")
     layers = [r for r in rows if r["program"].split("-")[0] in
-              ("bert", "gpt2", "llama") and "weights" not in r["program"]]
+              ("bert", "gpt2", "llama") and "weights" not in r["program"]
+              and "op-by-op" not in r["program"]]
     worst_traffic = max(r["traffic_ratio"] for r in layers)
     worst_util = min(r["utilisation"] for r in layers)
     print()
@@ -178,6 +197,17 @@ def main():
               f"{LLAMA_2048_SECONDS:.0f} s: {wall:.1f} s "
               f"({'met' if wall < LLAMA_2048_SECONDS else 'NOT met'})")
     by = {r["program"]: r for r in rows}
+    one_core = by["softmax-512x1024-1core"]
+    print(f"target: one-core softmax 512x1024 f16 keeps its intermediates in "
+          f"LX (DDR traffic = 2 MiB): {one_core['ddr_mb'] * 1e6 / 2**20:.3f} "
+          f"MiB ({'met' if one_core['ddr_mb'] * 1e6 <= 2**20 * 2 else 'NOT met'})")
+    for name in [r["program"] for r in layers] + [
+            "softmax-8192x4096", "rmsnorm-8192x4096",
+            "softmax-512x1024-1core"]:
+        fused, alone = by[name], by[name + "-op-by-op"]
+        print(f"row blocks: {name} {alone['modelled_us'] / fused['modelled_us']:.2f}x "
+              f"faster than op by op (traffic {alone['traffic_ratio']:.2f}x -> "
+              f"{fused['traffic_ratio']:.2f}x the compulsory)")
     auto = by["llama-s128-weights-auto"]["modelled_us"]
     hand = by["llama-s128-weights-dim-order"]["modelled_us"]
     default = by["llama-s128-weights-default"]["modelled_us"]

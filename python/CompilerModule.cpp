@@ -78,6 +78,7 @@ struct CompileArgs {
   bool hostFallback = true;
   std::string f32Matmul = "host";
   std::string function; ///< only this one, when set
+  bool fuseRowBlocks = true;
 
   driver::CompileOptions options() const {
     driver::CompileOptions options;
@@ -94,6 +95,7 @@ struct CompileArgs {
     else if (f32Matmul != "host")
       raise("unknown f32_matmul '" + f32Matmul + "'; use 'host' or 'f16'");
     options.function = function;
+    options.fuseRowBlocks = fuseRowBlocks;
     return options;
   }
 };
@@ -191,11 +193,14 @@ py::array toNumpy(const HostTensor &result) {
 //===----------------------------------------------------------------------===//
 
 py::dict compile(const std::string &text, int cores, const std::string &policy,
-                 bool hostFallback, const std::string &f32Matmul) {
+                 bool hostFallback, const std::string &f32Matmul,
+                 bool fuseRowBlocks) {
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
   OwningOpRef<ModuleOp> lowered = lower(
-      *module, CompileArgs{cores, policy, hostFallback, f32Matmul}, session);
+      *module,
+      CompileArgs{cores, policy, hostFallback, f32Matmul, "", fuseRowBlocks},
+      session);
   FailureOr<driver::Artifacts> artifacts = driver::emitArtifacts(*lowered);
   if (failed(artifacts))
     session.fail("emission failed");
@@ -221,7 +226,7 @@ py::tuple run(const std::string &text, const py::list &arrays,
               bool allowNonfinite, std::optional<double> atol,
               std::optional<double> rtol, bool hostFallback,
               const std::string &f32Matmul, bool modelOnly,
-              const std::string &numerics) {
+              const std::string &numerics, bool fuseRowBlocks) {
   if (modelOnly && check)
     raise("check=True needs values; model_only=True computes none");
   Session session;
@@ -235,9 +240,10 @@ py::tuple run(const std::string &text, const py::list &arrays,
                             i < argumentTypes.size()
                                 ? getElementTypeOrSelf(argumentTypes[i])
                                 : Type()));
-  OwningOpRef<ModuleOp> lowered =
-      lower(*module, CompileArgs{cores, policy, hostFallback, f32Matmul, name},
-            session);
+  OwningOpRef<ModuleOp> lowered = lower(
+      *module,
+      CompileArgs{cores, policy, hostFallback, f32Matmul, name, fuseRowBlocks},
+      session);
   func::FuncOp picked = pickFunction(*lowered, name);
   // bf16 arguments take float32 arrays (numpy has no bfloat16).
   for (auto [input, type] : llvm::zip(inputs, picked.getArgumentTypes()))
@@ -311,13 +317,14 @@ PYBIND11_MODULE(_spyre_compiler, m) {
             "spyre.run)";
   m.def("compile", &compile, py::arg("text"), py::arg("cores") = 0,
         py::arg("policy") = "model", py::arg("host_fallback") = true,
-        py::arg("f32_matmul") = "host");
+        py::arg("f32_matmul") = "host", py::arg("fuse_row_blocks") = true);
   m.def("run", &run, py::arg("text"), py::arg("inputs"), py::arg("source") = "",
         py::arg("function") = "", py::arg("cores") = 0,
         py::arg("policy") = "model", py::arg("check") = false,
         py::arg("trace") = false, py::arg("allow_nonfinite") = false,
         py::arg("atol") = py::none(), py::arg("rtol") = py::none(),
         py::arg("host_fallback") = true, py::arg("f32_matmul") = "host",
-        py::arg("model_only") = false, py::arg("numerics") = "dl16");
+        py::arg("model_only") = false, py::arg("numerics") = "dl16",
+        py::arg("fuse_row_blocks") = true);
   m.attr("version") = driver::getVersion().str();
 }

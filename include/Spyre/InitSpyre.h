@@ -45,6 +45,11 @@ struct SpyrePipelineOptions : public PassPipelineOptions<SpyrePipelineOptions> {
       llvm::cl::desc("Keep intermediates in LX between kernels whose "
                      "slices match"),
       llvm::cl::init(true)};
+  Option<bool> fuseRowBlocks{
+      *this, "fuse-row-blocks",
+      llvm::cl::desc("Run row-wise pipelines (softmax, norms) in row blocks "
+                     "whose intermediates stay in LX"),
+      llvm::cl::init(true)};
   Option<bool> hostFallback{
       *this, "host-fallback",
       llvm::cl::desc("Run what the device cannot on the host, in host "

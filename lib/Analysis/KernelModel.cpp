@@ -627,12 +627,21 @@ double mlir::spyre::kernel::lowerBound(const Problem &problem,
          static_cast<double>(division.numChunks());
 }
 
+/// Sticks of `t` the op's iteration space reaches: all of them, except for
+/// a box of a larger tensor (an extract's input, an insert's destination).
+static int64_t touchedSticks(const Problem &problem, const Tensor &t) {
+  SmallVector<int64_t, 6> extents;
+  for (const Dim &d : problem.dims)
+    extents.push_back(d.padded());
+  return std::min(t.numSticks(), boxSticks(t, extents));
+}
+
 double mlir::spyre::kernel::roofline(const Problem &problem,
                                      const TargetModel &target, int64_t cores) {
   int64_t bytes = 0;
   for (const Tensor &t : problem.tensors)
     if (!t.lxResident)
-      bytes += t.bytes();
+      bytes += touchedSticks(problem, t) * t.stickBytes;
   double ddr = static_cast<double>(bytes) / target.ddrBytesPerSecond();
   return std::max(ddr, computeFloor(problem, target, cores));
 }
@@ -650,7 +659,7 @@ double mlir::spyre::kernel::computeFloor(const Problem &problem,
   }
   int64_t sticks = 0;
   for (const Tensor &t : problem.tensors)
-    sticks = std::max(sticks, t.numSticks());
+    sticks = std::max(sticks, touchedSticks(problem, t));
   return static_cast<double>(sticks) /
          (target.coreSfpSticksPerSecond() * static_cast<double>(cores));
 }

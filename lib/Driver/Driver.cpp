@@ -62,6 +62,7 @@ void CompileOptions::applyTo(SpyrePipelineOptions &options) const {
   options.cores = static_cast<int>(cores);
   options.policy = policy;
   options.lxResidency = lxResidency;
+  options.fuseRowBlocks = fuseRowBlocks;
   options.hostFallback = hostFallback;
   options.f32Matmul = f32Matmul;
   options.beamWidth = static_cast<int>(beamWidth);
@@ -81,6 +82,7 @@ struct CompileFlags::Impl {
   llvm::cl::opt<kernel::Policy> policy;
   llvm::cl::opt<Switch> hostFallback;
   llvm::cl::opt<F32Matmul> f32Matmul;
+  llvm::cl::opt<Switch> fuseRowBlocks;
 
   explicit Impl(llvm::cl::OptionCategory &category)
       : cores("cores",
@@ -112,7 +114,17 @@ struct CompileFlags::Impl {
                 clEnumValN(F32Matmul::F16, "f16",
                            "on the device, operands converted to f16, with a "
                            "remark")),
-            llvm::cl::init(F32Matmul::Host), llvm::cl::cat(category)) {}
+            llvm::cl::init(F32Matmul::Host), llvm::cl::cat(category)),
+        fuseRowBlocks(
+            "fuse-row-blocks",
+            llvm::cl::desc("Run row-wise pipelines (softmax, LayerNorm, "
+                           "RMSNorm, ...) whose tensors do not fit LX in row "
+                           "blocks, their intermediates kept in LX"),
+            llvm::cl::values(clEnumValN(Switch::On, "on", "fuse (default)"),
+                             clEnumValN(Switch::Off, "off",
+                                        "one kernel per op over whole "
+                                        "tensors")),
+            llvm::cl::init(Switch::On), llvm::cl::cat(category)) {}
 };
 
 CompileFlags::CompileFlags(llvm::cl::OptionCategory &category)
@@ -125,6 +137,7 @@ CompileOptions CompileFlags::options() const {
   options.policy = impl->policy;
   options.hostFallback = impl->hostFallback == Switch::On;
   options.f32Matmul = impl->f32Matmul;
+  options.fuseRowBlocks = impl->fuseRowBlocks == Switch::On;
   return options;
 }
 

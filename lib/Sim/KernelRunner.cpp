@@ -492,7 +492,11 @@ llvm::Error KernelRunner::run(KernelOp kernel) {
   stats.ddrBytes += k.ddrBytes;
   stats.flops += k.flops;
   stats.roofline += k.roofline;
-  stats.computeFloor += k.computeFloor;
+  // The program's work is what it computes: copies and restickifies are
+  // the plan's, not the program's (a plan that adds copies must not raise
+  // its own bound).
+  if (!info.isDataMovement())
+    stats.computeFloor += k.computeFloor;
   stats.kernels.push_back(std::move(k));
   return llvm::Error::success();
 }

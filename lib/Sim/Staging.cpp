@@ -252,9 +252,6 @@ llvm::Error Stager::scatter(const Operand &t, int64_t core,
   Memory &lx = machine.lx(core);
   int64_t stickStep = t.stickStep();
   int stickOp = t.stickOpDim();
-  // Op-dim elements each lane covers: a lane of packed data or of tile
-  // scales is read into each of the q positions it covers.
-  int64_t q = t.stickDivisor();
   SmallVector<int64_t, 6> host;
   std::string error;
   forEachBoxStick(

@@ -38,47 +38,6 @@ Key signature(Operation *op, const kernel::Division *preferred) {
   return key;
 }
 
-/// The division of `op` that gives every core the same slice of operand
-/// `index` as `producer` (whose result it is) gives it, so the intermediate
-/// can stay in LX; nullopt when the producer's division cannot be carried
-/// over (chunks, a split reduction, or dims the operand does not index).
-std::optional<kernel::Division> carryOver(Operation *op, unsigned index,
-                                          Operation *producer,
-                                          const kernel::Division &division) {
-  if (division.numChunks() > 1)
-    return std::nullopt;
-  auto from = cast<KernelPayloadOpInterface>(producer);
-  auto to = cast<KernelPayloadOpInterface>(op);
-  for (auto [d, it] : llvm::enumerate(from.getIteratorTypesArray()))
-    if (it == utils::IteratorType::reduction && division.splits[d] > 1)
-      return std::nullopt;
-  AffineMap produced = from.getIndexingMapsArray().back();
-  AffineMap consumed = to.getIndexingMapsArray()[index];
-  size_t n = to.getNumLoops();
-  kernel::Division carried;
-  carried.splits.assign(n, 1);
-  carried.chunks.assign(n, 1);
-  SmallVector<int64_t> opDimOf(from.getNumLoops(), -1);
-  for (unsigned h = 0; h < produced.getNumResults(); ++h) {
-    auto e = dyn_cast<AffineDimExpr>(produced.getResult(h));
-    auto d = dyn_cast<AffineDimExpr>(consumed.getResult(h));
-    if (!e || !d)
-      return std::nullopt;
-    carried.splits[d.getPosition()] = division.splits[e.getPosition()];
-    opDimOf[e.getPosition()] = d.getPosition();
-  }
-  for (int64_t e : division.order) {
-    if (opDimOf[e] >= 0)
-      carried.order.push_back(opDimOf[e]);
-    else if (division.splits[e] > 1)
-      return std::nullopt;
-  }
-  for (size_t d = 0; d < n; ++d)
-    if (!llvm::is_contained(carried.order, static_cast<int64_t>(d)))
-      carried.order.push_back(d);
-  return carried;
-}
-
 struct DivideWorkPass
     : public ::mlir::spyre::impl::SpyreDivideWorkBase<DivideWorkPass> {
   using SpyreDivideWorkBase::SpyreDivideWorkBase;

@@ -344,9 +344,13 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
       if (!producer || producer->division.numChunks() > 1)
         continue;
       // Only the outputs of the target's LX-resident ops (torch-spyre's
-      // set by default: no matmul, restickify or pad output).
+      // set by default: no matmul, restickify or pad output), or of a
+      // row block's ops (--spyre-fuse-row-blocks), which exist to keep
+      // theirs in LX.
       auto payload = dyn_cast<KernelPayloadOpInterface>(producer->op);
-      if (!payload || !target.mayStayInLx(payload.getOpFuncName().str()))
+      bool fused = producer->op->hasAttr(SpyreDialect::kFusionGroupAttrName);
+      if (!payload ||
+          (!fused && !target.mayStayInLx(payload.getOpFuncName().str())))
         continue;
       bool partial = false;
       for (auto [d, dim] : llvm::enumerate(producer->problem.dims))
@@ -356,10 +360,13 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
       unsigned resultIndex = producer->op->getNumOperands();
       bool matches = true;
       for (OpOperand &use : root.getUses()) {
-        // A box is read through DDR addresses (a view of the buffer).
+        // A box is read through DDR addresses (a view of the buffer); the
+        // source an insert copies into its box is read whole.
         const Kernel *consumer = byOp.lookup(use.getOwner());
-        if (!consumer || consumer->division.numChunks() > 1 ||
-            isa<ExtractSliceOp, InsertSliceOp>(use.getOwner()) ||
+        bool boxRead =
+            isa<ExtractSliceOp>(use.getOwner()) ||
+            (isa<InsertSliceOp>(use.getOwner()) && use.getOperandNumber() != 0);
+        if (!consumer || consumer->division.numChunks() > 1 || boxRead ||
             !sameSlices(*producer, resultIndex, *consumer,
                         use.getOperandNumber())) {
           matches = false;

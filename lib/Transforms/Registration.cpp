@@ -142,6 +142,11 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
     functions.addPass(createCanonicalizerPass());
     functions.addPass(createCSEPass());
     if (options.kernels) {
+      if (options.fuseRowBlocks) {
+        SpyreFuseRowBlocksOptions fuse;
+        fuse.cores = options.cores;
+        functions.addPass(createSpyreFuseRowBlocks(fuse));
+      }
       SpyreDivideWorkOptions divide;
       divide.cores = options.cores;
       divide.policy = options.policy;
@@ -166,7 +171,8 @@ void mlir::spyre::registerSpyrePassesAndPipelines() {
       "spyre-pipeline",
       "The spyre compiler: linalg on tensors to spyre kernels on laid-out "
       "tensors (convert-linalg, canonicalize-shapes, propagate-layouts, "
-      "insert-padding, divide-work, plan-memory, lower-to-kernels, "
+      "insert-padding, fuse-row-blocks, divide-work, plan-memory, "
+      "lower-to-kernels, "
       "outline-host-segments, form-bundles)",
       buildSpyrePipeline);
 }

@@ -36,3 +36,32 @@ func.func @own_set(%a: !t) -> !t {
   return %2 : !t
 }
 }
+
+// -----
+
+// Ops of a row block (--spyre-fuse-row-blocks) keep their outputs in LX
+// whatever they are: the block's copy in (an extract_slice, `identity`) and
+// its neg stay in LX, and the insert_slice reads its source from LX and
+// writes its box of the io buffer.
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!b = tensor<64x256xf16, #spyre.layout<device_size = [4, 64, 64], stride_map = [64, 256, 1]>>
+#rows = #spyre.division<splits = [4, 1], order = [0, 1]>
+
+// CHECK-LABEL: func.func @row_block
+// CHECK: spyre.empty {spyre.mem = #spyre.mem<io 1>}
+// CHECK: spyre.extract_slice {{.*}}spyre.mem = #spyre.mem<lx
+// CHECK: spyre.neg {{.*}}spyre.mem = #spyre.mem<lx
+// CHECK: spyre.insert_slice %{{.*}} into %{{.*}} offsets = [0, 0] {spyre.division
+// Without the group attribute the same neg goes through the pool.
+// CHECK: spyre.extract_slice {{.*}}spyre.mem = #spyre.mem<pool
+// CHECK: spyre.neg {{.*}}spyre.mem = #spyre.mem<pool
+func.func @row_block(%a: !t) -> (!t, !b) {
+  %buf = spyre.empty : !t
+  %0 = spyre.extract_slice %a offsets = [0, 0] {spyre.division = #rows, spyre.fusion_group = 0 : i64} : !t -> !b
+  %1 = spyre.neg %0 {spyre.division = #rows, spyre.fusion_group = 0 : i64} : (!b) -> !b
+  %2 = spyre.insert_slice %1 into %buf offsets = [0, 0] {spyre.division = #rows, spyre.fusion_group = 0 : i64} : !b into !t -> !t
+  %3 = spyre.extract_slice %a offsets = [64, 0] {spyre.division = #rows} : !t -> !b
+  %4 = spyre.neg %3 {spyre.division = #rows} : (!b) -> !b
+  %5 = spyre.exp %4 {spyre.division = #rows} : (!b) -> !b
+  return %2, %5 : !t, !b
+}

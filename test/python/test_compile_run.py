@@ -233,6 +233,40 @@ def test_program_roofline_is_not_the_plans_own_bound():
         program["roofline_seconds"] / stats["seconds"])
 
 
+SOFTMAX_512 = """
+func.func @softmax(%x: tensor<512x1024xf16>) -> tensor<512x1024xf16> {
+  %e = tensor.empty() : tensor<512x1024xf16>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<512x1024xf16>)
+                                   outs(%e : tensor<512x1024xf16>) -> tensor<512x1024xf16>
+  return %y : tensor<512x1024xf16>
+}
+"""
+
+
+def test_row_blocks_keep_softmax_intermediates_in_lx():
+    # One core: softmax 512x1024 f16 does not fit LX with its intermediates.
+    # In row blocks the DDR sees the input read once and the output written
+    # once (2 MiB); op by op it is four times that. Both compute softmax.
+    x = rand((512, 1024), seed=11)
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    expected = e / e.sum(axis=1, keepdims=True)
+    (blocked,), fused = spyre.run(SOFTMAX_512, [x], cores=1)
+    (whole,), alone = spyre.run(SOFTMAX_512, [x], cores=1,
+                                fuse_row_blocks=False)
+    for y in (blocked, whole):
+        np.testing.assert_allclose(y.astype(np.float64), expected, atol=2e-3,
+                                   rtol=1e-2)
+    assert fused["ddr_bytes"] == 2 * 2**20
+    assert alone["ddr_bytes"] >= 4 * 2**20
+    assert len(fused["kernels"]) > len(alone["kernels"])
+    assert fused["seconds"] < alone["seconds"]
+    # The program's own bound does not depend on the plan.
+    assert fused["program"]["roofline_seconds"] == pytest.approx(
+        alone["program"]["roofline_seconds"])
+    artifact = spyre.compile(SOFTMAX_512, cores=1, fuse_row_blocks=False)
+    assert "spyre.fusion_group" not in artifact.ir
+
+
 def test_program_roofline_counts_constant_weights():
     # A weight compiled into the program is read from DDR at least once, as
     # an argument is: it is part of the compulsory traffic.

@@ -66,6 +66,7 @@ struct CompileOptions {
   int64_t cores = 0; ///< 0: the target's
   kernel::Policy policy = kernel::Policy::Model;
   bool lxResidency = true;
+  bool fuseRowBlocks = true;
   bool hostFallback = true;
   F32Matmul f32Matmul = F32Matmul::Host;
   /// When set, only this function (and what it calls) is compiled: the

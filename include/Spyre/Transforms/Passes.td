@@ -180,6 +180,57 @@ def SpyreInsertPadding
   }];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
+def SpyreFuseRowBlocks
+    : Pass<"spyre-fuse-row-blocks"> {
+  let summary = "Run chains of row-wise ops block by block so their "
+                "intermediates stay in LX";
+  let description = [{
+    Finds groups of device compute ops that all walk the same rows (the
+    same host dim of every tensor they produce, a parallel op dim of each):
+    the row-wise pipelines of softmax, LayerNorm, RMSNorm, an attention
+    score path's scaling, masking and softmax, an activation after an
+    elementwise op. When a group's tensors do not fit the cores' LX
+    together, it is rewritten to run in row blocks: per block, each input
+    the group reads row by row is copied into LX (`spyre.extract_slice`),
+    the group's ops run on the block, and each result the rest of the
+    program reads is written into its place in a full-size buffer
+    (`spyre.insert_slice` into a `spyre.empty`). Inputs read whole by every
+    row (a LayerNorm weight, a scalar) are read by each block. The rows are
+    host dim 0 where that works, else the next host dim (the queries of
+    `[heads, queries, keys]` scores when the heads cannot be shared evenly
+    by the cores).
+
+    The block is the largest that divides the rows evenly across the cores
+    and keeps the group's tensors within half the usable LX of the cores
+    (the rest holds the staging buffers). The blocks are kept only when the
+    kernel model finds them faster than the ops run whole: a block's copies
+    do not overlap its compute the way one kernel's double-buffered DMA
+    does. Every op of a block carries `spyre.fusion_group = N`, which lets
+    `--spyre-plan-memory` keep its intermediates in LX whatever op makes
+    them. The copies into LX split the rows across the cores
+    (`spyre.work_division`), so that every op of the block keeps the same
+    per-core rows. DDR then sees each input read once and each result
+    written once.
+
+    Not fused: matmuls (their weights would be read once per block), data
+    movement ops, groups whose tensors already fit LX, and tensors whose
+    rows are the stick dim or are padded on the device (another host dim
+    may still be cut).
+
+    ```mlir
+    // softmax 512x1024 f16 on one core: 8 blocks of 64 rows, each
+    //   extract_slice (DDR -> LX), max, sub, exp, sum, reciprocal, mul,
+    //   insert_slice (LX -> DDR)
+    ```
+  }];
+  let options = [
+    Option<"cores", "cores", "int", /*default=*/"0",
+           "Cores the work will be divided across, 1..32 (0: the target's "
+           "cores)">,
+  ];
+  let dependentDialects = ["::mlir::spyre::SpyreDialect"];
+}
+
 def SpyreDivideWork
     : Pass<"spyre-divide-work"> {
   let summary = "Split every device op's iteration space across cores";

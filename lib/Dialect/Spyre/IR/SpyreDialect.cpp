@@ -177,6 +177,15 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
                                 "spyre.kernel";
     return success();
   }
+  if (name == kFusionGroupAttrName) {
+    auto group = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!group || !group.getType().isInteger(64) || group.getInt() < 0 ||
+        !isKernelPayload(op))
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative i64 on a kernel "
+                                "payload op";
+    return success();
+  }
   if (name == kHostSegmentAttrName) {
     if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
       return op->emitError()

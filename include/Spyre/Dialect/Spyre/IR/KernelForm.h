@@ -41,6 +41,14 @@ bool sameCoreSlices(const kernel::Problem &a, const kernel::Division &divisionA,
                     AffineMap mapA, const kernel::Problem &b,
                     const kernel::Division &divisionB, AffineMap mapB);
 
+/// The division of `op` that gives every core the same slice of operand
+/// `index` as `producer` (whose result it is) gives it with `division`, so
+/// the intermediate can stay in LX; nullopt when it cannot be carried over
+/// (chunks, a split reduction, or dims the operand does not index).
+std::optional<kernel::Division> carryOver(Operation *op, unsigned index,
+                                          Operation *producer,
+                                          const kernel::Division &division);
+
 /// The division a kernel's dims and order describe.
 kernel::Division getKernelDivision(KernelOp kernel);
 

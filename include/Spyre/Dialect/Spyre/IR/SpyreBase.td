@@ -85,6 +85,11 @@ def Spyre_Dialect : Dialect {
     /// (--spyre-form-bundles); the kernels of one bundle share its segment
     /// binding.
     static constexpr ::llvm::StringLiteral kBundleAttrName = "spyre.bundle";
+    /// Op attribute: the row-block fusion group the op belongs to
+    /// (--spyre-fuse-row-blocks); the intermediates of a group may stay in
+    /// LX whatever op produces them.
+    static constexpr ::llvm::StringLiteral kFusionGroupAttrName =
+        "spyre.fusion_group";
   }];
 }
 

@@ -1,0 +1,64 @@
+// Row-wise pipelines whose tensors do not fit one core's LX, run in row
+// blocks (--spyre-fuse-row-blocks); see integration_test/Run/row-blocks.test.
+
+func.func @softmax(%x: tensor<512x1024xf16>) -> tensor<512x1024xf16> {
+  %e = tensor.empty() : tensor<512x1024xf16>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<512x1024xf16>)
+                                   outs(%e : tensor<512x1024xf16>) -> tensor<512x1024xf16>
+  return %y : tensor<512x1024xf16>
+}
+
+func.func @layernorm(%x: tensor<512x1024xf16>, %w: tensor<1024xf16>, %b: tensor<1024xf16>) -> (tensor<512x1024xf16>, tensor<512xf16>) {
+  %c0 = arith.constant 0.0 : f16
+  %eps = arith.constant 1.0e-5 : f16
+  %n = arith.constant 1024.0 : f16
+  %e1 = tensor.empty() : tensor<512xf16>
+  %z = linalg.fill ins(%c0 : f16) outs(%e1 : tensor<512xf16>) -> tensor<512xf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(i,j)->(i,j)>, affine_map<(i,j)->(i)>], iterator_types = ["parallel","reduction"]} ins(%x : tensor<512x1024xf16>) outs(%z : tensor<512xf16>) {
+  ^bb0(%a: f16, %acc: f16):
+    %r = arith.addf %a, %acc : f16
+    linalg.yield %r : f16
+  } -> tensor<512xf16>
+  %e2 = tensor.empty() : tensor<512x1024xf16>
+  %c = linalg.generic {indexing_maps = [affine_map<(i,j)->(i,j)>, affine_map<(i,j)->(i)>, affine_map<(i,j)->(i,j)>], iterator_types = ["parallel","parallel"]} ins(%x, %s : tensor<512x1024xf16>, tensor<512xf16>) outs(%e2 : tensor<512x1024xf16>) {
+  ^bb0(%a: f16, %m: f16, %o: f16):
+    %mean = arith.divf %m, %n : f16
+    %r = arith.subf %a, %mean : f16
+    linalg.yield %r : f16
+  } -> tensor<512x1024xf16>
+  %v = linalg.generic {indexing_maps = [affine_map<(i,j)->(i,j)>, affine_map<(i,j)->(i)>], iterator_types = ["parallel","reduction"]} ins(%c : tensor<512x1024xf16>) outs(%z : tensor<512xf16>) {
+  ^bb0(%a: f16, %acc: f16):
+    %sq = arith.mulf %a, %a : f16
+    %r = arith.addf %sq, %acc : f16
+    linalg.yield %r : f16
+  } -> tensor<512xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(i,j)->(i,j)>, affine_map<(i,j)->(i)>, affine_map<(i,j)->(j)>, affine_map<(i,j)->(j)>, affine_map<(i,j)->(i,j)>], iterator_types = ["parallel","parallel"]} ins(%c, %v, %w, %b : tensor<512x1024xf16>, tensor<512xf16>, tensor<1024xf16>, tensor<1024xf16>) outs(%e2 : tensor<512x1024xf16>) {
+  ^bb0(%a: f16, %var: f16, %ww: f16, %bb: f16, %o: f16):
+    %vm = arith.divf %var, %n : f16
+    %ve = arith.addf %vm, %eps : f16
+    %rs = math.rsqrt %ve : f16
+    %t = arith.mulf %a, %rs : f16
+    %t2 = arith.mulf %t, %ww : f16
+    %r = arith.addf %t2, %bb : f16
+    linalg.yield %r : f16
+  } -> tensor<512x1024xf16>
+  return %y, %v : tensor<512x1024xf16>, tensor<512xf16>
+}
+
+// The score path of attention: scale, a mask every head reads, softmax over
+// the keys. Batch 1 and 8 heads cannot be cut into blocks for 8 cores, so the
+// blocks run along the queries; the mask is cut along its rows with them.
+#s4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#m2 = affine_map<(b, h, i, j) -> (i, j)>
+func.func @scores(%s: tensor<1x8x512x512xf16>, %mask: tensor<512x512xf16>) -> tensor<1x8x512x512xf16> {
+  %scale = arith.constant 0.125 : f16
+  %e = tensor.empty() : tensor<1x8x512x512xf16>
+  %m = linalg.generic {indexing_maps = [#s4, #m2, #s4], iterator_types = ["parallel","parallel","parallel","parallel"]} ins(%s, %mask : tensor<1x8x512x512xf16>, tensor<512x512xf16>) outs(%e : tensor<1x8x512x512xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %t = arith.mulf %a, %scale : f16
+    %r = arith.addf %t, %b : f16
+    linalg.yield %r : f16
+  } -> tensor<1x8x512x512xf16>
+  %y = linalg.softmax dimension(3) ins(%m : tensor<1x8x512x512xf16>) outs(%e : tensor<1x8x512x512xf16>) -> tensor<1x8x512x512xf16>
+  return %y : tensor<1x8x512x512xf16>
+}

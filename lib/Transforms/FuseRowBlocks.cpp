@@ -1,0 +1,636 @@
+//===- FuseRowBlocks.cpp - --spyre-fuse-row-blocks ------------------------===//
+//
+// A row-wise pipeline (softmax, LayerNorm, RMSNorm, an activation after an
+// elementwise op) run op by op writes every intermediate to DDR once its
+// tensors no longer fit LX together. Run block by block, each block's
+// intermediates fit:
+//
+//   for every block of R rows:
+//     inputs read row by row -> spyre.extract_slice (into LX)
+//     the group's ops on R rows (intermediates in LX)
+//     results read elsewhere -> spyre.insert_slice into a full-size buffer
+//
+// For the cut host dim c = 0, 1, 2, 3 in turn (rows of a [rows, cols]
+// tensor first; the queries of [heads, queries, keys] attention scores when
+// the heads cannot be cut for the cores):
+//
+// 1. every device compute op (not a matmul, not data movement) whose
+//    result's host dim c is an op dim `l` read as one whole host dim by each
+//    input that uses `l` at all, is row-wise;
+// 2. row-wise ops connected producer -> consumer through values read along
+//    `l` form groups, cut where an op reads a tensor made after the group's
+//    first op (a matmul between two chains);
+// 3. a group whose tensors exceed half the cores' usable LX is cut into the
+//    fewest blocks that fit (whole rows per core) and, when the kernel model
+//    finds the blocks faster than the ops run whole (with the intermediates
+//    --spyre-plan-memory would keep in LX then), rewritten in place of its
+//    first op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
+#include "Spyre/Dialect/Spyre/IR/Spyre.h"
+#include "Spyre/Transforms/Passes.h"
+#include "Spyre/Transforms/Utils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+
+namespace mlir::spyre {
+#define GEN_PASS_DEF_SPYREFUSEROWBLOCKS
+#include "Spyre/Transforms/Passes.h.inc"
+} // namespace mlir::spyre
+
+using namespace mlir;
+using namespace mlir::spyre;
+
+namespace {
+
+/// The blocks a group may be cut into at most (each block is a handful of
+/// kernels).
+constexpr int64_t kMaxBlocks = 256;
+
+/// The host dims tried as the cut, outermost first.
+constexpr unsigned kMaxCutDim = 4;
+
+/// `type` cut to `rows` positions along host dim `dim`, with the layout of
+/// the full tensor restricted to them: the dim must be tiled by one device
+/// dim (not the stick), one element per position, and not padded. Fails
+/// otherwise.
+FailureOr<RankedTensorType> sliceRows(RankedTensorType type, unsigned dim,
+                                      int64_t rows) {
+  if (!isDeviceTensor(type) || dim >= type.getRank() || rows < 2)
+    return failure();
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return failure();
+  }
+  ArrayRef<int> pieces = bound->piecesOf(static_cast<int>(dim));
+  const SpyreTensorLayout &layout = bound->layout();
+  if (pieces.size() != 1 ||
+      pieces.front() == static_cast<int>(layout.deviceRank()) - 1 ||
+      bound->roles()[pieces.front()].multiplier != 1 ||
+      layout.getDeviceSize()[pieces.front()] != type.getDimSize(dim))
+    return failure();
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = rows;
+  // Host strides change for the dims outside the cut one.
+  SmallVector<int64_t> hostStrides(shape.size(), 1);
+  for (int64_t h = static_cast<int64_t>(shape.size()) - 2; h >= 0; --h)
+    hostStrides[h] = hostStrides[h + 1] * shape[h + 1];
+  SmallVector<int64_t> deviceSize(layout.getDeviceSize());
+  deviceSize[pieces.front()] = rows;
+  LayoutAttr full = getLayoutAttr(type);
+  SmallVector<int64_t> strideMap(full.getStrideMap());
+  for (auto [d, role] : llvm::enumerate(bound->roles()))
+    if (role.kind == BoundLayout::DimKind::Piece)
+      strideMap[d] = hostStrides[role.hostDim] * role.multiplier;
+  auto sliced = LayoutAttr::get(type.getContext(), deviceSize, strideMap,
+                                full.getFormat(), full.getArrangement(),
+                                full.getStickBytes());
+  auto result = cast<RankedTensorType>(
+      withLayout(RankedTensorType::get(shape, type.getElementType()), sliced));
+  llvm::Expected<BoundLayout> check = bindLayout(result);
+  if (!check) {
+    llvm::consumeError(check.takeError());
+    return failure();
+  }
+  return result;
+}
+
+/// Device bytes of laid-out `type` (0 when it has no layout).
+int64_t deviceBytes(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !isDeviceTensor(tensor))
+    return 0;
+  llvm::Expected<SpyreTensorLayout> layout =
+      getLayoutAttr(tensor).getLayout(tensor.getElementType());
+  if (!layout) {
+    llvm::consumeError(layout.takeError());
+    return 0;
+  }
+  return layout->deviceBytes();
+}
+
+/// The kernel model's time for `op` on up to `cores` cores, its operands
+/// and result (in that order) in LX where `resident` says so (none when
+/// empty); nullopt when the model cannot plan it.
+std::optional<double> estimateSeconds(Operation *op, ArrayRef<bool> resident,
+                                      int64_t cores) {
+  std::string reason;
+  FailureOr<kernel::Problem> problem = getKernelProblem(op, reason);
+  if (failed(problem))
+    return std::nullopt;
+  for (auto [i, isResident] : llvm::enumerate(resident))
+    problem->tensors[i].lxResident = isResident;
+  TargetModel target = getTarget(op).getModel();
+  llvm::Expected<kernel::Plan> plan = kernel::divide(
+      *problem, target, cores, kernel::Policy::Model, target.usableLxBytes());
+  if (!plan) {
+    llvm::consumeError(plan.takeError());
+    return std::nullopt;
+  }
+  return plan->estimate.seconds;
+}
+
+std::optional<double> add(std::optional<double> a, std::optional<double> b) {
+  if (!a || !b)
+    return std::nullopt;
+  return *a + *b;
+}
+
+/// How a row-wise op reads its operands.
+struct RowOp {
+  Operation *op = nullptr;
+  /// Per input: the host dim read at the row's op dim, or -1 when the input
+  /// does not depend on the row at all (read whole by every block).
+  SmallVector<int> cutDim;
+};
+
+/// Whether `op` is row-wise along host dim `cut` of its result (see the file
+/// comment), and how it reads its inputs.
+std::optional<RowOp> asRowOp(Operation *op, unsigned cut) {
+  auto payload = dyn_cast<KernelPayloadOpInterface>(op);
+  auto compute = dyn_cast<ComputeOpInterface>(op);
+  if (!payload || !compute || op->getNumResults() != 1 ||
+      isa<MatmulOp, BatchMatmulOp, ScaledMatmulOp>(op) ||
+      payload.isDataMovement() ||
+      op->hasAttr(SpyreDialect::kFusionGroupAttrName))
+    return std::nullopt;
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType || !isDeviceTensor(resultType) || resultType.getRank() <= cut)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = payload.getIndexingMapsArray();
+  if (maps.size() != op->getNumOperands() + 1)
+    return std::nullopt;
+  auto row = dyn_cast<AffineDimExpr>(maps.back().getResult(cut));
+  if (!row)
+    return std::nullopt;
+  unsigned l = row.getPosition();
+  // The row's op dim appears once in a map, as a whole host dim.
+  auto positionOfRow = [&](AffineMap map) -> std::optional<int> {
+    std::optional<int> at;
+    for (auto [r, e] : llvm::enumerate(map.getResults())) {
+      if (!e.isFunctionOfDim(l))
+        continue;
+      if (at || e != row)
+        return std::nullopt;
+      at = static_cast<int>(r);
+    }
+    return at ? at : std::optional<int>(-1);
+  };
+  if (positionOfRow(maps.back()) != static_cast<int>(cut))
+    return std::nullopt;
+  RowOp result;
+  result.op = op;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    std::optional<int> at = positionOfRow(maps[i]);
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!at || !type ||
+        (*at >= 0 && type.getDimSize(*at) != resultType.getDimSize(cut)))
+      return std::nullopt;
+    result.cutDim.push_back(*at);
+  }
+  return result;
+}
+
+struct FuseRowBlocksPass
+    : public ::mlir::spyre::impl::SpyreFuseRowBlocksBase<FuseRowBlocksPass> {
+  using SpyreFuseRowBlocksBase::SpyreFuseRowBlocksBase;
+
+  void runOnOperation() override {
+    if (failed(
+            checkCoresOption(getOperation(), "--spyre-fuse-row-blocks", cores)))
+      return signalPassFailure();
+    if (failed(forEachFunction(getOperation(), [&](FunctionOpInterface f) {
+          if (f.isExternal())
+            return success();
+          target = getTarget(f).getModel();
+          // Cut along the outermost host dim that works: rows of a
+          // [rows, cols] tensor, the queries of [batch, heads, queries,
+          // keys] attention scores when batch and heads cannot be.
+          for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
+            for (Block &block : f.getFunctionBody())
+              fuseBlock(block, cut);
+          return success();
+        })))
+      signalPassFailure();
+  }
+
+  void fuseBlock(Block &block, unsigned cut);
+  /// Rewrites `group` (ops row-wise along host dim `cut` of their results,
+  /// in program order) in blocks, when that pays; returns whether it did.
+  bool fuseGroup(ArrayRef<RowOp> group, unsigned cut);
+  /// The group's intermediates --spyre-plan-memory would keep in LX
+  /// without blocks (as far as the kernel model can tell before the real
+  /// division).
+  llvm::SmallPtrSet<Value, 16> residentWhenUnfused(ArrayRef<RowOp> group,
+                                                   int64_t numCores);
+
+  /// Divides the block's device ops as --spyre-divide-work would (model
+  /// policy; a consumer preferring its producer's slices; hints honoured),
+  /// into `divisions`.
+  void divideLikeDivideWork(Block &block, int64_t numCores);
+
+  TargetModel target;
+  int64_t nextGroup = 0;
+  DenseMap<Operation *, kernel::Division> divisions;
+};
+
+void FuseRowBlocksPass::divideLikeDivideWork(Block &block, int64_t numCores) {
+  divisions.clear();
+  std::map<OpSignature, kernel::Division> cache;
+  for (Operation &op : block) {
+    if (!isKernelPayload(&op) || op.getNumResults() != 1 ||
+        !isDeviceTensor(op.getResult(0).getType()))
+      continue;
+    std::optional<kernel::Division> preferred;
+    for (OpOperand &operand : op.getOpOperands()) {
+      Operation *producer = operand.get().getDefiningOp();
+      auto it = producer ? divisions.find(producer) : divisions.end();
+      if (it == divisions.end())
+        continue;
+      preferred =
+          carryOver(&op, operand.getOperandNumber(), producer, it->second);
+      if (preferred)
+        break;
+    }
+    OpSignature key =
+        getOpSignature(&op, {SpyreDialect::kWorkDivisionAttrName});
+    if (preferred) {
+      key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());
+      key.insert(key.end(), preferred->order.begin(), preferred->order.end());
+    }
+    auto cached = cache.find(key);
+    if (cached != cache.end()) {
+      divisions[&op] = cached->second;
+      continue;
+    }
+    std::string reason;
+    FailureOr<kernel::Problem> problem = getKernelProblem(&op, reason);
+    if (failed(problem))
+      continue;
+    auto hint = op.getAttrOfType<DenseI64ArrayAttr>(
+        SpyreDialect::kWorkDivisionAttrName);
+    llvm::Expected<kernel::Plan> plan =
+        hint ? kernel::planWithSplits(*problem, target, numCores,
+                                      hint.asArrayRef(), target.usableLxBytes())
+             : kernel::divide(*problem, target, numCores, kernel::Policy::Model,
+                              target.usableLxBytes(),
+                              preferred ? &*preferred : nullptr);
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      continue;
+    }
+    divisions[&op] = plan->division;
+    cache[key] = plan->division;
+  }
+}
+
+void FuseRowBlocksPass::fuseBlock(Block &block, unsigned cut) {
+  divideLikeDivideWork(block, cores == 0 ? target.cores : cores);
+  SmallVector<RowOp> rowOps;
+  DenseMap<Operation *, unsigned> indexOf;
+  for (Operation &op : block)
+    if (std::optional<RowOp> r = asRowOp(&op, cut)) {
+      indexOf[&op] = rowOps.size();
+      rowOps.push_back(std::move(*r));
+    }
+  llvm::EquivalenceClasses<unsigned> classes;
+  for (auto [i, r] : llvm::enumerate(rowOps)) {
+    classes.insert(i);
+    for (auto [o, operand] : llvm::enumerate(r.op->getOperands())) {
+      Operation *producer = operand.getDefiningOp();
+      auto it = producer ? indexOf.find(producer) : indexOf.end();
+      if (r.cutDim[o] == static_cast<int>(cut) && it != indexOf.end())
+        classes.unionSets(it->second, i);
+    }
+  }
+  SmallVector<SmallVector<RowOp>> groups;
+  for (auto it = classes.begin(); it != classes.end(); ++it) {
+    if (!(*it)->isLeader())
+      continue;
+    SmallVector<unsigned> members(classes.member_begin(**it),
+                                  classes.member_end());
+    llvm::sort(members);
+    // A group runs where its first op was: it is cut where an op reads a
+    // tensor made after that (a matmul between two row-wise chains).
+    SmallVector<RowOp> group;
+    llvm::SmallPtrSet<Operation *, 16> inGroup;
+    for (unsigned m : members) {
+      Operation *op = rowOps[m].op;
+      bool late =
+          !group.empty() && llvm::any_of(op->getOperands(), [&](Value v) {
+            Operation *producer = v.getDefiningOp();
+            return producer && !inGroup.contains(producer) &&
+                   producer->getBlock() == &block &&
+                   group.front().op->isBeforeInBlock(producer);
+          });
+      if (late) {
+        groups.push_back(std::move(group));
+        group.clear();
+        inGroup.clear();
+      }
+      group.push_back(rowOps[m]);
+      inGroup.insert(op);
+    }
+    groups.push_back(std::move(group));
+  }
+  llvm::erase_if(groups,
+                 [](const SmallVector<RowOp> &g) { return g.size() < 2; });
+  for (ArrayRef<RowOp> group : groups)
+    fuseGroup(group, cut);
+}
+
+llvm::SmallPtrSet<Value, 16>
+FuseRowBlocksPass::residentWhenUnfused(ArrayRef<RowOp> group,
+                                       int64_t numCores) {
+  // With the ops divided as --spyre-divide-work would, keep in LX what
+  // --spyre-plan-memory would: the
+  // outputs of LX-resident ops whose consumers all get the same per-core
+  // slices, largest saving first, above each kernel's staging buffers.
+  struct Planned {
+    kernel::Problem problem;
+    kernel::Division division;
+    SmallVector<AffineMap> maps;
+    int64_t lxBytes = 0;
+  };
+  DenseMap<Operation *, size_t> position;
+  std::vector<std::optional<Planned>> plans;
+  for (auto [i, r] : llvm::enumerate(group)) {
+    position[r.op] = i;
+    std::string reason;
+    FailureOr<kernel::Problem> problem = getKernelProblem(r.op, reason);
+    if (failed(problem)) {
+      plans.push_back(std::nullopt);
+      continue;
+    }
+    auto division = divisions.find(r.op);
+    if (division == divisions.end()) {
+      plans.push_back(std::nullopt);
+      continue;
+    }
+    llvm::Expected<kernel::Plan> plan = kernel::planDivision(
+        *problem, target, division->second, target.usableLxBytes());
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      plans.push_back(std::nullopt);
+      continue;
+    }
+    plans.push_back(
+        Planned{std::move(*problem), plan->division,
+                cast<KernelPayloadOpInterface>(r.op).getIndexingMapsArray(),
+                plan->estimate.lxBytes});
+  }
+
+  struct Candidate {
+    Value value;
+    int64_t bytes;
+    size_t def, last;
+    int64_t saving;
+  };
+  SmallVector<Candidate> candidates;
+  for (auto [i, r] : llvm::enumerate(group)) {
+    Value v = r.op->getResult(0);
+    auto payload = cast<KernelPayloadOpInterface>(r.op);
+    const std::optional<Planned> &producer = plans[i];
+    if (v.use_empty() || !producer || producer->division.numChunks() > 1 ||
+        !target.mayStayInLx(payload.getOpFuncName().str()))
+      continue;
+    bool partial = false;
+    for (auto [d, dim] : llvm::enumerate(producer->problem.dims))
+      partial |= dim.reduction && producer->division.splits[d] > 1;
+    if (partial)
+      continue;
+    const kernel::Tensor &result = producer->problem.result();
+    Candidate c{
+        v,
+        kernel::boxSticks(
+            result, kernel::sliceSizes(producer->problem, producer->division)) *
+            result.stickBytes,
+        i, i, 0};
+    bool matches = true;
+    for (OpOperand &use : v.getUses()) {
+      auto it = position.find(use.getOwner());
+      if (it == position.end() || !plans[it->second]) {
+        matches = false;
+        break;
+      }
+      const Planned &consumer = *plans[it->second];
+      matches &= sameCoreSlices(producer->problem, producer->division,
+                                producer->maps.back(), consumer.problem,
+                                consumer.division,
+                                consumer.maps[use.getOperandNumber()]);
+      c.last = std::max(c.last, it->second);
+    }
+    if (!matches)
+      continue;
+    c.saving =
+        c.bytes * (1 + static_cast<int64_t>(llvm::range_size(v.getUses())));
+    candidates.push_back(c);
+  }
+  llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
+    return a.saving > b.saving;
+  });
+  SmallVector<int64_t> live(group.size(), 0);
+  llvm::SmallPtrSet<Value, 16> resident;
+  for (const Candidate &c : candidates) {
+    bool fits = true;
+    for (size_t p = c.def; p <= c.last; ++p)
+      fits &= live[p] + c.bytes + (plans[p] ? plans[p]->lxBytes : 0) <=
+              target.usableLxBytes();
+    if (!fits)
+      continue;
+    for (size_t p = c.def; p <= c.last; ++p)
+      live[p] += c.bytes;
+    resident.insert(c.value);
+  }
+  return resident;
+}
+
+bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
+  Operation *first = group.front().op;
+  llvm::SmallPtrSet<Operation *, 16> members;
+  for (const RowOp &r : group)
+    members.insert(r.op);
+  int64_t rows =
+      cast<RankedTensorType>(first->getResult(0).getType()).getDimSize(cut);
+
+  // Inputs read row by row (with the host dim read at the row), inputs read
+  // whole, results read elsewhere.
+  llvm::MapVector<Value, int> rowInputs;
+  llvm::SetVector<Value> wholeInputs;
+  SmallVector<Value> outputs;
+  bool internal = false;
+  for (const RowOp &r : group) {
+    for (auto [o, operand] : llvm::enumerate(r.op->getOperands())) {
+      Operation *producer = operand.getDefiningOp();
+      bool inside = producer && members.contains(producer);
+      if (inside && r.cutDim[o] != static_cast<int>(cut))
+        return false; // a member's result read across rows
+      if (inside)
+        continue;
+      // Whatever the group reads must exist before it starts.
+      if (producer && (producer->getBlock() != first->getBlock() ||
+                       !producer->isBeforeInBlock(first)))
+        return false;
+      if (r.cutDim[o] < 0) {
+        wholeInputs.insert(operand);
+        continue;
+      }
+      auto [it, inserted] = rowInputs.insert({operand, r.cutDim[o]});
+      if (!inserted && it->second != r.cutDim[o])
+        return false; // read by rows along two different dims
+    }
+    Value result = r.op->getResult(0);
+    bool readOutside = llvm::any_of(result.getUsers(), [&](Operation *user) {
+      return !members.contains(user);
+    });
+    if (readOutside || result.use_empty())
+      outputs.push_back(result);
+    internal |= !readOutside && !result.use_empty();
+  }
+  if (!internal || llvm::any_of(rowInputs, [&](auto input) {
+        return wholeInputs.contains(input.first);
+      }))
+    return false;
+
+  // The block: the fewest blocks whose tensors fit half the cores' LX.
+  int64_t bytes = 0;
+  for (auto [v, dim] : rowInputs)
+    bytes += deviceBytes(v.getType());
+  for (const RowOp &r : group)
+    bytes += deviceBytes(r.op->getResult(0).getType());
+  int64_t numCores = cores == 0 ? target.cores : cores;
+  int64_t budget = target.usableLxBytes() * numCores / 2;
+  if (bytes <= budget)
+    return false;
+  int64_t blockRows = 0;
+  for (int64_t blocks = 2; blocks <= std::min(rows, kMaxBlocks); ++blocks) {
+    if (rows % blocks)
+      continue;
+    int64_t r = rows / blocks;
+    if (r % numCores == 0 && bytes / blocks <= budget) {
+      blockRows = r;
+      break;
+    }
+  }
+  if (blockRows == 0)
+    return false;
+
+  // Every tensor the group touches must take the cut.
+  DenseMap<Value, RankedTensorType> blockType;
+  for (auto [v, dim] : rowInputs) {
+    FailureOr<RankedTensorType> t =
+        sliceRows(cast<RankedTensorType>(v.getType()), dim, blockRows);
+    if (failed(t))
+      return false;
+    blockType[v] = *t;
+  }
+  for (const RowOp &r : group) {
+    Value v = r.op->getResult(0);
+    FailureOr<RankedTensorType> t =
+        sliceRows(cast<RankedTensorType>(v.getType()), cut, blockRows);
+    if (failed(t))
+      return false;
+    blockType[v] = *t;
+  }
+
+  MLIRContext *context = first->getContext();
+  OpBuilder builder(first);
+  auto groupAttr = builder.getI64IntegerAttr(nextGroup);
+  SmallVector<Operation *> created;
+  SmallVector<Operation *> firstBlock;
+  SmallVector<Value> buffers;
+  for (Value out : outputs) {
+    buffers.push_back(EmptyOp::create(builder, out.getLoc(), out.getType()));
+    created.push_back(buffers.back().getDefiningOp());
+  }
+  int64_t numBlocks = rows / blockRows;
+  for (int64_t b = 0; b < numBlocks; ++b) {
+    size_t begin = created.size();
+    IRMapping mapping;
+    for (auto [in, dim] : rowInputs) {
+      auto type = cast<RankedTensorType>(in.getType());
+      SmallVector<int64_t> offsets(type.getRank(), 0);
+      offsets[dim] = b * blockRows;
+      auto slice = ExtractSliceOp::create(builder, in.getLoc(), blockType[in],
+                                          in, offsets);
+      slice->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
+      // The rows are split across the cores; every op of the block
+      // carries the split over.
+      SmallVector<int64_t> splits(type.getRank(), 1);
+      splits[dim] = std::min(numCores, blockRows);
+      slice->setAttr(SpyreDialect::kWorkDivisionAttrName,
+                     DenseI64ArrayAttr::get(context, splits));
+      mapping.map(in, slice.getResult());
+      created.push_back(slice);
+    }
+    for (const RowOp &r : group) {
+      Operation *clone = builder.clone(*r.op, mapping);
+      clone->getResult(0).setType(blockType[r.op->getResult(0)]);
+      clone->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
+      created.push_back(clone);
+    }
+    for (auto [i, out] : llvm::enumerate(outputs)) {
+      auto type = cast<RankedTensorType>(out.getType());
+      SmallVector<int64_t> offsets(type.getRank(), 0);
+      offsets[cut] = b * blockRows;
+      auto insert = InsertSliceOp::create(
+          builder, out.getLoc(), type, mapping.lookup(out), buffers[i], offsets,
+          /*fill=*/nullptr);
+      insert->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
+      buffers[i] = insert.getResult();
+      created.push_back(insert);
+    }
+    if (b == 0)
+      firstBlock.assign(created.begin() + begin, created.end());
+  }
+
+  // Keep the blocks only when the kernel model says they are faster: each
+  // block's copies in and out do not overlap its compute the way one
+  // kernel's double-buffered DMA does.
+  std::optional<double> whole = 0, blocked = 0;
+  llvm::SmallPtrSet<Value, 16> unfusedResident =
+      residentWhenUnfused(group, numCores);
+  for (const RowOp &r : group) {
+    SmallVector<bool> resident;
+    for (Value operand : r.op->getOperands())
+      resident.push_back(unfusedResident.contains(operand));
+    resident.push_back(unfusedResident.contains(r.op->getResult(0)));
+    whole = add(whole, estimateSeconds(r.op, resident, numCores));
+  }
+  llvm::SmallPtrSet<Operation *, 16> inBlock(firstBlock.begin(),
+                                             firstBlock.end());
+  for (Operation *op : firstBlock) {
+    SmallVector<bool> resident;
+    for (Value operand : op->getOperands())
+      resident.push_back(!isa<InsertSliceOp>(op) || operand == op->getOperand(0)
+                             ? inBlock.contains(operand.getDefiningOp())
+                             : false);
+    resident.push_back(
+        !isa<InsertSliceOp>(op) &&
+        llvm::all_of(op->getResult(0).getUsers(),
+                     [&](Operation *user) { return inBlock.contains(user); }));
+    blocked = add(blocked, estimateSeconds(op, resident, numCores));
+  }
+  if (!whole || !blocked || *blocked * numBlocks >= *whole) {
+    for (Operation *op : llvm::reverse(created))
+      op->erase();
+    return false;
+  }
+  ++nextGroup;
+  for (auto [out, buffer] : llvm::zip(outputs, buffers))
+    out.replaceAllUsesWith(buffer);
+  for (const RowOp &r : llvm::reverse(group))
+    r.op->erase();
+  return true;
+}
+
+} // namespace

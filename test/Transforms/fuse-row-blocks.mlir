@@ -1,0 +1,139 @@
+// RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks=cores=1 | FileCheck %s
+// RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks=cores=2 | FileCheck %s --check-prefix=TWO
+// RUN: spyre-opt --help | FileCheck %s --check-prefix=HELP
+
+// HELP: --spyre-fuse-row-blocks
+// HELP: --cores=
+
+!x = tensor<512x1024xf16, #spyre.layout<device_size = [16, 512, 64], stride_map = [64, 1024, 1]>>
+!r = tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
+
+// Softmax over 512x1024 f16 (1 MiB per tensor) does not fit one core's LX
+// with its intermediates: it runs in 8 blocks of 64 rows (8 x 128 KiB x 4
+// tensors stays within half the usable LX). Each block copies its rows in,
+// runs the six ops on them and writes its rows of the result.
+// CHECK-LABEL: func.func @softmax
+// CHECK-SAME: (%[[X:.*]]: tensor<512x1024xf16
+// CHECK: %[[BUF:.*]] = spyre.empty : tensor<512x1024xf16
+// CHECK: %[[IN0:.*]] = spyre.extract_slice %[[X]] offsets = [0, 0] {spyre.fusion_group = 0 : i64, spyre.work_division = array<i64: 1, 1>} : {{.*}} -> tensor<64x1024xf16, #spyre.layout<device_size = [16, 64, 64], stride_map = [64, 1024, 1]>>
+// CHECK: %[[M:.*]] = spyre.max %[[IN0]] dim = 1 {spyre.fusion_group = 0 : i64} : {{.*}} -> tensor<64xf16, #spyre.layout<device_size = [1, 64, 64], stride_map = [-1, 1, -1]>>
+// CHECK: spyre.sub %[[IN0]], %[[M]] {{.*}}spyre.fusion_group = 0
+// CHECK: spyre.exp
+// CHECK: spyre.sum
+// CHECK: spyre.reciprocal
+// CHECK: %[[Y0:.*]] = spyre.mul
+// CHECK: %[[OUT0:.*]] = spyre.insert_slice %[[Y0]] into %[[BUF]] offsets = [0, 0] {spyre.fusion_group = 0 : i64}
+// CHECK: spyre.extract_slice %[[X]] offsets = [64, 0]
+// CHECK: spyre.insert_slice %{{.*}} into %[[OUT0]] offsets = [64, 0]
+// CHECK-COUNT-6: spyre.extract_slice
+// CHECK: %[[LAST:.*]] = spyre.insert_slice {{.*}} offsets = [448, 0]
+// CHECK-NEXT: return %[[LAST]]
+// On two cores the blocks are twice as tall, their rows split in two.
+// TWO-LABEL: func.func @softmax
+// TWO: spyre.extract_slice {{.*}}offsets = [0, 0] {spyre.fusion_group = 0 : i64, spyre.work_division = array<i64: 2, 1>} : {{.*}} -> tensor<128x1024xf16
+// TWO-COUNT-3: spyre.extract_slice
+// TWO-NOT: spyre.extract_slice
+// TWO: return
+func.func @softmax(%x: !x) -> !x {
+  %0 = spyre.max %x dim = 1 : !x -> !r
+  %1 = spyre.sub %x, %0 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (!x, !r) -> !x
+  %2 = spyre.exp %1 : (!x) -> !x
+  %3 = spyre.sum %2 dim = 1 : !x -> !r
+  %4 = spyre.reciprocal %3 : (!r) -> !r
+  %5 = spyre.mul %2, %4 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (!x, !r) -> !x
+  return %5 : !x
+}
+
+// -----
+
+!x = tensor<512x1024xf16, #spyre.layout<device_size = [16, 512, 64], stride_map = [64, 1024, 1]>>
+!w = tensor<1024xf16, #spyre.layout<device_size = [16, 64], stride_map = [64, 1]>>
+!r = tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
+
+// RMSNorm with a weight every row reads whole: the weight is read by each
+// block as it is; the row statistic the caller also receives is a second
+// result of the group, written block by block into its own buffer.
+// CHECK-LABEL: func.func @rmsnorm_two_results
+// CHECK-SAME: (%[[X:.*]]: tensor<512x1024xf16{{.*}}, %[[W:.*]]: tensor<1024xf16
+// CHECK-DAG: %[[SBUF:.*]] = spyre.empty : tensor<512xf16
+// CHECK-DAG: %[[YBUF:.*]] = spyre.empty : tensor<512x1024xf16
+// CHECK: %[[IN:.*]] = spyre.extract_slice %[[X]] offsets = [0, 0]
+// CHECK: spyre.mul %{{.*}}, %[[W]] {{.*}}spyre.fusion_group = 0
+// CHECK-DAG: spyre.insert_slice %{{.*}} into %[[SBUF]] offsets = [0]
+// CHECK-DAG: spyre.insert_slice %{{.*}} into %[[YBUF]] offsets = [0, 0]
+// CHECK: return
+func.func @rmsnorm_two_results(%x: !x, %w: !w) -> (!x, !r) {
+  %0 = spyre.mul %x, %x : (!x, !x) -> !x
+  %1 = spyre.mean %0 dim = 1 : !x -> !r
+  %2 = spyre.rsqrt %1 : (!r) -> !r
+  %3 = spyre.mul %x, %2 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (!x, !r) -> !x
+  %4 = spyre.mul %3, %w {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (!x, !w) -> !x
+  return %4, %2 : !x, !r
+}
+
+// -----
+
+!s = tensor<64x1024xf16, #spyre.layout<device_size = [16, 64, 64], stride_map = [64, 1024, 1]>>
+!r = tensor<64xf16, #spyre.layout<device_size = [1, 64, 64], stride_map = [-1, 1, -1]>>
+
+// A group whose tensors fit LX together is left to --spyre-plan-memory.
+// CHECK-LABEL: func.func @fits
+// CHECK-NOT: spyre.extract_slice
+// CHECK-NOT: fusion_group
+// CHECK: return
+func.func @fits(%x: !s) -> !s {
+  %0 = spyre.max %x dim = 1 : !s -> !r
+  %1 = spyre.sub %x, %0 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (!s, !r) -> !s
+  %2 = spyre.exp %1 : (!s) -> !s
+  return %2 : !s
+}
+
+// -----
+
+!t = tensor<1024x512xf16, #spyre.layout<device_size = [512, 16, 64], stride_map = [1, 32768, 512]>>
+!c = tensor<512xf16, #spyre.layout<device_size = [8, 64], stride_map = [64, 1]>>
+
+// Rows that are the stick dim (a transposed layout) are not cut: the
+// blocks run along host dim 1 instead, whose positions are the outermost
+// device dim.
+// CHECK-LABEL: func.func @rows_on_the_stick
+// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 0] {{.*}}work_division = array<i64: 1, 1>} : tensor<1024x512xf16, {{.*}} -> tensor<1024x64xf16, #spyre.layout<device_size = [64, 16, 64], stride_map = [1, 4096, 64]>>
+// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 64]
+// CHECK: return
+func.func @rows_on_the_stick(%x: !t) -> !t {
+  %0 = spyre.exp %x : (!t) -> !t
+  %1 = spyre.exp %0 : (!t) -> !t
+  %2 = spyre.exp %1 : (!t) -> !t
+  return %2 : !t
+}
+
+!n = tensor<1024x512xf16, #spyre.layout<device_size = [8, 1024, 64], stride_map = [64, 512, 1]>>
+// CHECK-LABEL: func.func @rows_not_on_the_stick
+// CHECK: spyre.extract_slice
+// CHECK: return
+func.func @rows_not_on_the_stick(%x: !n) -> !n {
+  %0 = spyre.exp %x : (!n) -> !n
+  %1 = spyre.exp %0 : (!n) -> !n
+  %2 = spyre.exp %1 : (!n) -> !n
+  return %2 : !n
+}
+
+// -----
+
+!a = tensor<512x1024xf16, #spyre.layout<device_size = [16, 512, 64], stride_map = [64, 1024, 1]>>
+!b = tensor<1024x1024xf16, #spyre.layout<device_size = [16, 1024, 64], stride_map = [64, 1024, 1]>>
+
+// A matmul never joins (its weight would be read once per block); the
+// elementwise chain after it does, reading the matmul's result by rows.
+// CHECK-LABEL: func.func @matmul_then_chain
+// CHECK: %[[MM:.*]] = spyre.matmul
+// CHECK-NOT: fusion_group
+// CHECK: spyre.extract_slice %[[MM]] offsets = [0, 0]
+// CHECK: return
+func.func @matmul_then_chain(%a: !a, %b: !b, %c: !a) -> !a {
+  %0 = spyre.matmul %a, %b : !a, !b -> !a
+  %1 = spyre.add %0, %c : (!a, !a) -> !a
+  %2 = spyre.sigmoid %1 : (!a) -> !a
+  %3 = spyre.mul %1, %2 : (!a, !a) -> !a
+  return %3 : !a
+}
