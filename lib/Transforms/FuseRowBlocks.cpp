@@ -39,8 +39,6 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <map>
-
 namespace mlir::spyre {
 #define GEN_PASS_DEF_SPYREFUSEROWBLOCKS
 #include "Spyre/Transforms/Passes.h.inc"
@@ -54,6 +52,11 @@ namespace {
 /// The blocks a group may be cut into at most (each block is a handful of
 /// kernels).
 constexpr int64_t kMaxBlocks = 256;
+
+/// The modelled gain blocks must promise to be kept: the kernel model and
+/// the simulator's timing differ by more than a few percent on small
+/// kernels, and every block adds kernel launches.
+constexpr double kMinGain = 0.10;
 
 /// The host dims tried as the cut, outermost first.
 constexpr unsigned kMaxCutDim = 4;
@@ -116,33 +119,6 @@ int64_t deviceBytes(Type type) {
     return 0;
   }
   return layout->deviceBytes();
-}
-
-/// The kernel model's time for `op` on up to `cores` cores, its operands
-/// and result (in that order) in LX where `resident` says so (none when
-/// empty); nullopt when the model cannot plan it.
-std::optional<double> estimateSeconds(Operation *op, ArrayRef<bool> resident,
-                                      int64_t cores) {
-  std::string reason;
-  FailureOr<kernel::Problem> problem = getKernelProblem(op, reason);
-  if (failed(problem))
-    return std::nullopt;
-  for (auto [i, isResident] : llvm::enumerate(resident))
-    problem->tensors[i].lxResident = isResident;
-  TargetModel target = getTarget(op).getModel();
-  llvm::Expected<kernel::Plan> plan = kernel::divide(
-      *problem, target, cores, kernel::Policy::Model, target.usableLxBytes());
-  if (!plan) {
-    llvm::consumeError(plan.takeError());
-    return std::nullopt;
-  }
-  return plan->estimate.seconds;
-}
-
-std::optional<double> add(std::optional<double> a, std::optional<double> b) {
-  if (!a || !b)
-    return std::nullopt;
-  return *a + *b;
 }
 
 /// How a row-wise op reads its operands.
@@ -227,74 +203,30 @@ struct FuseRowBlocksPass
   /// Rewrites `group` (ops row-wise along host dim `cut` of their results,
   /// in program order) in blocks, when that pays; returns whether it did.
   bool fuseGroup(ArrayRef<RowOp> group, unsigned cut);
-  /// The group's intermediates --spyre-plan-memory would keep in LX
-  /// without blocks (as far as the kernel model can tell before the real
-  /// division).
-  llvm::SmallPtrSet<Value, 16> residentWhenUnfused(ArrayRef<RowOp> group,
-                                                   int64_t numCores);
-
-  /// Divides the block's device ops as --spyre-divide-work would (model
-  /// policy; a consumer preferring its producer's slices; hints honoured),
-  /// into `divisions`.
-  void divideLikeDivideWork(Block &block, int64_t numCores);
+  /// The kernel model's time for `ops` (in program order, each divided by
+  /// `chooser`) with the intermediates --spyre-plan-memory would keep in LX:
+  /// outputs of the target's LX-resident ops (of any op when `anyOp`, as in
+  /// a row block) read only by `ops` with the same per-core slices, largest
+  /// saving first, above each kernel's staging buffers. Nullopt when the
+  /// model cannot plan one of them.
+  std::optional<double> modelledSeconds(ArrayRef<Operation *> ops,
+                                        const DivisionChooser &chooser,
+                                        bool anyOp);
 
   TargetModel target;
   int64_t nextGroup = 0;
-  DenseMap<Operation *, kernel::Division> divisions;
+  /// The block's ops divided as --spyre-divide-work would divide them
+  /// without row blocks.
+  std::optional<DivisionChooser> divisions;
 };
 
-void FuseRowBlocksPass::divideLikeDivideWork(Block &block, int64_t numCores) {
-  divisions.clear();
-  std::map<OpSignature, kernel::Division> cache;
-  for (Operation &op : block) {
-    if (!isKernelPayload(&op) || op.getNumResults() != 1 ||
-        !isDeviceTensor(op.getResult(0).getType()))
-      continue;
-    std::optional<kernel::Division> preferred;
-    for (OpOperand &operand : op.getOpOperands()) {
-      Operation *producer = operand.get().getDefiningOp();
-      auto it = producer ? divisions.find(producer) : divisions.end();
-      if (it == divisions.end())
-        continue;
-      preferred =
-          carryOver(&op, operand.getOperandNumber(), producer, it->second);
-      if (preferred)
-        break;
-    }
-    OpSignature key =
-        getOpSignature(&op, {SpyreDialect::kWorkDivisionAttrName});
-    if (preferred) {
-      key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());
-      key.insert(key.end(), preferred->order.begin(), preferred->order.end());
-    }
-    auto cached = cache.find(key);
-    if (cached != cache.end()) {
-      divisions[&op] = cached->second;
-      continue;
-    }
-    std::string reason;
-    FailureOr<kernel::Problem> problem = getKernelProblem(&op, reason);
-    if (failed(problem))
-      continue;
-    auto hint = op.getAttrOfType<DenseI64ArrayAttr>(
-        SpyreDialect::kWorkDivisionAttrName);
-    llvm::Expected<kernel::Plan> plan =
-        hint ? kernel::planWithSplits(*problem, target, numCores,
-                                      hint.asArrayRef(), target.usableLxBytes())
-             : kernel::divide(*problem, target, numCores, kernel::Policy::Model,
-                              target.usableLxBytes(),
-                              preferred ? &*preferred : nullptr);
-    if (!plan) {
-      llvm::consumeError(plan.takeError());
-      continue;
-    }
-    divisions[&op] = plan->division;
-    cache[key] = plan->division;
-  }
-}
-
 void FuseRowBlocksPass::fuseBlock(Block &block, unsigned cut) {
-  divideLikeDivideWork(block, cores == 0 ? target.cores : cores);
+  divisions.emplace(target, cores == 0 ? target.cores : cores,
+                    kernel::Policy::Model);
+  for (Operation &op : block)
+    if (isKernelPayload(&op) && op.getNumResults() == 1 &&
+        isDeviceTensor(op.getResult(0).getType()))
+      llvm::consumeError(divisions->choose(&op).takeError());
   SmallVector<RowOp> rowOps;
   DenseMap<Operation *, unsigned> indexOf;
   for (Operation &op : block)
@@ -348,13 +280,9 @@ void FuseRowBlocksPass::fuseBlock(Block &block, unsigned cut) {
     fuseGroup(group, cut);
 }
 
-llvm::SmallPtrSet<Value, 16>
-FuseRowBlocksPass::residentWhenUnfused(ArrayRef<RowOp> group,
-                                       int64_t numCores) {
-  // With the ops divided as --spyre-divide-work would, keep in LX what
-  // --spyre-plan-memory would: the
-  // outputs of LX-resident ops whose consumers all get the same per-core
-  // slices, largest saving first, above each kernel's staging buffers.
+std::optional<double>
+FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
+                                   const DivisionChooser &chooser, bool anyOp) {
   struct Planned {
     kernel::Problem problem;
     kernel::Division division;
@@ -362,33 +290,27 @@ FuseRowBlocksPass::residentWhenUnfused(ArrayRef<RowOp> group,
     int64_t lxBytes = 0;
   };
   DenseMap<Operation *, size_t> position;
-  std::vector<std::optional<Planned>> plans;
-  for (auto [i, r] : llvm::enumerate(group)) {
-    position[r.op] = i;
+  std::vector<Planned> plans;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    position[op] = i;
     std::string reason;
-    FailureOr<kernel::Problem> problem = getKernelProblem(r.op, reason);
-    if (failed(problem)) {
-      plans.push_back(std::nullopt);
-      continue;
-    }
-    auto division = divisions.find(r.op);
-    if (division == divisions.end()) {
-      plans.push_back(std::nullopt);
-      continue;
-    }
+    FailureOr<kernel::Problem> problem = getKernelProblem(op, reason);
+    const kernel::Division *division = chooser.lookup(op);
+    if (failed(problem) || !division)
+      return std::nullopt;
     llvm::Expected<kernel::Plan> plan = kernel::planDivision(
-        *problem, target, division->second, target.usableLxBytes());
+        *problem, target, *division, target.usableLxBytes());
     if (!plan) {
       llvm::consumeError(plan.takeError());
-      plans.push_back(std::nullopt);
-      continue;
+      return std::nullopt;
     }
     plans.push_back(
-        Planned{std::move(*problem), plan->division,
-                cast<KernelPayloadOpInterface>(r.op).getIndexingMapsArray(),
+        Planned{std::move(*problem), *division,
+                cast<KernelPayloadOpInterface>(op).getIndexingMapsArray(),
                 plan->estimate.lxBytes});
   }
 
+  // Candidates, as --spyre-plan-memory picks them.
   struct Candidate {
     Value value;
     int64_t bytes;
@@ -396,35 +318,40 @@ FuseRowBlocksPass::residentWhenUnfused(ArrayRef<RowOp> group,
     int64_t saving;
   };
   SmallVector<Candidate> candidates;
-  for (auto [i, r] : llvm::enumerate(group)) {
-    Value v = r.op->getResult(0);
-    auto payload = cast<KernelPayloadOpInterface>(r.op);
-    const std::optional<Planned> &producer = plans[i];
-    if (v.use_empty() || !producer || producer->division.numChunks() > 1 ||
-        !target.mayStayInLx(payload.getOpFuncName().str()))
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    Value v = op->getResult(0);
+    const Planned &producer = plans[i];
+    auto payload = cast<KernelPayloadOpInterface>(op);
+    if (v.use_empty() || producer.division.numChunks() > 1 ||
+        isa<InsertSliceOp>(op) ||
+        (!anyOp && !target.mayStayInLx(payload.getOpFuncName().str())))
       continue;
     bool partial = false;
-    for (auto [d, dim] : llvm::enumerate(producer->problem.dims))
-      partial |= dim.reduction && producer->division.splits[d] > 1;
+    for (auto [d, dim] : llvm::enumerate(producer.problem.dims))
+      partial |= dim.reduction && producer.division.splits[d] > 1;
     if (partial)
       continue;
-    const kernel::Tensor &result = producer->problem.result();
+    const kernel::Tensor &result = producer.problem.result();
     Candidate c{
         v,
         kernel::boxSticks(
-            result, kernel::sliceSizes(producer->problem, producer->division)) *
+            result, kernel::sliceSizes(producer.problem, producer.division)) *
             result.stickBytes,
         i, i, 0};
     bool matches = true;
     for (OpOperand &use : v.getUses()) {
       auto it = position.find(use.getOwner());
-      if (it == position.end() || !plans[it->second]) {
+      bool boxRead =
+          isa<ExtractSliceOp>(use.getOwner()) ||
+          (isa<InsertSliceOp>(use.getOwner()) && use.getOperandNumber() != 0);
+      if (it == position.end() || boxRead) {
         matches = false;
         break;
       }
-      const Planned &consumer = *plans[it->second];
-      matches &= sameCoreSlices(producer->problem, producer->division,
-                                producer->maps.back(), consumer.problem,
+      const Planned &consumer = plans[it->second];
+      matches &= consumer.division.numChunks() == 1 &&
+                 sameCoreSlices(producer.problem, producer.division,
+                                producer.maps.back(), consumer.problem,
                                 consumer.division,
                                 consumer.maps[use.getOperandNumber()]);
       c.last = std::max(c.last, it->second);
@@ -438,20 +365,35 @@ FuseRowBlocksPass::residentWhenUnfused(ArrayRef<RowOp> group,
   llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
     return a.saving > b.saving;
   });
-  SmallVector<int64_t> live(group.size(), 0);
+  SmallVector<int64_t> live(ops.size(), 0);
   llvm::SmallPtrSet<Value, 16> resident;
   for (const Candidate &c : candidates) {
     bool fits = true;
     for (size_t p = c.def; p <= c.last; ++p)
-      fits &= live[p] + c.bytes + (plans[p] ? plans[p]->lxBytes : 0) <=
-              target.usableLxBytes();
+      fits &= live[p] + c.bytes + plans[p].lxBytes <= target.usableLxBytes();
     if (!fits)
       continue;
     for (size_t p = c.def; p <= c.last; ++p)
       live[p] += c.bytes;
     resident.insert(c.value);
   }
-  return resident;
+
+  // Each op's time with those tensors in LX.
+  double seconds = 0;
+  for (auto [op, planned] : llvm::zip(ops, plans)) {
+    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+      planned.problem.tensors[i].lxResident |= resident.contains(operand);
+    planned.problem.tensors.back().lxResident |=
+        resident.contains(op->getResult(0));
+    llvm::Expected<kernel::Plan> plan = kernel::planDivision(
+        planned.problem, target, planned.division, target.usableLxBytes());
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      return std::nullopt;
+    }
+    seconds += plan->estimate.seconds;
+  }
+  return seconds;
 }
 
 bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
@@ -595,32 +537,26 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
 
   // Keep the blocks only when the kernel model says they are faster: each
   // block's copies in and out do not overlap its compute the way one
-  // kernel's double-buffered DMA does.
-  std::optional<double> whole = 0, blocked = 0;
-  llvm::SmallPtrSet<Value, 16> unfusedResident =
-      residentWhenUnfused(group, numCores);
-  for (const RowOp &r : group) {
-    SmallVector<bool> resident;
-    for (Value operand : r.op->getOperands())
-      resident.push_back(unfusedResident.contains(operand));
-    resident.push_back(unfusedResident.contains(r.op->getResult(0)));
-    whole = add(whole, estimateSeconds(r.op, resident, numCores));
-  }
-  llvm::SmallPtrSet<Operation *, 16> inBlock(firstBlock.begin(),
-                                             firstBlock.end());
-  for (Operation *op : firstBlock) {
-    SmallVector<bool> resident;
-    for (Value operand : op->getOperands())
-      resident.push_back(!isa<InsertSliceOp>(op) || operand == op->getOperand(0)
-                             ? inBlock.contains(operand.getDefiningOp())
-                             : false);
-    resident.push_back(
-        !isa<InsertSliceOp>(op) &&
-        llvm::all_of(op->getResult(0).getUsers(),
-                     [&](Operation *user) { return inBlock.contains(user); }));
-    blocked = add(blocked, estimateSeconds(op, resident, numCores));
-  }
-  if (!whole || !blocked || *blocked * numBlocks >= *whole) {
+  // kernel's double-buffered DMA does. Both sides are divided and kept in
+  // LX as the later passes would.
+  SmallVector<Operation *> wholeOps;
+  for (const RowOp &r : group)
+    wholeOps.push_back(r.op);
+  std::optional<double> whole =
+      modelledSeconds(wholeOps, *divisions, /*anyOp=*/false);
+  DivisionChooser blockChooser(target, numCores, kernel::Policy::Model);
+  bool divided = llvm::all_of(firstBlock, [&](Operation *op) {
+    llvm::Expected<kernel::Division> division = blockChooser.choose(op);
+    if (division)
+      return true;
+    llvm::consumeError(division.takeError());
+    return false;
+  });
+  std::optional<double> blocked =
+      divided ? modelledSeconds(firstBlock, blockChooser, /*anyOp=*/true)
+              : std::nullopt;
+  if (!whole || !blocked ||
+      *blocked * static_cast<double>(numBlocks) > *whole * (1 - kMinGain)) {
     for (Operation *op : llvm::reverse(created))
       op->erase();
     return false;

@@ -2,6 +2,7 @@
 //--------------------------===//
 
 #include "Spyre/Transforms/Utils.h"
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -251,4 +252,41 @@ LogicalResult mlir::spyre::forEachFunction(
     return WalkResult::skip();
   });
   return status;
+}
+
+llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
+  std::optional<kernel::Division> preferred;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Operation *producer = operand.get().getDefiningOp();
+    const kernel::Division *division = producer ? lookup(producer) : nullptr;
+    if (!division)
+      continue;
+    preferred = carryOver(op, operand.getOperandNumber(), producer, *division);
+    if (preferred)
+      break;
+  }
+  OpSignature key = getOpSignature(op, {SpyreDialect::kWorkDivisionAttrName});
+  if (preferred) {
+    key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());
+    key.insert(key.end(), preferred->order.begin(), preferred->order.end());
+  }
+  auto cached = cache.find(key);
+  if (cached != cache.end())
+    return chosen[op] = cached->second;
+  std::string reason;
+  FailureOr<kernel::Problem> problem = getKernelProblem(op, reason);
+  if (failed(problem))
+    return llvm::createStringError(reason);
+  auto hint =
+      op->getAttrOfType<DenseI64ArrayAttr>(SpyreDialect::kWorkDivisionAttrName);
+  llvm::Expected<kernel::Plan> plan =
+      hint ? kernel::planWithSplits(*problem, target, maxCores,
+                                    hint.asArrayRef(), target.usableLxBytes())
+           : kernel::divide(*problem, target, maxCores, policy,
+                            target.usableLxBytes(),
+                            preferred ? &*preferred : nullptr);
+  if (!plan)
+    return plan.takeError();
+  cache[key] = plan->division;
+  return chosen[op] = plan->division;
 }

@@ -3,11 +3,13 @@
 #ifndef SPYRE_TRANSFORMS_UTILS_H
 #define SPYRE_TRANSFORMS_UTILS_H
 
+#include "Spyre/Analysis/KernelModel.h"
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <map>
 #include <vector>
 
 namespace mlir::spyre {
@@ -84,6 +86,35 @@ forEachFunction(Operation *root,
 /// cache per-op work under it).
 using OpSignature = std::vector<intptr_t>;
 OpSignature getOpSignature(Operation *op, ArrayRef<StringRef> spyreAttrs = {});
+
+/// Chooses divisions the way --spyre-divide-work does, for ops visited in
+/// program order: the op's `spyre.work_division` hint when it has one, else
+/// the policy's choice, preferring the division of the first operand
+/// producer's (chosen before) that carries over; ops with the same
+/// signature and preference share one choice.
+class DivisionChooser {
+public:
+  DivisionChooser(const TargetModel &target, int64_t maxCores,
+                  kernel::Policy policy)
+      : target(target), maxCores(maxCores), policy(policy) {}
+
+  /// The division of payload `op`, remembered for its consumers; fails with
+  /// the reason (no kernel problem, an invalid hint, no feasible split).
+  llvm::Expected<kernel::Division> choose(Operation *op);
+
+  /// The division chosen for `op`, if any.
+  const kernel::Division *lookup(Operation *op) const {
+    auto it = chosen.find(op);
+    return it == chosen.end() ? nullptr : &it->second;
+  }
+
+private:
+  TargetModel target;
+  int64_t maxCores;
+  kernel::Policy policy;
+  DenseMap<Operation *, kernel::Division> chosen;
+  std::map<OpSignature, kernel::Division> cache;
+};
 
 } // namespace mlir::spyre
 
