@@ -26,6 +26,9 @@
 //    --spyre-plan-memory would keep in LX then), rewritten in place of its
 //    first op.
 //
+// Then every matmul whose users are all elementwise ops joins one group with
+// them, without blocks: its output may stay in LX for its epilogue.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Spyre/Dialect/Spyre/IR/KernelForm.h"
@@ -194,12 +197,19 @@ struct FuseRowBlocksPass
           for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
             for (Block &block : f.getFunctionBody())
               fuseBlock(block, cut);
+          for (Block &block : f.getFunctionBody())
+            markEpilogues(block);
           return success();
         })))
       signalPassFailure();
   }
 
   void fuseBlock(Block &block, unsigned cut);
+  /// Puts every matmul whose users are all elementwise ops (a bias, an
+  /// activation, a residual add, a scaling) in one group with them, without
+  /// blocks: its output may then stay in LX for them when its slices match
+  /// and fit.
+  void markEpilogues(Block &block);
   /// Rewrites `group` (ops row-wise along host dim `cut` of their results,
   /// in program order) in blocks, when that pays; returns whether it did.
   bool fuseGroup(ArrayRef<RowOp> group, unsigned cut);
@@ -219,6 +229,27 @@ struct FuseRowBlocksPass
   /// without row blocks.
   std::optional<DivisionChooser> divisions;
 };
+
+void FuseRowBlocksPass::markEpilogues(Block &block) {
+  for (Operation &op : block) {
+    if (!isa<MatmulOp, BatchMatmulOp>(op) ||
+        op.hasAttr(SpyreDialect::kFusionGroupAttrName) ||
+        !isDeviceTensor(op.getResult(0).getType()) ||
+        op.getResult(0).use_empty())
+      continue;
+    bool epilogue = llvm::all_of(op.getResult(0).getUsers(), [](Operation *u) {
+      return isa<ElementwiseOpInterface>(u) &&
+             !u->hasAttr(SpyreDialect::kFusionGroupAttrName);
+    });
+    if (!epilogue)
+      continue;
+    auto group =
+        IntegerAttr::get(IntegerType::get(op.getContext(), 64), nextGroup++);
+    op.setAttr(SpyreDialect::kFusionGroupAttrName, group);
+    for (Operation *user : op.getResult(0).getUsers())
+      user->setAttr(SpyreDialect::kFusionGroupAttrName, group);
+  }
+}
 
 void FuseRowBlocksPass::fuseBlock(Block &block, unsigned cut) {
   divisions.emplace(target, cores == 0 ? target.cores : cores,

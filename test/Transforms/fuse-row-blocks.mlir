@@ -137,3 +137,32 @@ func.func @matmul_then_chain(%a: !a, %b: !b, %c: !a) -> !a {
   %3 = spyre.mul %1, %2 : (!a, !a) -> !a
   return %3 : !a
 }
+
+// -----
+
+!a = tensor<128x768xf16, #spyre.layout<device_size = [12, 128, 64], stride_map = [64, 768, 1]>>
+!w = tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [64, 768, 1]>>
+!b = tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>
+!r = tensor<128xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1]>>
+
+// Matmul epilogues: a matmul whose users are all elementwise ops (the bias
+// add here) joins a group with them, without blocks, so that its output may
+// stay in LX for them; the activation after the bias is not a user of the
+// matmul and keeps its own rule. A matmul read by a reduction does not.
+// CHECK-LABEL: func.func @epilogue
+// CHECK: spyre.matmul {{.*}}{spyre.fusion_group = [[G:[0-9]+]] : i64}
+// CHECK: spyre.add {{.*}}spyre.fusion_group = [[G]] : i64
+// CHECK: spyre.gelu
+// CHECK-NOT: fusion_group
+// CHECK: spyre.matmul
+// CHECK-NOT: fusion_group
+// CHECK: spyre.sum
+// CHECK: return
+func.func @epilogue(%x: !a, %w: !w, %bias: !b) -> (!a, !r) {
+  %0 = spyre.matmul %x, %w : !a, !w -> !a
+  %1 = spyre.add %0, %bias {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (!a, !b) -> !a
+  %2 = spyre.gelu %1 : (!a) -> !a
+  %3 = spyre.matmul %x, %w : !a, !w -> !a
+  %4 = spyre.sum %3 dim = 1 : !a -> !r
+  return %2, %4 : !a, !r
+}

@@ -65,3 +65,25 @@ func.func @row_block(%a: !t) -> (!t, !b) {
   %5 = spyre.exp %4 {spyre.division = #rows} : (!b) -> !b
   return %2, %5 : !t, !b
 }
+
+// -----
+
+// A matmul in a group with its epilogue (--spyre-fuse-row-blocks) keeps its
+// output in LX for the bias add; the same matmul outside a group writes it
+// to the pool (torch-spyre's set has no matmul).
+!a = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!w = tensor<256x256xf16, #spyre.layout<device_size = [4, 256, 64], stride_map = [64, 256, 1]>>
+#mm = #spyre.division<splits = [4, 1, 1], order = [0, 1, 2]>
+#rows = #spyre.division<splits = [4, 1], order = [0, 1]>
+
+// CHECK-LABEL: func.func @epilogue
+// CHECK: spyre.matmul {{.*}}spyre.mem = #spyre.mem<lx
+// CHECK: spyre.add
+// CHECK: spyre.matmul {{.*}}spyre.mem = #spyre.mem<pool
+func.func @epilogue(%x: !a, %w: !w) -> (!a, !a) {
+  %0 = spyre.matmul %x, %w {spyre.division = #mm, spyre.fusion_group = 0 : i64} : !a, !w -> !a
+  %1 = spyre.add %0, %x {spyre.division = #rows, spyre.fusion_group = 0 : i64} : (!a, !a) -> !a
+  %2 = spyre.matmul %x, %w {spyre.division = #mm} : !a, !w -> !a
+  %3 = spyre.add %2, %x {spyre.division = #rows} : (!a, !a) -> !a
+  return %1, %3 : !a, !a
+}

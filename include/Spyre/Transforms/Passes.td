@@ -212,7 +212,13 @@ def SpyreFuseRowBlocks
     per-core rows. DDR then sees each input read once and each result
     written once.
 
-    Not fused: matmuls (their weights would be read once per block), data
+    Matmul epilogues: after the blocks, a matmul whose users are all
+    elementwise ops (a bias, an activation, a residual add, a scaling) is
+    put in one group with them, without blocks, so that its output may stay
+    in LX for them when their slices match and it fits (torch-spyre's
+    `lx_resident_ops` has no matmul).
+
+    Not in blocks: matmuls (their weights would be read once per block), data
     movement ops, groups whose tensors already fit LX, and tensors whose
     rows are the stick dim or are padded on the device (another host dim
     may still be cut).
