@@ -10,21 +10,24 @@
 //     the group's ops on R rows (intermediates in LX)
 //     results read elsewhere -> spyre.insert_slice into a full-size buffer
 //
-// For the cut host dim c = 0, 1, 2, 3 in turn (rows of a [rows, cols]
-// tensor first; the queries of [heads, queries, keys] attention scores when
-// the heads cannot be cut for the cores):
+// For every host dim c that may be cut (rows of a [rows, cols] tensor; the
+// heads or the queries of [heads, queries, keys] attention scores):
 //
-// 1. every device compute op (not a matmul, not data movement) whose
-//    result's host dim c is an op dim `l` read as one whole host dim by each
-//    input that uses `l` at all, is row-wise;
+// 1. every device compute op (not a matmul, not data movement; a batch
+//    matmul only when c is a batch dim of both operands) whose result's host
+//    dim c is an op dim `l` read as one whole host dim by each input that
+//    uses `l` at all, is row-wise;
 // 2. row-wise ops connected producer -> consumer through values read along
 //    `l` form groups, cut where an op reads a tensor made after the group's
 //    first op (a matmul between two chains);
 // 3. a group whose tensors exceed half the cores' usable LX is cut into the
-//    fewest blocks that fit (whole rows per core) and, when the kernel model
-//    finds the blocks faster than the ops run whole (with the intermediates
-//    --spyre-plan-memory would keep in LX then), rewritten in place of its
-//    first op.
+//    fewest blocks that fit (rows a multiple of the cores, or the cores
+//    shared with the next dim), and costed with the kernel model against
+//    the ops run whole (both divided and kept in LX as the later passes
+//    would).
+//
+// The ways that gain at least 10% are rewritten, the largest gain first,
+// each op in one group, in place of the group's first op.
 //
 // Then every matmul whose users are all elementwise ops joins one group with
 // them, without blocks: its output may stay in LX for its epilogue.
@@ -41,6 +44,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <numeric>
 
 namespace mlir::spyre {
 #define GEN_PASS_DEF_SPYREFUSEROWBLOCKS
@@ -70,7 +75,7 @@ constexpr unsigned kMaxCutDim = 4;
 /// otherwise.
 FailureOr<RankedTensorType> sliceRows(RankedTensorType type, unsigned dim,
                                       int64_t rows) {
-  if (!isDeviceTensor(type) || dim >= type.getRank() || rows < 2)
+  if (!isDeviceTensor(type) || dim >= type.getRank() || rows < 1)
     return failure();
   llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
@@ -97,6 +102,9 @@ FailureOr<RankedTensorType> sliceRows(RankedTensorType type, unsigned dim,
   for (auto [d, role] : llvm::enumerate(bound->roles()))
     if (role.kind == BoundLayout::DimKind::Piece)
       strideMap[d] = hostStrides[role.hostDim] * role.multiplier;
+  // A dim of one position steps nowhere (the layout's `-1`).
+  if (rows == 1)
+    strideMap[pieces.front()] = -1;
   auto sliced = LayoutAttr::get(type.getContext(), deviceSize, strideMap,
                                 full.getFormat(), full.getArrangement(),
                                 full.getStickBytes());
@@ -124,6 +132,31 @@ int64_t deviceBytes(Type type) {
   return layout->deviceBytes();
 }
 
+/// The splits of a block copy `type` (cut along host dim `cut`) across
+/// `cores`: the cut dim by as many cores as divide it, the rest of the cores
+/// on the next dim they divide that is not the stick; nullopt when the cores
+/// cannot all be used that way.
+std::optional<SmallVector<int64_t>> blockSplits(RankedTensorType type,
+                                                unsigned cut, int64_t cores) {
+  SmallVector<int64_t> splits(type.getRank(), 1);
+  splits[cut] = std::gcd(type.getDimSize(cut), cores);
+  int64_t rest = cores / splits[cut];
+  if (rest == 1)
+    return splits;
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return std::nullopt;
+  }
+  for (unsigned d = cut + 1; d < type.getRank(); ++d)
+    if (static_cast<int>(d) != bound->stickHostDim() &&
+        type.getDimSize(d) % rest == 0) {
+      splits[d] = rest;
+      return splits;
+    }
+  return std::nullopt;
+}
+
 /// How a row-wise op reads its operands.
 struct RowOp {
   Operation *op = nullptr;
@@ -138,8 +171,7 @@ std::optional<RowOp> asRowOp(Operation *op, unsigned cut) {
   auto payload = dyn_cast<KernelPayloadOpInterface>(op);
   auto compute = dyn_cast<ComputeOpInterface>(op);
   if (!payload || !compute || op->getNumResults() != 1 ||
-      isa<MatmulOp, BatchMatmulOp, ScaledMatmulOp>(op) ||
-      payload.isDataMovement() ||
+      isa<MatmulOp, ScaledMatmulOp>(op) || payload.isDataMovement() ||
       op->hasAttr(SpyreDialect::kFusionGroupAttrName))
     return std::nullopt;
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -176,6 +208,10 @@ std::optional<RowOp> asRowOp(Operation *op, unsigned cut) {
       return std::nullopt;
     result.cutDim.push_back(*at);
   }
+  // A batch matmul joins only along a batch dim: each block reads its own
+  // batches of both operands, nothing twice.
+  if (isa<BatchMatmulOp>(op) && llvm::is_contained(result.cutDim, -1))
+    return std::nullopt;
   return result;
 }
 
@@ -191,28 +227,32 @@ struct FuseRowBlocksPass
           if (f.isExternal())
             return success();
           target = getTarget(f).getModel();
-          // Cut along the outermost host dim that works: rows of a
-          // [rows, cols] tensor, the queries of [batch, heads, queries,
-          // keys] attention scores when batch and heads cannot be.
-          for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
-            for (Block &block : f.getFunctionBody())
-              fuseBlock(block, cut);
-          for (Block &block : f.getFunctionBody())
+          for (Block &block : f.getFunctionBody()) {
+            fuseBlock(block);
             markEpilogues(block);
+          }
           return success();
         })))
       signalPassFailure();
   }
 
-  void fuseBlock(Block &block, unsigned cut);
+  /// Every way of cutting `block`'s row-wise ops into blocks the cost
+  /// check accepts, the best modelled gain first, those that share no op
+  /// with a better one committed.
+  void fuseBlock(Block &block);
+  /// The groups of ops row-wise along host dim `cut` (see the file
+  /// comment), each in program order.
+  SmallVector<SmallVector<RowOp>> formGroups(Block &block, unsigned cut);
   /// Puts every matmul whose users are all elementwise ops (a bias, an
   /// activation, a residual add, a scaling) in one group with them, without
   /// blocks: its output may then stay in LX for them when its slices match
   /// and fit.
   void markEpilogues(Block &block);
-  /// Rewrites `group` (ops row-wise along host dim `cut` of their results,
-  /// in program order) in blocks, when that pays; returns whether it did.
-  bool fuseGroup(ArrayRef<RowOp> group, unsigned cut);
+  /// The modelled seconds running `group` (ops row-wise along host dim
+  /// `cut` of their results, in program order) in blocks saves, when that
+  /// pays; the blocks are kept when `commit`, else undone.
+  std::optional<double> fuseGroup(ArrayRef<RowOp> group, unsigned cut,
+                                  bool wholeRowsPerCore, bool commit);
   /// The kernel model's time for `ops` (in program order, each divided by
   /// `chooser`) with the intermediates --spyre-plan-memory would keep in LX:
   /// outputs of the target's LX-resident ops (of any op when `anyOp`, as in
@@ -228,6 +268,7 @@ struct FuseRowBlocksPass
   /// The block's ops divided as --spyre-divide-work would divide them
   /// without row blocks.
   std::optional<DivisionChooser> divisions;
+  Block *divisionsOf = nullptr;
 };
 
 void FuseRowBlocksPass::markEpilogues(Block &block) {
@@ -251,13 +292,45 @@ void FuseRowBlocksPass::markEpilogues(Block &block) {
   }
 }
 
-void FuseRowBlocksPass::fuseBlock(Block &block, unsigned cut) {
-  divisions.emplace(target, cores == 0 ? target.cores : cores,
-                    kernel::Policy::Model);
-  for (Operation &op : block)
-    if (isKernelPayload(&op) && op.getNumResults() == 1 &&
-        isDeviceTensor(op.getResult(0).getType()))
-      llvm::consumeError(divisions->choose(&op).takeError());
+void FuseRowBlocksPass::fuseBlock(Block &block) {
+  // Divided when the first group needs a cost check (most small programs
+  // fit LX and never do).
+  divisions.reset();
+  divisionsOf = &block;
+  // Cut along any host dim that works (rows of a [rows, cols] tensor, the
+  // heads or the queries of [heads, queries, keys] attention scores), with
+  // blocks whose rows every core shares evenly, or blocks that share the
+  // cores between the cut dim and the next one (a few heads per block, their
+  // queries across the cores: attention with both batch matmuls inside).
+  struct Candidate {
+    SmallVector<RowOp> group;
+    unsigned cut;
+    bool wholeRowsPerCore;
+    double gain;
+  };
+  SmallVector<Candidate> candidates;
+  for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
+    for (SmallVector<RowOp> &group : formGroups(block, cut))
+      for (bool wholeRowsPerCore : {true, false})
+        if (std::optional<double> gain =
+                fuseGroup(group, cut, wholeRowsPerCore, /*commit=*/false))
+          candidates.push_back({group, cut, wholeRowsPerCore, *gain});
+  llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
+    return a.gain > b.gain;
+  });
+  llvm::SmallPtrSet<Operation *, 32> taken;
+  for (const Candidate &c : candidates) {
+    if (llvm::any_of(c.group,
+                     [&](const RowOp &r) { return taken.contains(r.op); }))
+      continue;
+    for (const RowOp &r : c.group)
+      taken.insert(r.op);
+    fuseGroup(c.group, c.cut, c.wholeRowsPerCore, /*commit=*/true);
+  }
+}
+
+SmallVector<SmallVector<RowOp>> FuseRowBlocksPass::formGroups(Block &block,
+                                                              unsigned cut) {
   SmallVector<RowOp> rowOps;
   DenseMap<Operation *, unsigned> indexOf;
   for (Operation &op : block)
@@ -307,8 +380,7 @@ void FuseRowBlocksPass::fuseBlock(Block &block, unsigned cut) {
   }
   llvm::erase_if(groups,
                  [](const SmallVector<RowOp> &g) { return g.size() < 2; });
-  for (ArrayRef<RowOp> group : groups)
-    fuseGroup(group, cut);
+  return groups;
 }
 
 std::optional<double>
@@ -427,7 +499,10 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   return seconds;
 }
 
-bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
+std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
+                                                   unsigned cut,
+                                                   bool wholeRowsPerCore,
+                                                   bool commit) {
   Operation *first = group.front().op;
   llvm::SmallPtrSet<Operation *, 16> members;
   for (const RowOp &r : group)
@@ -446,20 +521,20 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
       Operation *producer = operand.getDefiningOp();
       bool inside = producer && members.contains(producer);
       if (inside && r.cutDim[o] != static_cast<int>(cut))
-        return false; // a member's result read across rows
+        return std::nullopt; // a member's result read across rows
       if (inside)
         continue;
       // Whatever the group reads must exist before it starts.
       if (producer && (producer->getBlock() != first->getBlock() ||
                        !producer->isBeforeInBlock(first)))
-        return false;
+        return std::nullopt;
       if (r.cutDim[o] < 0) {
         wholeInputs.insert(operand);
         continue;
       }
       auto [it, inserted] = rowInputs.insert({operand, r.cutDim[o]});
       if (!inserted && it->second != r.cutDim[o])
-        return false; // read by rows along two different dims
+        return std::nullopt; // read by rows along two different dims
     }
     Value result = r.op->getResult(0);
     bool readOutside = llvm::any_of(result.getUsers(), [&](Operation *user) {
@@ -472,7 +547,7 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
   if (!internal || llvm::any_of(rowInputs, [&](auto input) {
         return wholeInputs.contains(input.first);
       }))
-    return false;
+    return std::nullopt;
 
   // The block: the fewest blocks whose tensors fit half the cores' LX.
   int64_t bytes = 0;
@@ -483,19 +558,23 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
   int64_t numCores = cores == 0 ? target.cores : cores;
   int64_t budget = target.usableLxBytes() * numCores / 2;
   if (bytes <= budget)
-    return false;
+    return std::nullopt;
+  // The fewest blocks that fit: with rows a multiple of the cores when
+  // `wholeRowsPerCore` (each core keeps whole rows of every op), else any
+  // (the cores are shared with the next dim; the cost check below sees
+  // whether the slices still line up).
   int64_t blockRows = 0;
   for (int64_t blocks = 2; blocks <= std::min(rows, kMaxBlocks); ++blocks) {
-    if (rows % blocks)
+    if (rows % blocks || bytes / blocks > budget)
       continue;
     int64_t r = rows / blocks;
-    if (r % numCores == 0 && bytes / blocks <= budget) {
+    if (!wholeRowsPerCore || r % numCores == 0) {
       blockRows = r;
       break;
     }
   }
   if (blockRows == 0)
-    return false;
+    return std::nullopt;
 
   // Every tensor the group touches must take the cut.
   DenseMap<Value, RankedTensorType> blockType;
@@ -503,7 +582,7 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
     FailureOr<RankedTensorType> t =
         sliceRows(cast<RankedTensorType>(v.getType()), dim, blockRows);
     if (failed(t))
-      return false;
+      return std::nullopt;
     blockType[v] = *t;
   }
   for (const RowOp &r : group) {
@@ -511,7 +590,7 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
     FailureOr<RankedTensorType> t =
         sliceRows(cast<RankedTensorType>(v.getType()), cut, blockRows);
     if (failed(t))
-      return false;
+      return std::nullopt;
     blockType[v] = *t;
   }
 
@@ -538,10 +617,10 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
       slice->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
       // The rows are split across the cores; every op of the block
       // carries the split over.
-      SmallVector<int64_t> splits(type.getRank(), 1);
-      splits[dim] = std::min(numCores, blockRows);
-      slice->setAttr(SpyreDialect::kWorkDivisionAttrName,
-                     DenseI64ArrayAttr::get(context, splits));
+      if (std::optional<SmallVector<int64_t>> splits =
+              blockSplits(blockType[in], dim, numCores))
+        slice->setAttr(SpyreDialect::kWorkDivisionAttrName,
+                       DenseI64ArrayAttr::get(context, *splits));
       mapping.map(in, slice.getResult());
       created.push_back(slice);
     }
@@ -573,6 +652,14 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
   SmallVector<Operation *> wholeOps;
   for (const RowOp &r : group)
     wholeOps.push_back(r.op);
+  if (!divisions) {
+    divisions.emplace(target, numCores, kernel::Policy::Model);
+    for (Operation &op : *divisionsOf)
+      if (isKernelPayload(&op) && op.getNumResults() == 1 &&
+          isDeviceTensor(op.getResult(0).getType()) &&
+          !op.hasAttr(SpyreDialect::kFusionGroupAttrName))
+        llvm::consumeError(divisions->choose(&op).takeError());
+  }
   std::optional<double> whole =
       modelledSeconds(wholeOps, *divisions, /*anyOp=*/false);
   DivisionChooser blockChooser(target, numCores, kernel::Policy::Model);
@@ -586,18 +673,22 @@ bool FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group, unsigned cut) {
   std::optional<double> blocked =
       divided ? modelledSeconds(firstBlock, blockChooser, /*anyOp=*/true)
               : std::nullopt;
-  if (!whole || !blocked ||
-      *blocked * static_cast<double>(numBlocks) > *whole * (1 - kMinGain)) {
+  bool pays =
+      whole && blocked &&
+      *blocked * static_cast<double>(numBlocks) <= *whole * (1 - kMinGain);
+  if (!pays || !commit) {
     for (Operation *op : llvm::reverse(created))
       op->erase();
-    return false;
+    if (!pays)
+      return std::nullopt;
+    return *whole - *blocked * static_cast<double>(numBlocks);
   }
   ++nextGroup;
   for (auto [out, buffer] : llvm::zip(outputs, buffers))
     out.replaceAllUsesWith(buffer);
   for (const RowOp &r : llvm::reverse(group))
     r.op->erase();
-  return true;
+  return *whole - *blocked * static_cast<double>(numBlocks);
 }
 
 } // namespace

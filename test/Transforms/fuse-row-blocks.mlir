@@ -1,5 +1,6 @@
 // RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks=cores=1 | FileCheck %s
 // RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks=cores=2 | FileCheck %s --check-prefix=TWO
+// RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks | FileCheck %s --check-prefix=ATT
 // RUN: spyre-opt --help | FileCheck %s --check-prefix=HELP
 
 // HELP: --spyre-fuse-row-blocks
@@ -165,4 +166,44 @@ func.func @epilogue(%x: !a, %w: !w, %bias: !b) -> (!a, !r) {
   %3 = spyre.matmul %x, %w : !a, !w -> !a
   %4 = spyre.sum %3 dim = 1 : !a -> !r
   return %2, %4 : !a, !r
+}
+
+// -----
+
+// Attention with 12 heads on 32 cores: the heads cannot be cut into blocks
+// every core shares evenly, so each block takes 6 heads and splits them 2
+// ways and their queries 16 ways. Both batch matmuls join the block (cut
+// along their batch dim, nothing is read twice): per block Q, K and V are
+// copied in, the scores, the softmax and P.V stay in LX, and the result is
+// written out.
+// ATT-LABEL: func.func @attention
+// ATT: spyre.empty
+// ATT: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 0, 0] {spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 2, 16, 1>} : {{.*}} -> tensor<6x512x64xf16
+// ATT: %[[K:.*]] = spyre.extract_slice %arg1 offsets = [0, 0, 0]
+// ATT: %[[V:.*]] = spyre.extract_slice %arg2 offsets = [0, 0, 0]
+// ATT: %[[S:.*]] = spyre.batch_matmul %[[Q]], %[[K]] {{.*}}spyre.fusion_group = [[G]] : i64} : {{.*}} -> tensor<6x512x512xf16
+// ATT: spyre.max %[[S]]
+// ATT: %[[P:.*]] = spyre.mul
+// ATT: %[[O:.*]] = spyre.batch_matmul %[[P]], %[[V]] {spyre.fusion_group = [[G]] : i64}
+// ATT: spyre.insert_slice %[[O]] into %{{.*}} offsets = [0, 0, 0]
+// ATT: spyre.extract_slice %arg0 offsets = [6, 0, 0]
+// ATT: spyre.extract_slice %arg1 offsets = [6, 0, 0]
+// ATT: spyre.extract_slice %arg2 offsets = [6, 0, 0]
+// ATT-NOT: spyre.extract_slice
+// ATT: return
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map4 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @attention(%arg0: tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>, %arg1: tensor<12x512x64xf16, #spyre.layout<device_size = [64, 8, 12, 64], stride_map = [1, 4096, 32768, 64]>>, %arg2: tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>) -> tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>> {
+  %0 = spyre.batch_matmul %arg0, %arg1 {indexing_maps = [#map, #map1, #map2]} : tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>, tensor<12x512x64xf16, #spyre.layout<device_size = [64, 8, 12, 64], stride_map = [1, 4096, 32768, 64]>> -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
+  %1 = spyre.max %0 dim = 2 : tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>> -> tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>
+  %2 = spyre.sub %0, %1 {indexing_maps = [#map3, #map4, #map3]} : (tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>) -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
+  %3 = spyre.exp %2 : (tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>) -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
+  %4 = spyre.sum %3 dim = 2 : tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>> -> tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>
+  %5 = spyre.reciprocal %4 : (tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>) -> tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>
+  %6 = spyre.mul %3, %5 {indexing_maps = [#map3, #map4, #map3]} : (tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>) -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
+  %7 = spyre.batch_matmul %6, %arg2 : tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>> -> tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
+  return %7 : tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
 }

@@ -189,28 +189,30 @@ def SpyreFuseRowBlocks
     same host dim of every tensor they produce, a parallel op dim of each):
     the row-wise pipelines of softmax, LayerNorm, RMSNorm, an attention
     score path's scaling, masking and softmax, an activation after an
-    elementwise op. When a group's tensors do not fit the cores' LX
-    together, it is rewritten to run in row blocks: per block, each input
-    the group reads row by row is copied into LX (`spyre.extract_slice`),
-    the group's ops run on the block, and each result the rest of the
-    program reads is written into its place in a full-size buffer
-    (`spyre.insert_slice` into a `spyre.empty`). Inputs read whole by every
-    row (a LayerNorm weight, a scalar) are read by each block. The rows are
-    host dim 0 where that works, else the next host dim (the queries of
-    `[heads, queries, keys]` scores when the heads cannot be shared evenly
-    by the cores).
+    elementwise op; batch matmuls join along a batch dim (each block reads
+    its own batches of both operands), so attention runs whole per block of
+    heads. When a group's tensors do not fit the cores' LX together, it is
+    rewritten to run in row blocks: per block, each input the group reads
+    row by row is copied into LX (`spyre.extract_slice`), the group's ops
+    run on the block, and each result the rest of the program reads is
+    written into its place in a full-size buffer (`spyre.insert_slice` into
+    a `spyre.empty`). Inputs read whole by every row (a LayerNorm weight, a
+    mask every head reads, a scalar) are read by each block.
 
-    The block is the largest that divides the rows evenly across the cores
-    and keeps the group's tensors within half the usable LX of the cores
-    (the rest holds the staging buffers). The blocks are kept only when the
-    kernel model finds them faster than the ops run whole: a block's copies
-    do not overlap its compute the way one kernel's double-buffered DMA
-    does. Every op of a block carries `spyre.fusion_group = N`, which lets
+    The rows may be any host dim (rows of `[rows, cols]`; the heads or the
+    queries of `[heads, queries, keys]` scores). A block is the fewest
+    blocks whose tensors take at most half the usable LX of the cores (the
+    rest holds the staging buffers), with rows a multiple of the cores
+    (split across them), or any rows with the cores shared between the cut
+    dim and the next one (`spyre.work_division` on the block's copies; the
+    other ops carry the split over). Each way a group can be cut is costed
+    with the kernel model on both sides - the ops whole and one block, each
+    divided and kept in LX as `--spyre-divide-work` and
+    `--spyre-plan-memory` would - and kept only for a modelled gain of at
+    least 10%; the best gains are committed first, each op in one group.
+    Every op of a block carries `spyre.fusion_group = N`, which lets
     `--spyre-plan-memory` keep its intermediates in LX whatever op makes
-    them. The copies into LX split the rows across the cores
-    (`spyre.work_division`), so that every op of the block keeps the same
-    per-core rows. DDR then sees each input read once and each result
-    written once.
+    them. DDR then sees each input read once and each result written once.
 
     Matmul epilogues: after the blocks, a matmul whose users are all
     elementwise ops (a bias, an activation, a residual add, a scaling) is
@@ -218,10 +220,10 @@ def SpyreFuseRowBlocks
     in LX for them when their slices match and it fits (torch-spyre's
     `lx_resident_ops` has no matmul).
 
-    Not in blocks: matmuls (their weights would be read once per block), data
-    movement ops, groups whose tensors already fit LX, and tensors whose
-    rows are the stick dim or are padded on the device (another host dim
-    may still be cut).
+    Not in blocks: matmuls and batch matmuls cut along M (their weights, or
+    K and V, would be read once per block), data movement ops, groups whose
+    tensors already fit LX, and tensors whose rows are the stick dim or are
+    padded on the device (another host dim may still be cut).
 
     ```mlir
     // softmax 512x1024 f16 on one core: 8 blocks of 64 rows, each

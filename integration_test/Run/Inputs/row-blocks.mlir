@@ -62,3 +62,17 @@ func.func @scores(%s: tensor<1x8x512x512xf16>, %mask: tensor<512x512xf16>) -> te
   %y = linalg.softmax dimension(3) ins(%m : tensor<1x8x512x512xf16>) outs(%e : tensor<1x8x512x512xf16>) -> tensor<1x8x512x512xf16>
   return %y : tensor<1x8x512x512xf16>
 }
+
+// Attention with 12 heads on 32 cores: blocks of 6 heads whose queries the
+// cores share, both batch matmuls inside the block.
+func.func @attention(%q: tensor<12x512x64xf16>, %k: tensor<12x512x64xf16>, %v: tensor<12x512x64xf16>) -> tensor<12x512x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<12x512x512xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%q, %k : tensor<12x512x64xf16>, tensor<12x512x64xf16>) outs(%z : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<12x512x512xf16>) outs(%e : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %e2 = tensor.empty() : tensor<12x512x64xf16>
+  %z2 = linalg.fill ins(%zero : f16) outs(%e2 : tensor<12x512x64xf16>) -> tensor<12x512x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<12x512x512xf16>, tensor<12x512x64xf16>) outs(%z2 : tensor<12x512x64xf16>) -> tensor<12x512x64xf16>
+  return %o : tensor<12x512x64xf16>
+}
