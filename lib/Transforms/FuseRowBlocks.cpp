@@ -605,7 +605,9 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
     created.push_back(buffers.back().getDefiningOp());
   }
   int64_t numBlocks = rows / blockRows;
-  for (int64_t b = 0; b < numBlocks; ++b) {
+  // The cost check reads the first block only: the others are built once
+  // the blocks are kept.
+  for (int64_t b = 0, built = commit ? numBlocks : 1; b < built; ++b) {
     size_t begin = created.size();
     IRMapping mapping;
     for (auto [in, dim] : rowInputs) {
