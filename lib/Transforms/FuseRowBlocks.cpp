@@ -255,20 +255,17 @@ struct FuseRowBlocksPass
                                   bool wholeRowsPerCore, bool commit);
   /// The kernel model's time for `ops` (in program order, each divided by
   /// `chooser`) with the intermediates --spyre-plan-memory would keep in LX:
-  /// outputs of the target's LX-resident ops (of any op when `anyOp`, as in
-  /// a row block) read only by `ops` with the same per-core slices, largest
-  /// saving first, above each kernel's staging buffers. Nullopt when the
-  /// model cannot plan one of them.
+  /// those `mayStayInLx` allows among `ops`, largest saving first, above
+  /// each kernel's staging buffers. Nullopt when the model cannot plan one
+  /// of them.
   std::optional<double> modelledSeconds(ArrayRef<Operation *> ops,
-                                        const DivisionChooser &chooser,
-                                        bool anyOp);
+                                        const DivisionChooser &chooser);
 
   TargetModel target;
   int64_t nextGroup = 0;
   /// The block's ops divided as --spyre-divide-work would divide them
   /// without row blocks.
   std::optional<DivisionChooser> divisions;
-  Block *divisionsOf = nullptr;
 };
 
 void FuseRowBlocksPass::markEpilogues(Block &block) {
@@ -296,7 +293,6 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
   // Divided when the first group needs a cost check (most small programs
   // fit LX and never do).
   divisions.reset();
-  divisionsOf = &block;
   // Cut along any host dim that works (rows of a [rows, cols] tensor, the
   // heads or the queries of [heads, queries, keys] attention scores), with
   // blocks whose rows every core shares evenly, or blocks that share the
@@ -385,7 +381,7 @@ SmallVector<SmallVector<RowOp>> FuseRowBlocksPass::formGroups(Block &block,
 
 std::optional<double>
 FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
-                                   const DivisionChooser &chooser, bool anyOp) {
+                                   const DivisionChooser &chooser) {
   struct Planned {
     kernel::Problem problem;
     kernel::Division division;
@@ -414,6 +410,10 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   }
 
   // Candidates, as --spyre-plan-memory picks them.
+  auto divided = [&](size_t i) {
+    return DividedPayload{ops[i], &plans[i].problem, &plans[i].division,
+                          plans[i].maps};
+  };
   struct Candidate {
     Value value;
     int64_t bytes;
@@ -423,17 +423,19 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   SmallVector<Candidate> candidates;
   for (auto [i, op] : llvm::enumerate(ops)) {
     Value v = op->getResult(0);
+    // An insert's result is its destination's buffer, written in place.
+    if (isa<InsertSliceOp>(op) ||
+        !mayStayInLx(
+            divided(i),
+            [&](Operation *reader) -> std::optional<DividedPayload> {
+              auto it = position.find(reader);
+              if (it == position.end())
+                return std::nullopt;
+              return divided(it->second);
+            },
+            target))
+      continue;
     const Planned &producer = plans[i];
-    auto payload = cast<KernelPayloadOpInterface>(op);
-    if (v.use_empty() || producer.division.numChunks() > 1 ||
-        isa<InsertSliceOp>(op) ||
-        (!anyOp && !target.mayStayInLx(payload.getOpFuncName().str())))
-      continue;
-    bool partial = false;
-    for (auto [d, dim] : llvm::enumerate(producer.problem.dims))
-      partial |= dim.reduction && producer.division.splits[d] > 1;
-    if (partial)
-      continue;
     const kernel::Tensor &result = producer.problem.result();
     Candidate c{
         v,
@@ -441,26 +443,8 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
             result, kernel::sliceSizes(producer.problem, producer.division)) *
             result.stickBytes,
         i, i, 0};
-    bool matches = true;
-    for (OpOperand &use : v.getUses()) {
-      auto it = position.find(use.getOwner());
-      bool boxRead =
-          isa<ExtractSliceOp>(use.getOwner()) ||
-          (isa<InsertSliceOp>(use.getOwner()) && use.getOperandNumber() != 0);
-      if (it == position.end() || boxRead) {
-        matches = false;
-        break;
-      }
-      const Planned &consumer = plans[it->second];
-      matches &= consumer.division.numChunks() == 1 &&
-                 sameCoreSlices(producer.problem, producer.division,
-                                producer.maps.back(), consumer.problem,
-                                consumer.division,
-                                consumer.maps[use.getOperandNumber()]);
-      c.last = std::max(c.last, it->second);
-    }
-    if (!matches)
-      continue;
+    for (Operation *reader : v.getUsers())
+      c.last = std::max(c.last, position.lookup(reader));
     c.saving =
         c.bytes * (1 + static_cast<int64_t>(llvm::range_size(v.getUses())));
     candidates.push_back(c);
@@ -656,14 +640,13 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
     wholeOps.push_back(r.op);
   if (!divisions) {
     divisions.emplace(target, numCores, kernel::Policy::Model);
-    for (Operation &op : *divisionsOf)
+    for (Operation &op : *first->getBlock())
       if (isKernelPayload(&op) && op.getNumResults() == 1 &&
           isDeviceTensor(op.getResult(0).getType()) &&
           !op.hasAttr(SpyreDialect::kFusionGroupAttrName))
         llvm::consumeError(divisions->choose(&op).takeError());
   }
-  std::optional<double> whole =
-      modelledSeconds(wholeOps, *divisions, /*anyOp=*/false);
+  std::optional<double> whole = modelledSeconds(wholeOps, *divisions);
   DivisionChooser blockChooser(target, numCores, kernel::Policy::Model);
   bool divided = llvm::all_of(firstBlock, [&](Operation *op) {
     llvm::Expected<kernel::Division> division = blockChooser.choose(op);
@@ -673,8 +656,7 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
     return false;
   });
   std::optional<double> blocked =
-      divided ? modelledSeconds(firstBlock, blockChooser, /*anyOp=*/true)
-              : std::nullopt;
+      divided ? modelledSeconds(firstBlock, blockChooser) : std::nullopt;
   bool pays =
       whole && blocked &&
       *blocked * static_cast<double>(numBlocks) <= *whole * (1 - kMinGain);

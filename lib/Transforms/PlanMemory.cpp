@@ -63,14 +63,6 @@ int64_t alignTo(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-/// Whether kernels `a` and `b` give every core the same slice of the tensor
-/// they see as operand `ia` of `a` and operand `ib` of `b` (inputs, then the
-/// result).
-bool sameSlices(const Kernel &a, unsigned ia, const Kernel &b, unsigned ib) {
-  return sameCoreSlices(a.problem, a.division, a.maps[ia], b.problem,
-                        b.division, b.maps[ib]);
-}
-
 struct PlanMemoryPass
     : public ::mlir::spyre::impl::SpyrePlanMemoryBase<PlanMemoryPass> {
   using SpyrePlanMemoryBase::SpyrePlanMemoryBase;
@@ -340,39 +332,23 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
     for (auto &[root, buffer] : buffers) {
       if (buffer.hostVisible)
         continue;
-      const Kernel *producer = byOp.lookup(root.getDefiningOp());
-      if (!producer || producer->division.numChunks() > 1)
-        continue;
       // Only the outputs of the target's LX-resident ops (torch-spyre's
       // set by default: no matmul, restickify or pad output), or of a
-      // row block's ops (--spyre-fuse-row-blocks), which exist to keep
+      // fusion group's ops (--spyre-fuse-row-blocks), which exist to keep
       // theirs in LX.
-      auto payload = dyn_cast<KernelPayloadOpInterface>(producer->op);
-      bool fused = producer->op->hasAttr(SpyreDialect::kFusionGroupAttrName);
-      if (!payload ||
-          (!fused && !target.mayStayInLx(payload.getOpFuncName().str())))
-        continue;
-      bool partial = false;
-      for (auto [d, dim] : llvm::enumerate(producer->problem.dims))
-        partial |= dim.reduction && producer->division.splits[d] > 1;
-      if (partial || root.use_empty())
-        continue;
-      unsigned resultIndex = producer->op->getNumOperands();
-      bool matches = true;
-      for (OpOperand &use : root.getUses()) {
-        // A box is read through DDR addresses (a view of the buffer); the
-        // source an insert copies into its box is read whole.
-        const Kernel *consumer = byOp.lookup(use.getOwner());
-        bool boxRead =
-            isa<ExtractSliceOp>(use.getOwner()) ||
-            (isa<InsertSliceOp>(use.getOwner()) && use.getOperandNumber() != 0);
-        if (!consumer || consumer->division.numChunks() > 1 || boxRead ||
-            !sameSlices(*producer, resultIndex, *consumer,
-                        use.getOperandNumber())) {
-          matches = false;
-          break;
-        }
-      }
+      const Kernel *producer = byOp.lookup(root.getDefiningOp());
+      auto divided = [](const Kernel &k) {
+        return DividedPayload{k.op, &k.problem, &k.division, k.maps};
+      };
+      bool matches =
+          producer && mayStayInLx(
+                          divided(*producer),
+                          [&](Operation *op) -> std::optional<DividedPayload> {
+                            if (const Kernel *k = byOp.lookup(op))
+                              return divided(*k);
+                            return std::nullopt;
+                          },
+                          target);
       if (matches)
         candidates.push_back(&buffer);
     }

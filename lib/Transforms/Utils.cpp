@@ -290,3 +290,34 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   cache[key] = plan->division;
   return chosen[op] = plan->division;
 }
+
+bool mlir::spyre::mayStayInLx(
+    const DividedPayload &producer,
+    function_ref<std::optional<DividedPayload>(Operation *)> lookup,
+    const TargetModel &target) {
+  Value result = producer.op->getResult(0);
+  auto payload = dyn_cast<KernelPayloadOpInterface>(producer.op);
+  if (!payload || result.use_empty() || producer.division->numChunks() > 1)
+    return false;
+  if (!producer.op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
+      !target.mayStayInLx(payload.getOpFuncName().str()))
+    return false;
+  for (auto [d, dim] : llvm::enumerate(producer.problem->dims))
+    if (dim.reduction && producer.division->splits[d] > 1)
+      return false;
+  for (OpOperand &use : result.getUses()) {
+    // A box is read through DDR addresses (a view of the buffer); the
+    // source an insert copies into its box is read whole.
+    bool boxRead =
+        isa<ExtractSliceOp>(use.getOwner()) ||
+        (isa<InsertSliceOp>(use.getOwner()) && use.getOperandNumber() != 0);
+    std::optional<DividedPayload> consumer = lookup(use.getOwner());
+    if (boxRead || !consumer || consumer->division->numChunks() > 1 ||
+        !sameCoreSlices(*producer.problem, *producer.division,
+                        producer.maps.back(), *consumer->problem,
+                        *consumer->division,
+                        consumer->maps[use.getOperandNumber()]))
+      return false;
+  }
+  return true;
+}

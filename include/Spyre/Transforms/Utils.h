@@ -87,6 +87,25 @@ forEachFunction(Operation *root,
 using OpSignature = std::vector<intptr_t>;
 OpSignature getOpSignature(Operation *op, ArrayRef<StringRef> spyreAttrs = {});
 
+/// A divided payload op, as --spyre-plan-memory plans it.
+struct DividedPayload {
+  Operation *op = nullptr;
+  const kernel::Problem *problem = nullptr;
+  const kernel::Division *division = nullptr;
+  ArrayRef<AffineMap> maps; ///< inputs, then the result
+};
+
+/// Whether the result of `producer` may stay in the cores' LX between it and
+/// every op reading it, space aside: the target lets its op keep its output
+/// there (torch-spyre's `lx_resident_ops` by default; any op of a fusion
+/// group), it runs in one launch without a split reduction, and every reader
+/// is a kernel (`lookup` finds it; nullopt: host code) that runs in one
+/// launch, reads it whole (not as a box) and gets each core's same slice.
+bool mayStayInLx(
+    const DividedPayload &producer,
+    function_ref<std::optional<DividedPayload>(Operation *)> lookup,
+    const TargetModel &target);
+
 /// Chooses divisions the way --spyre-divide-work does, for ops visited in
 /// program order: the op's `spyre.work_division` hint when it has one, else
 /// the policy's choice, preferring the division of the first operand
