@@ -31,6 +31,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -388,6 +389,100 @@ static bool isZero(Value value, const Term &term) {
   return dense && dense.isSplat() && dense.getSplatValue<APFloat>().isZero();
 }
 
+/// A float constant of a body: an `arith.constant`, or `math.sqrt` of one
+/// (torch-mlir writes `sqrt(2.0)` inside the body).
+static std::optional<double> bodyConstant(Value value) {
+  FloatAttr constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return constant.getValueAsDouble();
+  if (auto sqrt = value.getDefiningOp<math::SqrtOp>())
+    if (std::optional<double> radicand = bodyConstant(sqrt.getOperand()))
+      return std::sqrt(*radicand);
+  return std::nullopt;
+}
+
+/// Whether `value` is a constant within the element type's rounding of
+/// `expected` (1/sqrt(2) is 0.70703125 in f16).
+static bool isConstantNear(Value value, double expected) {
+  std::optional<double> constant = bodyConstant(value);
+  return constant && std::abs(*constant - expected) <= 1e-3 * expected;
+}
+
+namespace {
+/// The exact GELU of a body, `x * 0.5 * (1 + erf(x / sqrt(2)))`, rooted at
+/// the multiplication that produces it.
+struct ExactGelu {
+  Value x;
+  Operation *root;
+  /// The body ops the GELU replaces, root excluded: each used only by the
+  /// pattern.
+  SmallVector<Operation *> covered;
+};
+} // namespace
+
+/// Matches the exact GELU around `erf` in the forms front ends write:
+/// torch-mlir's `x * (0.5 * (1 + erf((x - 0) / sqrt(2))))` (the subtraction
+/// folded by the body preparation), StableHLO's and JAX's
+/// `0.5 * x * (1 + erf(x * 0.7071))`, and every association and operand
+/// order of the product, in one float type. torch-spyre lowers
+/// `aten.gelu` to the device's `gelufwd` the same way.
+static std::optional<ExactGelu> matchExactGelu(math::ErfOp erf) {
+  Type type = erf.getType();
+  Operation *argument = erf.getOperand().getDefiningOp();
+  Value x;
+  if (auto mul = dyn_cast_or_null<arith::MulFOp>(argument)) {
+    for (unsigned i = 0; i < 2 && !x; ++i)
+      if (isConstantNear(mul->getOperand(1 - i), M_SQRT1_2))
+        x = mul->getOperand(i);
+  } else if (auto div = dyn_cast_or_null<arith::DivFOp>(argument)) {
+    if (isConstantNear(div.getRhs(), M_SQRT2))
+      x = div.getLhs();
+  }
+  if (!x || x.getType() != type)
+    return std::nullopt;
+  ExactGelu gelu{x, nullptr, {erf}};
+  if (erf.getOperand().hasOneUse())
+    gelu.covered.push_back(argument);
+  // 1 + erf(...)
+  Value current = erf.getResult();
+  if (!current.hasOneUse())
+    return std::nullopt;
+  auto add = dyn_cast<arith::AddFOp>(*current.getUsers().begin());
+  if (!add ||
+      !isConstantNear(add->getOperand(add.getLhs() == current ? 1 : 0), 1.0))
+    return std::nullopt;
+  gelu.covered.push_back(add);
+  current = add.getResult();
+  // ... times x and 0.5, the factors met one or two at a time.
+  bool haveX = false, haveHalf = false;
+  auto take = [&](Value factor) {
+    if (factor == x && !haveX)
+      return haveX = true;
+    if (!haveHalf && isConstantNear(factor, 0.5))
+      return haveHalf = true;
+    return false;
+  };
+  while (!(haveX && haveHalf)) {
+    if (!current.hasOneUse())
+      return std::nullopt;
+    auto mul = dyn_cast<arith::MulFOp>(*current.getUsers().begin());
+    if (!mul || mul.getType() != type)
+      return std::nullopt;
+    Value other = mul->getOperand(mul.getLhs() == current ? 1 : 0);
+    auto inner = other.getDefiningOp<arith::MulFOp>();
+    if (inner && other.hasOneUse() && inner->getBlock() == mul->getBlock() &&
+        take(inner.getLhs()) && take(inner.getRhs()))
+      gelu.covered.push_back(inner);
+    else if (!take(other))
+      return std::nullopt;
+    gelu.covered.push_back(mul);
+    current = mul.getResult();
+  }
+  gelu.root = current.getDefiningOp();
+  gelu.covered.pop_back();
+  return gelu;
+}
+
 FailureOr<Value> Converter::convertScalarOp(Operation *scalar, Location opLoc,
                                             ArrayRef<Term> operands,
                                             ArrayRef<int64_t> ranges,
@@ -585,9 +680,29 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
     return Term{constantScalar(loc, value, type),
                 AffineMap::get(numLoops, 0, {}, rewriter.getContext())};
   };
+  // Exact GELUs become the device's gelufwd: erf has no device op.
+  DenseMap<Operation *, Value> geluRoots;
+  llvm::SmallPtrSet<Operation *, 8> coveredByGelu;
+  std::optional<std::string> geluWhy;
+  body.walk([&](math::ErfOp erf) {
+    std::optional<ExactGelu> gelu = matchExactGelu(erf);
+    if (!gelu || gelu->root == combiner)
+      return;
+    if (!computesOn(GeluOp::getOperationName(), rewriter.getContext(),
+                    erf.getType())) {
+      geluWhy = "its body computes an exact GELU; the device does not "
+                "compute 'gelu' on " +
+                str(erf.getType());
+      return;
+    }
+    geluRoots[gelu->root] = gelu->x;
+    coveredByGelu.insert(gelu->covered.begin(), gelu->covered.end());
+  });
   for (Operation &scalar : body.without_terminator()) {
-    if (&scalar == combiner)
+    if (&scalar == combiner || coveredByGelu.contains(&scalar))
       continue;
+    if (isa<math::ErfOp>(scalar) && geluWhy)
+      return Unsupported{*geluWhy};
     if (auto constant = dyn_cast<arith::ConstantOp>(scalar)) {
       auto floatAttr = dyn_cast<FloatAttr>(constant.getValue());
       if (!floatAttr)
@@ -600,8 +715,10 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
       return Unsupported{"its body op '" +
                          scalar.getName().getStringRef().str() +
                          "' has more than one result"};
+    Value geluInput = geluRoots.lookup(&scalar);
     SmallVector<Term> operands;
-    for (Value operand : scalar.getOperands()) {
+    for (Value operand :
+         geluInput ? ValueRange(geluInput) : scalar.getOperands()) {
       auto it = env.find(operand);
       if (it == env.end()) {
         if (operand == accumulator)
@@ -644,7 +761,12 @@ Converter::convertElementwiseOrReduction(linalg::LinalgOp op) {
                                            rewriter.getContext())});
     }
     FailureOr<Value> result =
-        convertScalarOp(&scalar, loc, subOperands, subRanges, why);
+        geluInput
+            ? pointwise<GeluOp>(
+                  isa<UnknownLoc>(scalar.getLoc()) ? loc : scalar.getLoc(),
+                  subOperands,
+                  RankedTensorType::get(subRanges, geluInput.getType()))
+            : convertScalarOp(&scalar, loc, subOperands, subRanges, why);
     if (failed(result))
       return Unsupported{why};
     env[scalar.getResult(0)] =

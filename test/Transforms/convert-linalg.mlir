@@ -383,6 +383,166 @@ func.func @erf(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
 
 // -----
 
+// The exact GELU as torch-mlir writes it (x * (0.5 * (1 + erf((x - 0) /
+// sqrt(2))))) is the device's gelufwd: erf alone is not.
+// CHECK-LABEL: func.func @gelu_torch_mlir
+// CHECK-SAME: (%[[X:.+]]: tensor<4x64xf16>)
+// CHECK-NEXT: %[[G:.+]] = spyre.gelu %[[X]] : (tensor<4x64xf16>) -> tensor<4x64xf16>
+// CHECK-NEXT: return %[[G]]
+// LOC-LABEL: func.func @gelu_torch_mlir
+// LOC: spyre.gelu {{.*}} loc("{{.*}}convert-linalg.mlir":[[# @LINE + 17]]:10)
+func.func @gelu_torch_mlir(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %zero = arith.constant 0.0 : f16
+    %one = arith.constant 1.0 : f16
+    %two = arith.constant 2.0 : f16
+    %half = arith.constant 0.5 : f16
+    %centred = arith.subf %v, %zero : f16
+    %sqrt2 = math.sqrt %two : f16
+    %z = arith.divf %centred, %sqrt2 : f16
+    %erf = math.erf %z : f16
+    %p = arith.addf %one, %erf : f16
+    %cdf = arith.mulf %half, %p : f16
+    %g = arith.mulf %v, %cdf : f16
+    linalg.yield %g : f16
+  } -> tensor<4x64xf16>
+  return %r : tensor<4x64xf16>
+}
+
+// -----
+
+// StableHLO's and JAX's association, 0.5 * x * (1 + erf(x * 0.7071)), on
+// bf16.
+// CHECK-LABEL: func.func @gelu_stablehlo
+// CHECK-NEXT: %[[G:.+]] = spyre.gelu %{{.+}} : (tensor<4x64xbf16>) -> tensor<4x64xbf16>
+// CHECK-NEXT: return %[[G]]
+func.func @gelu_stablehlo(%x: tensor<4x64xbf16>) -> tensor<4x64xbf16> {
+  %e = tensor.empty() : tensor<4x64xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xbf16>) outs(%e : tensor<4x64xbf16>) {
+  ^bb0(%v: bf16, %o: bf16):
+    %half = arith.constant 0.5 : bf16
+    %one = arith.constant 1.0 : bf16
+    %c = arith.constant 0.70703125 : bf16
+    %h = arith.mulf %half, %v : bf16
+    %z = arith.mulf %v, %c : bf16
+    %erf = math.erf %z : bf16
+    %p = arith.addf %erf, %one : bf16
+    %g = arith.mulf %h, %p : bf16
+    linalg.yield %g : bf16
+  } -> tensor<4x64xbf16>
+  return %r : tensor<4x64xbf16>
+}
+
+// -----
+
+// The rest of the body around a GELU converts as usual (a bias added
+// before, a scale after), and the erf argument may be used elsewhere.
+// CHECK-LABEL: func.func @gelu_in_a_body
+// CHECK-SAME: (%[[X:.+]]: tensor<4x64xf16>, %[[B:.+]]: tensor<64xf16>)
+// CHECK: %[[SUM:.+]] = spyre.add %[[X]], %[[B]]
+// CHECK: %[[Z:.+]] = spyre.mul %[[SUM]]
+// CHECK: %[[G:.+]] = spyre.gelu %[[SUM]]
+// CHECK: %[[R:.+]] = spyre.add %[[G]], %[[Z]]
+// CHECK: return %[[R]]
+func.func @gelu_in_a_body(%x: tensor<4x64xf16>, %b: tensor<64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : tensor<4x64xf16>, tensor<64xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%v: f16, %bias: f16, %o: f16):
+    %half = arith.constant 0.5 : f16
+    %one = arith.constant 1.0 : f16
+    %c = arith.constant 0.70703125 : f16
+    %s = arith.addf %v, %bias : f16
+    %z = arith.mulf %s, %c : f16
+    %erf = math.erf %z : f16
+    %p = arith.addf %erf, %one : f16
+    %q = arith.mulf %s, %p : f16
+    %g = arith.mulf %q, %half : f16
+    %out = arith.addf %g, %z : f16
+    linalg.yield %out : f16
+  } -> tensor<4x64xf16>
+  return %r : tensor<4x64xf16>
+}
+
+// -----
+
+// Not a GELU (the erf is used twice; another constant): erf stays on the
+// host.
+func.func @erf_twice(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its body uses 'math.erf', which has no Spyre op}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %half = arith.constant 0.5 : f16
+    %one = arith.constant 1.0 : f16
+    %c = arith.constant 0.70703125 : f16
+    %z = arith.mulf %v, %c : f16
+    %erf = math.erf %z : f16
+    %p = arith.addf %erf, %one : f16
+    %q = arith.mulf %v, %p : f16
+    %g = arith.mulf %q, %half : f16
+    %out = arith.addf %g, %erf : f16
+    linalg.yield %out : f16
+  } -> tensor<4x64xf16>
+  return %r : tensor<4x64xf16>
+}
+
+// -----
+
+func.func @gelu_scaled_wrong(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its body uses 'math.erf', which has no Spyre op}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %half = arith.constant 0.5 : f16
+    %one = arith.constant 1.0 : f16
+    %c = arith.constant 0.75 : f16
+    %z = arith.mulf %v, %c : f16
+    %erf = math.erf %z : f16
+    %p = arith.addf %erf, %one : f16
+    %q = arith.mulf %v, %p : f16
+    %g = arith.mulf %q, %half : f16
+    linalg.yield %g : f16
+  } -> tensor<4x64xf16>
+  return %r : tensor<4x64xf16>
+}
+
+// -----
+
+// On f32 the device has no gelu: the remark says so.
+func.func @gelu_f32(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its body computes an exact GELU; the device does not compute 'gelu' on f32}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %c = arith.constant 0.707106769 : f32
+    %z = arith.mulf %v, %c : f32
+    %erf = math.erf %z : f32
+    %p = arith.addf %erf, %one : f32
+    %q = arith.mulf %v, %p : f32
+    %g = arith.mulf %q, %half : f32
+    linalg.yield %g : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
+
+// -----
+
 func.func @integers(%a: tensor<4x64xi32>, %b: tensor<4x64xi32>) -> tensor<4x64xi32> {
   %e = tensor.empty() : tensor<4x64xi32>
   // expected-remark @+1 {{'linalg.add' stays on the host: its body computes on i32; the device computes on f16, bf16 and f32}}

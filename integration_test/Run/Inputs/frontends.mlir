@@ -141,6 +141,26 @@ func.func @gelu_erf(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {
   } -> tensor<64x128xf16>
   return %r : tensor<64x128xf16>
 }
+// torch-mlir's exact GELU (buildUnitNormalCdf) on bf16.
+func.func @gelu_torch_mlir(%x: tensor<64x128xbf16>) -> tensor<64x128xbf16> {
+  %e = tensor.empty() : tensor<64x128xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x128xbf16>) outs(%e : tensor<64x128xbf16>) {
+  ^bb0(%a: bf16, %o: bf16):
+    %zero = arith.constant 0.000000e+00 : bf16
+    %one = arith.constant 1.000000e+00 : bf16
+    %two = arith.constant 2.000000e+00 : bf16
+    %0 = arith.subf %a, %zero : bf16
+    %1 = math.sqrt %two : bf16
+    %2 = arith.divf %0, %1 : bf16
+    %3 = math.erf %2 : bf16
+    %4 = arith.addf %one, %3 : bf16
+    %half = arith.constant 5.000000e-01 : bf16
+    %5 = arith.mulf %half, %4 : bf16
+    %6 = arith.mulf %a, %5 : bf16
+    linalg.yield %6 : bf16
+  } -> tensor<64x128xbf16>
+  return %r : tensor<64x128xbf16>
+}
 func.func @rmsnorm_powf(%x: tensor<64x256xf16>, %w: tensor<256xf16>) -> tensor<64x256xf16> {
   %two = arith.constant 2.000000e+00 : f16
   %mhalf = arith.constant -5.000000e-01 : f16

@@ -172,9 +172,10 @@ LogicalResult verifyMatmul(Operation *op, unsigned numLoops,
 // Scalar functions of elementwise ops' semantics (f32, NaN propagating as
 // the arith and math dialects define them).
 inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
-inline float geluTanh(float x) {
-  return 0.5f * x *
-         (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+/// The exact GELU, `x * P(X <= x)` for X ~ N(0, 1): what torch-spyre lowers
+/// `aten.gelu` to `gelufwd` for (its default, `approximate="none"`).
+inline float gelu(float x) {
+  return 0.5f * x * (1.0f + std::erf(x * static_cast<float>(M_SQRT1_2)));
 }
 inline float relu(float x) { return std::isnan(x) ? x : x > 0 ? x : 0.0f; }
 /// IEEE 754-2019 maximum (arith.maximumf): NaN if either is NaN.

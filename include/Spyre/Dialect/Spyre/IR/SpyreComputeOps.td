@@ -181,7 +181,7 @@ def Spyre_ReciprocalOp : Spyre_UnaryOp<"reciprocal", "reciprocal",
 def Spyre_ReluOp : Spyre_UnaryOp<"relu", "relufwd",
     "::mlir::spyre::detail::relu(x[0])", "false", DL16AndFP32>;
 def Spyre_GeluOp : Spyre_UnaryOp<"gelu", "gelufwd",
-    "::mlir::spyre::detail::geluTanh(x[0])", "false">;
+    "::mlir::spyre::detail::gelu(x[0])", "false">;
 def Spyre_SiluOp : Spyre_UnaryOp<"silu", "silu",
     "x[0] * ::mlir::spyre::detail::sigmoid(x[0])", "false">;
 def Spyre_SigmoidOp : Spyre_UnaryOp<"sigmoid", "sigmoid",
