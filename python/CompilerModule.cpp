@@ -179,6 +179,10 @@ HostTensor toHost(py::array array, size_t index, Type expected) {
 py::array toNumpy(const HostTensor &result) {
   HostTensor tensor = driver::toExchangeType(result);
   std::optional<llvm::StringRef> descr = npyDescr(tensor.type);
+  // One-byte types numpy has none for (fp8, E8M0) come back as their bytes,
+  // as arguments of those types are given.
+  if (!descr && hostElementBytes(tensor.type) == 1)
+    descr = "|u1";
   if (!descr)
     raise("results of type " + stringifyHostType(tensor.type).str() +
           " have no numpy dtype");

@@ -1010,6 +1010,14 @@ Tolerance mlir::spyre::driver::defaultTolerance(HostType type, bool movement,
     return {4e-2 * scale, 4e-2};
   case HostType::Float32:
     return {1e-4 * scale, 1e-4};
+  // Rounded to 8 bits or fewer: one step of the format (a value computed on
+  // the device in DLFloat16 may round to the neighbouring code).
+  case HostType::Float8E4M3FN:
+  case HostType::Float8E4M3FNUZ:
+    return {0.125 * scale, 0.125};
+  case HostType::Float8E5M2:
+  case HostType::Float8E5M2FNUZ:
+    return {0.25 * scale, 0.25};
   default:
     return {0, 0};
   }
@@ -1104,13 +1112,29 @@ std::optional<HostType>
 mlir::spyre::driver::leastPrecision(func::FuncOp function) {
   std::optional<HostType> least;
   auto rank = [](HostType t) {
-    return t == HostType::BFloat16 ? 0 : t == HostType::Float16 ? 1 : 2;
+    switch (t) {
+    case HostType::Float8E5M2:
+      return -2;
+    case HostType::Float8E4M3FN:
+      return -1;
+    case HostType::BFloat16:
+      return 0;
+    case HostType::Float16:
+      return 1;
+    default:
+      return 2;
+    }
   };
   function.walk([&](KernelOp kernel) {
     kernel.getPayload()->walk([&](Operation *op) {
       for (Type type : op->getResultTypes()) {
         Type element = getElementTypeOrSelf(type);
-        if (!element.isF16() && !element.isBF16() && !element.isF32())
+        // Rounding to fp8 (qfp8ch) happens in a conversion; other kernels
+        // only move fp8 codes.
+        bool roundsToFp8 = isa<ConvertOp>(op) &&
+                           isa<Float8E4M3FNType, Float8E5M2Type>(element);
+        if (!element.isF16() && !element.isBF16() && !element.isF32() &&
+            !roundsToFp8)
           continue;
         FailureOr<HostType> host = getHostType(element);
         if (succeeded(host) && (!least || rank(*host) < rank(*least)))

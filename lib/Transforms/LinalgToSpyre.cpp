@@ -493,7 +493,12 @@ FailureOr<Value> Converter::convertScalarOp(Operation *scalar, Location opLoc,
   Location loc = isa<UnknownLoc>(scalar->getLoc()) ? opLoc : scalar->getLoc();
   Type resultElement = scalar->getResult(0).getType();
   auto resultType = RankedTensorType::get(ranges, resultElement);
-  if (!isSupportedFloat(resultElement) && !resultElement.isInteger(1)) {
+  // Rounding to fp8 (`qfp8ch`) is the one conversion into a storage-only
+  // format: the device computes on nothing narrower than 16 bits.
+  bool toFp8 = isa<arith::TruncFOp>(scalar) &&
+               isa<Float8E4M3FNType, Float8E5M2Type>(resultElement);
+  if (!isSupportedFloat(resultElement) && !resultElement.isInteger(1) &&
+      !toFp8) {
     why = "its body computes on " + str(resultElement) +
           "; the device computes on f16, bf16 and f32";
     return failure();

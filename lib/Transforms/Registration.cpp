@@ -129,6 +129,9 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
     functions.addPass(createConvertElementwiseToLinalgPass());
     functions.addPass(createSpyreConvertLinalg(convert));
     functions.addPass(createCanonicalizerPass());
+    // After the canonicalizer has dropped the dequantizes a scaled matmul
+    // absorbed.
+    functions.addPass(createSpyreLowerQuantCasts());
     functions.addPass(createSpyreCanonicalizeShapes());
   }
   SpyrePropagateLayoutsOptions propagate;

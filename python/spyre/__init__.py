@@ -179,6 +179,8 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
 
     bf16 arguments take float32 arrays and bf16 results come back as
     float32 (numpy has no bfloat16); the conversion is the transfer's.
+    One-byte types numpy has none for (fp8, E8M0, packed codes) pass as
+    their raw bytes both ways: uint8 (or int8) arrays in, uint8 arrays out.
 
     numerics="dl16" (default) stores f16 on the device as DLFloat16, as the
     machine does; "ieee-f16" as IEEE binary16.

@@ -543,6 +543,47 @@ func.func @gelu_f32(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 
 // -----
 
+// Rounding to fp8 (`.to(torch.float8_e4m3fn)`: arith.truncf) is the
+// device's qfp8ch conversion; the rest of the body computes in f16.
+// CHECK-LABEL: func.func @truncf_to_fp8
+// CHECK: %[[MIN:.+]] = spyre.minimum
+// CHECK: %[[Q:.+]] = spyre.convert %[[MIN]] : tensor<4x64xf16> -> tensor<4x64xf8E4M3FN>
+// CHECK: return %[[Q]]
+func.func @truncf_to_fp8(%x: tensor<4x64xf16>) -> tensor<4x64xf8E4M3FN> {
+  %e = tensor.empty() : tensor<4x64xf8E4M3FN>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e : tensor<4x64xf8E4M3FN>) {
+  ^bb0(%v: f16, %o: f8E4M3FN):
+    %lo = arith.constant -448.0 : f16
+    %hi = arith.constant 448.0 : f16
+    %0 = arith.maximumf %v, %lo : f16
+    %1 = arith.minimumf %0, %hi : f16
+    %2 = arith.truncf %1 : f16 to f8E4M3FN
+    linalg.yield %2 : f8E4M3FN
+  } -> tensor<4x64xf8E4M3FN>
+  return %r : tensor<4x64xf8E4M3FN>
+}
+
+// -----
+
+// Other narrow types stay on the host: the device computes on nothing
+// narrower than 16 bits, and converts only to fp8.
+func.func @truncf_to_fp4(%x: tensor<4x64xf16>) -> tensor<4x64xf4E2M1FN> {
+  %e = tensor.empty() : tensor<4x64xf4E2M1FN>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its body computes on f4E2M1FN; the device computes on f16, bf16 and f32}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e : tensor<4x64xf4E2M1FN>) {
+  ^bb0(%v: f16, %o: f4E2M1FN):
+    %0 = arith.truncf %v : f16 to f4E2M1FN
+    linalg.yield %0 : f4E2M1FN
+  } -> tensor<4x64xf4E2M1FN>
+  return %r : tensor<4x64xf4E2M1FN>
+}
+
+// -----
+
 func.func @integers(%a: tensor<4x64xi32>, %b: tensor<4x64xi32>) -> tensor<4x64xi32> {
   %e = tensor.empty() : tensor<4x64xi32>
   // expected-remark @+1 {{'linalg.add' stays on the host: its body computes on i32; the device computes on f16, bf16 and f32}}

@@ -627,3 +627,43 @@ def test_quantize_in_mlir_runs_on_the_host():
     np.testing.assert_array_equal(v, expected)
     q = spyre.quantize(x, "e2m1fn")
     np.testing.assert_array_equal(d.view(np.uint8), q.data)
+
+
+FP8_CASTS = """func.func @quantize(%x: tensor<64x256xf16>) -> (tensor<64x256xf8E4M3FN>, tensor<64x1xf32>) {
+  %d, %s = spyre.quantize %x {quant = #spyre.quant<format = e4m3fn, scaling = channel>}
+      : tensor<64x256xf16> -> tensor<64x256xf8E4M3FN>, tensor<64x1xf32>
+  return %d, %s : tensor<64x256xf8E4M3FN>, tensor<64x1xf32>
+}
+func.func @dequantize(%d: tensor<64x256xf8E4M3FN>, %s: tensor<64x1xf32>) -> tensor<64x256xf16> {
+  %x = spyre.dequantize %d, %s {quant = #spyre.quant<format = e4m3fn, scaling = channel>}
+      : tensor<64x256xf8E4M3FN>, tensor<64x1xf32> -> tensor<64x256xf16>
+  return %x : tensor<64x256xf16>
+}
+"""
+
+
+def test_fp8_channel_casts_run_on_the_device_against_numpy():
+    # Values DLFloat16 holds exactly (multiples of 1/64 up to 4), so the
+    # device sees what NumPy sees; one row all zeros (scale 0, codes 0).
+    rng = np.random.default_rng(7)
+    x = (rng.integers(-256, 257, size=(64, 256)) / 64).astype(np.float16)
+    x[5] = 0
+    (codes, scale), stats = spyre.run(FP8_CASTS, [x], function="quantize",
+                                      check=True)
+    assert stats["check_ok"] and not stats["host_segments"]
+    assert codes.dtype == np.uint8
+    amax = np.abs(x.astype(np.float32)).max(axis=1, keepdims=True)
+    np.testing.assert_array_equal(scale, amax / np.float32(448))
+    values = E4M3FN[codes]
+    safe = np.where(scale > 0, scale, 1).astype(np.float64)
+    want = round_to_grid(x / safe, E4M3FN)
+    # qfp8ch reads DL16: rounding twice puts a few codes one step away.
+    step = np.abs(want) / 8 + 2.0**-9
+    assert np.all(np.abs(values - want) <= step)
+    assert np.mean(values != want) < 0.02
+    assert np.all(codes[5] == 0)
+    # fp8todl16 times the scale, against the same grid.
+    (back,), stats = spyre.run(FP8_CASTS, [codes, scale], function="dequantize",
+                               check=True)
+    assert stats["check_ok"] and not stats["host_segments"]
+    np.testing.assert_allclose(back, values * scale, rtol=2**-9, atol=0)

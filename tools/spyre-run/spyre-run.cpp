@@ -84,14 +84,16 @@ static cl::opt<double> atolOption(
     "atol",
     cl::desc("Absolute tolerance of --check (default: per element type, "
              "scaled by each output's root-mean-square reference value: f16 "
-             "1e-2, bf16 4e-2, f32 1e-4 times it, the less precise type's "
-             "when the kernels compute in one (--f32-matmul=f16); integers "
+             "1e-2, bf16 4e-2, f32 1e-4, fp8 one step of the format (e4m3 "
+             "0.125, e5m2 0.25) times it, the less precise type's "
+             "when the kernels compute in one (--f32-matmul=f16) or round to "
+             "fp8 (qfp8ch); integers "
              "and data movement exact)"),
     cl::init(0), cl::cat(category));
 static cl::opt<double> rtolOption(
     "rtol",
     cl::desc("Relative tolerance of --check (default: f16 1e-2, bf16 4e-2, "
-             "f32 1e-4; integers exact)"),
+             "f32 1e-4, fp8 e4m3 0.125, e5m2 0.25; integers exact)"),
     cl::init(0), cl::cat(category));
 static cl::opt<bool> allowNonfinite(
     "allow-nonfinite",

@@ -315,8 +315,9 @@ std::string formatResultCheck(unsigned index, const ResultCheck &check);
 /// then match exactly).
 bool onlyMovesData(func::FuncOp function);
 
-/// The least precise float type (bf16 < f16 < f32) the kernels of
-/// `function` compute on, if any.
+/// The least precise float type (e5m2 < e4m3fn < bf16 < f16 < f32) the
+/// kernels of `function` compute on or round to (fp8: a conversion, qfp8ch),
+/// if any.
 std::optional<HostType> leastPrecision(func::FuncOp function);
 
 } // namespace mlir::spyre::driver

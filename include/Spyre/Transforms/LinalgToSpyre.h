@@ -62,6 +62,13 @@ void populateSpyreConvertLinalgPatterns(
 /// the same values, NaN included.
 void populateSpyreLinalgBodyPreparationPatterns(RewritePatternSet &patterns);
 
+/// Rewrites `spyre.quantize` / `spyre.dequantize` of the schemes the device
+/// converts (fp8 `e4m3fn` / `e5m2` with float scales per tensor or per
+/// channel, nothing else) into device ops: `qfp8ch` and `fp8todl16`
+/// conversions and the SFP ops that find and apply the scales
+/// (`--spyre-lower-quant-casts`).
+void populateSpyreLowerQuantCastsPatterns(RewritePatternSet &patterns);
+
 /// Applies those patterns, with folding (an f64 constant truncated to the
 /// element type becomes a constant of it), to the body of every structured
 /// op on tensors in `root`. `--spyre-convert-linalg` runs this first.

@@ -108,6 +108,34 @@ def SpyreConvertLinalg
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
 
+def SpyreLowerQuantCasts
+    : Pass<"spyre-lower-quant-casts"> {
+  let summary = "Quantization casts the device has instructions for become "
+                "device ops";
+  let description = [{
+    torch-spyre's device converts DL16 to fp8 (`qfp8ch`) and fp8 to DL16
+    (`fp8todl16`) and computes scales with ordinary SFP ops (its
+    `quantize_fp8_with_scale` / `dequantize_fp8_with_scale`). So a
+    `spyre.quantize` of fp8 (`e4m3fn`, `e5m2`) with float scales per tensor
+    or per channel - no zero points, sparsity, tensor scale or codebook -
+    becomes: the input in f32, `abs`, `max` over the scaled dims, divided by
+    the format's largest value (the scale, rounded to its type; 0 for an
+    all-zero slice), the input divided by it (by the smallest f32 normal
+    for a zero scale, so those codes are 0), clamped to the format's range,
+    rounded to DL16 and converted to fp8. A `spyre.dequantize` of the same
+    schemes becomes `fp8todl16` times the scale (in f32 when the scale or
+    the result is f32), rounded to the result's type. The scale is read
+    through a broadcast indexing map.
+
+    Any other scheme (MX, integers, packed 4-bit codes, codebooks, 2-D
+    tiles) has no device instruction and stays as it is: a dequantize that
+    only a matmul reads becomes part of `spyre.scaled_matmul`, the others
+    run on the host. `--spyre-pipeline` runs this after
+    `--spyre-convert-linalg`.
+  }];
+  let dependentDialects = ["::mlir::spyre::SpyreDialect"];
+}
+
 def SpyreCanonicalizeShapes
     : Pass<"spyre-canonicalize-shapes"> {
   let summary = "Drop size-1 dims so layout reasoning sees canonical shapes";

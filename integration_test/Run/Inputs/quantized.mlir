@@ -302,3 +302,57 @@ func.func @quantize_then_matmul(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>) -
   %y = linalg.matmul_transpose_b ins(%x, %q : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
   return %y : tensor<8x64xf16>
 }
+
+// fp8 casts on the device (--spyre-lower-quant-casts): per-channel and
+// per-tensor quantization (amax, scale, divide, clamp, qfp8ch) and
+// dequantization (fp8todl16 times the scale), checked against the library
+// (the reference's quantize) and the format definitions (its dequantize).
+func.func @fp8_quantize_channel(%w: tensor<64x256xf16>) -> (tensor<64x256xf8E4M3FN>, tensor<64x1xf32>) {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e4m3fn, scaling = channel>}
+      : tensor<64x256xf16> -> tensor<64x256xf8E4M3FN>, tensor<64x1xf32>
+  return %d, %s : tensor<64x256xf8E4M3FN>, tensor<64x1xf32>
+}
+func.func @fp8_quantize_tensor(%w: tensor<64x256xf32>) -> (tensor<64x256xf8E5M2>, tensor<1x1xf16>) {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e5m2, scaling = tensor, scale_type = float16>}
+      : tensor<64x256xf32> -> tensor<64x256xf8E5M2>, tensor<1x1xf16>
+  return %d, %s : tensor<64x256xf8E5M2>, tensor<1x1xf16>
+}
+func.func @fp8_dequantize_channel(%d: tensor<64x256xf8E4M3FN>, %s: tensor<64x1xf32>) -> tensor<64x256xf16> {
+  %w = spyre.dequantize %d, %s {quant = #spyre.quant<format = e4m3fn, scaling = channel>}
+      : tensor<64x256xf8E4M3FN>, tensor<64x1xf32> -> tensor<64x256xf16>
+  return %w : tensor<64x256xf16>
+}
+func.func @fp8_round_trip(%w: tensor<64x256xf16>) -> tensor<64x256xf16> {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e4m3fn, scaling = channel, axis = 0, scale_type = float16>}
+      : tensor<64x256xf16> -> tensor<64x256xf8E4M3FN>, tensor<1x256xf16>
+  %r = spyre.dequantize %d, %s {quant = #spyre.quant<format = e4m3fn, scaling = channel, axis = 0, scale_type = float16>}
+      : tensor<64x256xf8E4M3FN>, tensor<1x256xf16> -> tensor<64x256xf16>
+  return %r : tensor<64x256xf16>
+}
+// Dynamic fp8 activations as PyTorch writes them (x / scale, clamped to
+// +-448, `.to(float8_e4m3fn)`: arith.truncf), then an fp8 x fp8 matmul
+// (batchmatmulfp8) and both scales applied to the product.
+func.func @torch_fp8_linear(%x: tensor<64x256xf16>, %sx: tensor<64x1xf16>, %w: tensor<256x128xf8E4M3FN>, %sw: tensor<128xf16>) -> tensor<64x128xf16> {
+  %e8 = tensor.empty() : tensor<64x256xf8E4M3FN>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %sx : tensor<64x256xf16>, tensor<64x1xf16>) outs(%e8 : tensor<64x256xf8E4M3FN>) {
+  ^bb0(%a: f16, %sc: f16, %o: f8E4M3FN):
+    %lo = arith.constant -448.0 : f16
+    %hi = arith.constant 448.0 : f16
+    %0 = arith.divf %a, %sc : f16
+    %1 = arith.maximumf %0, %lo : f16
+    %2 = arith.minimumf %1, %hi : f16
+    %3 = arith.truncf %2 : f16 to f8E4M3FN
+    linalg.yield %3 : f8E4M3FN
+  } -> tensor<64x256xf8E4M3FN>
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<64x128xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>
+  %mm = linalg.matmul ins(%q, %w : tensor<64x256xf8E4M3FN>, tensor<256x128xf8E4M3FN>) outs(%z : tensor<64x128xf16>) -> tensor<64x128xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %sx, %sw : tensor<64x128xf16>, tensor<64x1xf16>, tensor<128xf16>) outs(%e : tensor<64x128xf16>) {
+  ^bb0(%m: f16, %a: f16, %b: f16, %o: f16):
+    %0 = arith.mulf %m, %a : f16
+    %1 = arith.mulf %0, %b : f16
+    linalg.yield %1 : f16
+  } -> tensor<64x128xf16>
+  return %r : tensor<64x128xf16>
+}
