@@ -69,13 +69,18 @@ void forEachRun(ArrayRef<DmaLoop> loops, int64_t deviceBase, int64_t hostBase,
 }
 
 /// Keeps the innermost loop (the run) and orders the others by decreasing
-/// host stride, so the host buffer is walked front to back.
-SmallVector<DmaLoop, 8> hostMajorOrder(ArrayRef<DmaLoop> loops) {
+/// stride on the side read, so the source is walked front to back (the
+/// host's for a stickify, the device's for an unstickify): the prefetcher
+/// follows the reads, and the scattered writes of whole runs cost less
+/// than scattered reads (unstickify f16 4096x4096: 0.57x -> 1.03x memcpy).
+SmallVector<DmaLoop, 8> sourceMajorOrder(ArrayRef<DmaLoop> loops,
+                                         bool toDevice) {
   SmallVector<DmaLoop, 8> ordered(loops.begin(), loops.end());
   if (ordered.size() > 2)
     std::stable_sort(ordered.begin(), ordered.end() - 1,
-                     [](const DmaLoop &a, const DmaLoop &b) {
-                       return a.hostStride > b.hostStride;
+                     [&](const DmaLoop &a, const DmaLoop &b) {
+                       return toDevice ? a.hostStride > b.hostStride
+                                       : a.deviceStride > b.deviceStride;
                      });
   return ordered;
 }
@@ -150,6 +155,13 @@ inline void copyRun(uint8_t *dst, const uint8_t *src, int64_t bytes,
   }
 #endif
   (void)stream;
+  // One stick, the common run of a default layout whose rows are not whole
+  // sticks apart: a fixed-size copy the compiler inlines (a call per stick
+  // costs as much as the copy).
+  if (bytes == kDefaultStickBytes) {
+    std::memcpy(dst, src, kDefaultStickBytes);
+    return;
+  }
   std::memcpy(dst, src, bytes);
 }
 
@@ -337,7 +349,7 @@ void copySameWidth(const DmaPlan &plan, unsigned elemBytes, uint8_t *device,
         break;
       }
     }
-    SmallVector<DmaLoop, 8> loops = hostMajorOrder(nest.loops);
+    SmallVector<DmaLoop, 8> loops = sourceMajorOrder(nest.loops, toDevice);
     parallelNest(
         loops, nest.deviceOffset, nest.hostOffset, pool,
         [&](ArrayRef<DmaLoop> chunk, int64_t devBase, int64_t hostBase) {
