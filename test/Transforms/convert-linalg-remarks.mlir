@@ -10,19 +10,19 @@
 // YAML-NEXT: Name: StaysOnHost
 // YAML-NEXT: DebugLoc: { File: '{{.*}}convert-linalg-remarks.mlir',
 // YAML-NEXT: Line: [[# @LINE + 9]], Column: 8 }
-// YAML-NEXT: Function: erf
+// YAML-NEXT: Function: sin
 // YAML-NEXT: Args:
-// YAML-NEXT: - Remark: '''linalg.generic'' stays on the host: its body uses ''math.erf'', which has no Spyre op'
+// YAML-NEXT: - Remark: '''linalg.generic'' stays on the host: its body uses ''math.sin'', which has no Spyre op'
 
-// PRINT: convert-linalg-remarks.mlir:[[# @LINE + 4]]:8: remark: [Missed] StaysOnHost | Category:spyre:convert-linalg | Function=erf | Remark="'linalg.generic' stays on the host: its body uses 'math.erf', which has no Spyre op"
+// PRINT: convert-linalg-remarks.mlir:[[# @LINE + 4]]:8: remark: [Missed] StaysOnHost | Category:spyre:convert-linalg | Function=sin | Remark="'linalg.generic' stays on the host: its body uses 'math.sin', which has no Spyre op"
 
-func.func @erf(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
+func.func @sin(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %e = tensor.empty() : tensor<4x64xf16>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
                        iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) {
   ^bb0(%a: f16, %o: f16):
-    %t = math.erf %a : f16
+    %t = math.sin %a : f16
     linalg.yield %t : f16
   } -> tensor<4x64xf16>
   return %r : tensor<4x64xf16>

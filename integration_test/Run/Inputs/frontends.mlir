@@ -161,6 +161,32 @@ func.func @gelu_torch_mlir(%x: tensor<64x128xbf16>) -> tensor<64x128xbf16> {
   } -> tensor<64x128xbf16>
   return %r : tensor<64x128xbf16>
 }
+// erf alone, and an f32 exact GELU: erf from device ops, in f32.
+func.func @erf_alone(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %e = tensor.empty() : tensor<64x128xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %0 = math.erf %a : f16
+    linalg.yield %0 : f16
+  } -> tensor<64x128xf16>
+  return %r : tensor<64x128xf16>
+}
+func.func @gelu_f32(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %half = arith.constant 5.000000e-01 : f32
+  %one = arith.constant 1.000000e+00 : f32
+  %sqrt2 = arith.constant 1.41421354 : f32
+  %e = tensor.empty() : tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.divf %a, %sqrt2 : f32
+    %1 = math.erf %0 : f32
+    %2 = arith.addf %1, %one : f32
+    %3 = arith.mulf %2, %half : f32
+    %4 = arith.mulf %a, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}
 func.func @rmsnorm_powf(%x: tensor<64x256xf16>, %w: tensor<256xf16>) -> tensor<64x256xf16> {
   %two = arith.constant 2.000000e+00 : f16
   %mhalf = arith.constant -5.000000e-01 : f16
