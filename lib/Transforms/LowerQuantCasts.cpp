@@ -7,7 +7,8 @@
 // the scale, the division, the clamp - with ordinary SFP ops; it has no
 // instruction for packed 4-bit codes, E8M0 scales, integers' rounding or
 // codebooks. So a `spyre.quantize` / `spyre.dequantize` of fp8 (`e4m3fn`,
-// `e5m2`) with float scales per tensor or per channel, no zero points,
+// `e5m2`) with float scales per tensor, per channel or per tile along one
+// dim (whole tiles: the dim is viewed as [tiles, tile]), no zero points,
 // sparsity, tensor scale or codebook, becomes:
 //
 //   quantize:   x (in f32) -> abs -> max over the scaled dims -> / max code
@@ -46,8 +47,11 @@ struct DeviceCast {
   /// The data's fp8 type and its largest finite value.
   FloatType format;
   double maxCode;
-  /// Per dim of the unquantized tensor: whether the scale spans it (one
-  /// scale for all its positions).
+  /// The shape the casts compute on: the unquantized tensor's, with a tiled
+  /// axis split into [tiles, tile] (a view).
+  SmallVector<int64_t> workShape;
+  /// Per dim of `workShape`: whether the scale spans it (one scale for all
+  /// its positions).
   SmallVector<bool> scaledDims;
 };
 
@@ -66,7 +70,8 @@ asDeviceCast(QuantAttr quant, RankedTensorType unquantized, TypeRange parts) {
     format = Float8E5M2Type::get(context);
   if (!format ||
       (spec.scaling != quant::Scaling::Tensor &&
-       spec.scaling != quant::Scaling::Channel) ||
+       spec.scaling != quant::Scaling::Channel &&
+       spec.scaling != quant::Scaling::Tile) ||
       spec.mode == quant::CastMode::Virtual || spec.multiscale ||
       spec.zeroPoint || spec.sparsityPercent || spec.codebook ||
       parts.size() != 2 || !unquantized.hasStaticShape() ||
@@ -79,11 +84,24 @@ asDeviceCast(QuantAttr quant, RankedTensorType unquantized, TypeRange parts) {
       scale.getRank() != unquantized.getRank() ||
       !isComputeFloat(scale.getElementType()))
     return std::nullopt;
-  DeviceCast scheme{format, quant::getFormatInfo(spec.format).maxValue, {}};
-  for (auto [size, scaled] :
-       llvm::zip_equal(unquantized.getShape(), scale.getShape())) {
+  DeviceCast scheme{format, quant::getFormatInfo(spec.format).maxValue, {}, {}};
+  int64_t rank = unquantized.getRank();
+  int64_t axis = spec.axis < 0 ? spec.axis + rank : spec.axis;
+  for (auto [d, size, scaled] :
+       llvm::enumerate(unquantized.getShape(), scale.getShape())) {
+    // Tiles along the axis, whole ones only (a partial tile at the edge has
+    // a scale of its own that no view gives).
+    if (spec.scaling == quant::Scaling::Tile &&
+        static_cast<int64_t>(d) == axis && scaled != size && scaled != 1) {
+      if (size % spec.tile != 0 || size / spec.tile != scaled)
+        return std::nullopt;
+      scheme.workShape.append({scaled, spec.tile});
+      scheme.scaledDims.append({false, true});
+      continue;
+    }
     if (scaled != size && scaled != 1)
       return std::nullopt;
+    scheme.workShape.push_back(size);
     scheme.scaledDims.push_back(scaled != size);
   }
   return scheme;
@@ -92,9 +110,8 @@ asDeviceCast(QuantAttr quant, RankedTensorType unquantized, TypeRange parts) {
 /// Builds the device ops of one cast.
 class CastBuilder {
 public:
-  CastBuilder(PatternRewriter &rewriter, Location loc, const DeviceCast &scheme,
-              RankedTensorType unquantized)
-      : rewriter(rewriter), loc(loc), shape(unquantized.getShape()),
+  CastBuilder(PatternRewriter &rewriter, Location loc, const DeviceCast &scheme)
+      : rewriter(rewriter), loc(loc), shape(scheme.workShape),
         f32(rewriter.getF32Type()) {
     for (auto [d, size] : llvm::enumerate(shape))
       if (!scheme.scaledDims[d]) {
@@ -144,14 +161,17 @@ public:
         ->getResult(0);
   }
 
-  /// The scale tensor (scaled dims of size 1) as its kept dims, and back.
-  Value squeezeScale(Value scale) {
-    auto type = cast<RankedTensorType>(scale.getType());
-    return ReshapeOp::create(rewriter, loc, type.clone(keptShape), scale);
+  /// `value` viewed with shape `target`, if it has another.
+  Value view(Value value, ArrayRef<int64_t> target) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getShape() == target)
+      return value;
+    return ReshapeOp::create(rewriter, loc, type.clone(target), value);
   }
-  Value unsqueezeScale(Value kept, RankedTensorType scaleType) {
-    return ReshapeOp::create(rewriter, loc, scaleType, kept);
-  }
+  /// An unquantized-shape tensor in the work shape; the scale (its scaled
+  /// dims of size 1) as its kept dims.
+  Value toWork(Value value) { return view(value, shape); }
+  Value squeezeScale(Value scale) { return view(scale, keptShape); }
 
   PatternRewriter &rewriter;
   Location loc;
@@ -172,10 +192,10 @@ struct LowerQuantize : OpRewritePattern<QuantizeOp> {
     if (!scheme)
       return rewriter.notifyMatchFailure(op, "not a cast the device computes");
     auto scaleType = cast<RankedTensorType>(op->getResult(1).getType());
-    CastBuilder b(rewriter, op.getLoc(), *scheme, input);
+    CastBuilder b(rewriter, op.getLoc(), *scheme);
     // The scale: the largest magnitude of each slice over the largest code,
     // rounded to the scale's type (16-bit types as the device stores them).
-    Value x = b.convert(op.getInput(), b.f32);
+    Value x = b.convert(b.toWork(op.getInput()), b.f32);
     Value magnitude = b.elementwise<AbsOp>(b.shape, b.f32, {x});
     SmallVector<int64_t> reducedShape(b.shape);
     for (int64_t d = static_cast<int64_t>(b.shape.size()) - 1; d >= 0; --d) {
@@ -202,7 +222,8 @@ struct LowerQuantize : OpRewritePattern<QuantizeOp> {
                                        {clamped, b.scalar(scheme->maxCode)});
     Value data =
         b.convert(b.convert(clamped, rewriter.getF16Type()), scheme->format);
-    rewriter.replaceOp(op, {data, b.unsqueezeScale(stored, scaleType)});
+    rewriter.replaceOp(op, {b.view(data, input.getShape()),
+                            b.view(stored, scaleType.getShape())});
     return success();
   }
 };
@@ -217,17 +238,18 @@ struct LowerDequantize : OpRewritePattern<DequantizeOp> {
         asDeviceCast(op.getQuant(), result, op.getParts().getTypes());
     if (!scheme)
       return rewriter.notifyMatchFailure(op, "not a cast the device computes");
-    CastBuilder b(rewriter, op.getLoc(), *scheme, result);
+    CastBuilder b(rewriter, op.getLoc(), *scheme);
     Value scale = b.squeezeScale(op.getParts()[1]);
     Type scaleElement = getElementTypeOrSelf(scale.getType());
     // One rounding, of the product: in f32 unless everything is 16-bit.
     Type compute = scaleElement.isF32() || result.getElementType().isF32()
                        ? b.f32
                        : scaleElement;
-    Value codes = b.convert(op.getParts()[0], rewriter.getF16Type());
+    Value codes = b.convert(b.toWork(op.getParts()[0]), rewriter.getF16Type());
     Value product = b.withScale<MulOp>(b.convert(codes, compute),
                                        b.convert(scale, compute));
-    rewriter.replaceOp(op, b.convert(product, result.getElementType()));
+    rewriter.replaceOp(op, b.view(b.convert(product, result.getElementType()),
+                                  result.getShape()));
     return success();
   }
 };

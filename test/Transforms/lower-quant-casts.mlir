@@ -100,19 +100,57 @@ func.func @dequantize_columns(%d: tensor<64x256xf8E5M2>, %s: tensor<1x256xbf16>)
 
 // -----
 
+// Tiles of 128 along the rows (the 1x128 activation tiles of fp8 recipes):
+// the dim is viewed as [2, 128], the scale spans the tile dim.
+// CHECK-LABEL: func.func @quantize_tile
+// CHECK-SAME: (%[[W:.+]]: tensor<64x256xf16>)
+// CHECK: %[[V:.+]] = spyre.reshape %[[W]] : tensor<64x256xf16> -> tensor<64x2x128xf16>
+// CHECK: %[[X:.+]] = spyre.convert %[[V]] : tensor<64x2x128xf16> -> tensor<64x2x128xf32>
+// CHECK: %[[ABS:.+]] = spyre.abs %[[X]]
+// CHECK: %[[AMAX:.+]] = spyre.max %[[ABS]] dim = 2 : tensor<64x2x128xf32> -> tensor<64x2xf32>
+// CHECK: %[[SCALE:.+]] = spyre.div %[[AMAX]]
+// CHECK: %[[SAFE:.+]] = spyre.maximum %[[SCALE]]
+// CHECK: spyre.div %[[X]], %[[SAFE]] {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]}
+// CHECK: %[[Q:.+]] = spyre.convert %{{.+}} : tensor<64x2x128xf16> -> tensor<64x2x128xf8E4M3FN>
+// CHECK: %[[D:.+]] = spyre.reshape %[[Q]] : tensor<64x2x128xf8E4M3FN> -> tensor<64x256xf8E4M3FN>
+// CHECK: return %[[D]], %[[SCALE]]
+func.func @quantize_tile(%w: tensor<64x256xf16>) -> (tensor<64x256xf8E4M3FN>, tensor<64x2xf32>) {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e4m3fn, scaling = tile, tile = 128>}
+      : tensor<64x256xf16> -> tensor<64x256xf8E4M3FN>, tensor<64x2xf32>
+  return %d, %s : tensor<64x256xf8E4M3FN>, tensor<64x2xf32>
+}
+
+// -----
+
+// Tiles along dim 0: the scale [2, 128] is read at (tile, column).
+// CHECK-LABEL: func.func @dequantize_tile
+// CHECK-SAME: (%[[D:.+]]: tensor<256x128xf8E4M3FN>, %[[S:.+]]: tensor<2x128xf32>)
+// CHECK: %[[V:.+]] = spyre.reshape %[[D]] : tensor<256x128xf8E4M3FN> -> tensor<2x128x128xf8E4M3FN>
+// CHECK: spyre.mul %{{.+}}, %[[S]] {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]}
+// CHECK: %[[R:.+]] = spyre.reshape %{{.+}} : tensor<2x128x128xbf16> -> tensor<256x128xbf16>
+// CHECK: return %[[R]]
+func.func @dequantize_tile(%d: tensor<256x128xf8E4M3FN>, %s: tensor<2x128xf32>) -> tensor<256x128xbf16> {
+  %w = spyre.dequantize %d, %s {quant = #spyre.quant<format = e4m3fn, scaling = tile, tile = 128, axis = 0>}
+      : tensor<256x128xf8E4M3FN>, tensor<2x128xf32> -> tensor<256x128xbf16>
+  return %w : tensor<256x128xbf16>
+}
+
+// -----
+
 // What the device has no instruction for stays: MX (E8M0 scales, packed
-// fp4), integers with zero points, tiles.
+// fp4), integers with zero points, a partial tile at the edge (its own
+// scale, which no view of whole tiles gives).
 // CHECK-LABEL: func.func @stays
 // CHECK: spyre.quantize %{{.+}} {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
 // CHECK: spyre.quantize %{{.+}} {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>}
-// CHECK: spyre.quantize %{{.+}} {quant = #spyre.quant<format = e4m3fn, scaling = tile>}
+// CHECK: spyre.quantize %{{.+}} {quant = #spyre.quant<format = e4m3fn, scaling = tile, tile = 128>}
 // CHECK-NOT: spyre.convert
-func.func @stays(%w: tensor<64x256xf32>) -> (tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>, tensor<64x256xi8>, tensor<64x1xf32>, tensor<64x1xi8>, tensor<64x256xf8E4M3FN>, tensor<64x8xf32>) {
+func.func @stays(%w: tensor<64x256xf32>, %p: tensor<64x200xf32>) -> (tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>, tensor<64x256xi8>, tensor<64x1xf32>, tensor<64x1xi8>, tensor<64x200xf8E4M3FN>, tensor<64x2xf32>) {
   %a, %b = spyre.quantize %w {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
       : tensor<64x256xf32> -> tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>
   %c, %e, %f = spyre.quantize %w {quant = #spyre.quant<format = int8, scaling = channel, zero_point = true>}
       : tensor<64x256xf32> -> tensor<64x256xi8>, tensor<64x1xf32>, tensor<64x1xi8>
-  %g, %h = spyre.quantize %w {quant = #spyre.quant<format = e4m3fn, scaling = tile>}
-      : tensor<64x256xf32> -> tensor<64x256xf8E4M3FN>, tensor<64x8xf32>
-  return %a, %b, %c, %e, %f, %g, %h : tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>, tensor<64x256xi8>, tensor<64x1xf32>, tensor<64x1xi8>, tensor<64x256xf8E4M3FN>, tensor<64x8xf32>
+  %g, %h = spyre.quantize %p {quant = #spyre.quant<format = e4m3fn, scaling = tile, tile = 128>}
+      : tensor<64x200xf32> -> tensor<64x200xf8E4M3FN>, tensor<64x2xf32>
+  return %a, %b, %c, %e, %f, %g, %h : tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>, tensor<64x256xi8>, tensor<64x1xf32>, tensor<64x1xi8>, tensor<64x200xf8E4M3FN>, tensor<64x2xf32>
 }

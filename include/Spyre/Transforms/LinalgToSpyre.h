@@ -63,9 +63,9 @@ void populateSpyreConvertLinalgPatterns(
 void populateSpyreLinalgBodyPreparationPatterns(RewritePatternSet &patterns);
 
 /// Rewrites `spyre.quantize` / `spyre.dequantize` of the schemes the device
-/// converts (fp8 `e4m3fn` / `e5m2` with float scales per tensor or per
-/// channel, nothing else) into device ops: `qfp8ch` and `fp8todl16`
-/// conversions and the SFP ops that find and apply the scales
+/// converts (fp8 `e4m3fn` / `e5m2` with float scales per tensor, per
+/// channel or per whole tile, nothing else) into device ops: `qfp8ch` and
+/// `fp8todl16` conversions and the SFP ops that find and apply the scales
 /// (`--spyre-lower-quant-casts`).
 void populateSpyreLowerQuantCastsPatterns(RewritePatternSet &patterns);
 

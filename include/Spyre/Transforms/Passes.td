@@ -116,8 +116,9 @@ def SpyreLowerQuantCasts
     torch-spyre's device converts DL16 to fp8 (`qfp8ch`) and fp8 to DL16
     (`fp8todl16`) and computes scales with ordinary SFP ops (its
     `quantize_fp8_with_scale` / `dequantize_fp8_with_scale`). So a
-    `spyre.quantize` of fp8 (`e4m3fn`, `e5m2`) with float scales per tensor
-    or per channel - no zero points, sparsity, tensor scale or codebook -
+    `spyre.quantize` of fp8 (`e4m3fn`, `e5m2`) with float scales per tensor,
+    per channel or per tile along one dim (whole tiles: the dim is viewed as
+    `[tiles, tile]`) - no zero points, sparsity, tensor scale or codebook -
     becomes: the input in f32, `abs`, `max` over the scaled dims, divided by
     the format's largest value (the scale, rounded to its type; 0 for an
     all-zero slice), the input divided by it (by the smallest f32 normal

@@ -329,6 +329,17 @@ func.func @fp8_round_trip(%w: tensor<64x256xf16>) -> tensor<64x256xf16> {
       : tensor<64x256xf8E4M3FN>, tensor<1x256xf16> -> tensor<64x256xf16>
   return %r : tensor<64x256xf16>
 }
+// 1x128 tiles (fp8 activation recipes) and 128-row tiles of a weight.
+func.func @fp8_quantize_tile(%w: tensor<64x256xf16>) -> (tensor<64x256xf8E4M3FN>, tensor<64x2xf32>) {
+  %d, %s = spyre.quantize %w {quant = #spyre.quant<format = e4m3fn, scaling = tile, tile = 128>}
+      : tensor<64x256xf16> -> tensor<64x256xf8E4M3FN>, tensor<64x2xf32>
+  return %d, %s : tensor<64x256xf8E4M3FN>, tensor<64x2xf32>
+}
+func.func @fp8_dequantize_tile(%d: tensor<256x128xf8E4M3FN>, %s: tensor<2x128xf32>) -> tensor<256x128xbf16> {
+  %w = spyre.dequantize %d, %s {quant = #spyre.quant<format = e4m3fn, scaling = tile, tile = 128, axis = 0>}
+      : tensor<256x128xf8E4M3FN>, tensor<2x128xf32> -> tensor<256x128xbf16>
+  return %w : tensor<256x128xbf16>
+}
 // Dynamic fp8 activations as PyTorch writes them (x / scale, clamped to
 // +-448, `.to(float8_e4m3fn)`: arith.truncf), then an fp8 x fp8 matmul
 // (batchmatmulfp8) and both scales applied to the product.
