@@ -8,8 +8,9 @@ Batch 1, f16. Weights are stored [out, in] as PyTorch stores them and read
 through the matmul's indexing map (`x @ w^T`). Attention splits heads with
 expand_shape + transpose, multiplies with batch_matmul (K read transposed
 through its map), scales, adds a mask (an argument), and takes
-linalg.softmax. BERT is post-LayerNorm with GELU (tanh form), GPT-2
-pre-LayerNorm with GELU (tanh form) and a causal mask, Llama RMSNorm
+linalg.softmax. BERT is post-LayerNorm with the exact GELU (erf, as
+torch-mlir writes `aten.gelu`), GPT-2 pre-LayerNorm with the tanh GELU
+(`gelu_new`) and a causal mask, Llama RMSNorm
 (written with powf, as exported) and SwiGLU (silu written out). Llama's
 rotary embedding is left out (it slices and concatenates halves of each
 head; those run on the host).
@@ -20,8 +21,9 @@ import sys
 
 MODELS = {
     # name: (hidden, heads, ffn, norm, activation)
+    # BERT's GELU is the exact one (erf), GPT-2's the tanh approximation.
     "bert": (768, 12, 3072, "layernorm", "gelu"),
-    "gpt2": (768, 12, 3072, "layernorm", "gelu"),
+    "gpt2": (768, 12, 3072, "layernorm", "gelu_tanh"),
     "llama": (4096, 32, 11008, "rmsnorm", "swiglu"),
 }
 
@@ -205,6 +207,15 @@ def generate(model, s, weight_dim_order=False):
           f" = [\"parallel\", \"parallel\"]}} ins({x} : {t(s, f)}) outs("
           f"{empty(s, f)} : {t(s, f)}) {{")
         e("^bb0(%v: f16, %o: f16):")
+        if act == "gelu":  # torch-mlir's x * (0.5 * (1 + erf(x / sqrt 2)))
+            e("  %z = arith.mulf %v, %rsqrt2 : f16")
+            e("  %er = math.erf %z : f16")
+            e("  %op = arith.addf %one, %er : f16")
+            e("  %cdf = arith.mulf %half, %op : f16")
+            e("  %r = arith.mulf %v, %cdf : f16")
+            e("  linalg.yield %r : f16")
+            e(f"}} -> {t(s, f)}")
+            return y
         e("  %v3 = math.powf %v, %three : f16")
         e("  %c = arith.mulf %v3, %k1 : f16")
         e("  %in = arith.addf %v, %c : f16")
@@ -265,6 +276,7 @@ def generate(model, s, weight_dim_order=False):
     for name, value in (("zero", 0.0), ("one", 1.0), ("half", 0.5),
                         ("two", 2.0), ("three", 3.0), ("mhalf", -0.5),
                         ("k0", 0.7978845608), ("k1", 0.044715),
+                        ("rsqrt2", 0.7071067812),
                         ("scale", 1.0 / dh ** 0.5), ("eps", 1e-5),
                         ("dim", float(d))):
         consts.append(f"  %{name} = arith.constant {value:.8e} : f16")
