@@ -250,7 +250,8 @@ void transposeScalar(T *device, T *host, int64_t rows, int64_t rowStride,
 /// element.
 template <typename T>
 void transposeBlock(T *device, T *host, int64_t rows, int64_t rowStride,
-                    int64_t columns, int64_t stickStride, bool toDevice) {
+                    int64_t columns, int64_t stickStride, bool toDevice,
+                    bool stream) {
   for (int64_t c0 = 0; c0 < columns; c0 += kTransposeBlock) {
     int64_t count = std::min(kTransposeBlock, columns - c0);
     int64_t fullRows = 0, fullColumns = 0;
@@ -258,8 +259,17 @@ void transposeBlock(T *device, T *host, int64_t rows, int64_t rowStride,
     if constexpr (sizeof(T) == 2) {
       fullRows = rows / 8 * 8;
       fullColumns = count / 8 * 8;
-      for (int64_t r = 0; r < fullRows; r += 8)
-        for (int64_t c = 0; c < fullColumns; c += 8) {
+      // A stickify writes eight sticks at a time, each whole (all its rows)
+      // before the next eight, and a large one streams them past the cache;
+      // an unstickify walks the host rows front to back.
+      bool streaming = stream && toDevice &&
+                       (reinterpret_cast<uintptr_t>(device) & 15) == 0 &&
+                       (stickStride * sizeof(T)) % 16 == 0;
+      int64_t outer = toDevice ? fullColumns : fullRows;
+      int64_t inner = toDevice ? fullRows : fullColumns;
+      for (int64_t o = 0; o < outer; o += 8)
+        for (int64_t i8 = 0; i8 < inner; i8 += 8) {
+          int64_t c = toDevice ? o : i8, r = toDevice ? i8 : o;
           T *h = host + r * rowStride + c0 + c;
           T *d = device + (c0 + c) * stickStride + r;
           __m128i v[8];
@@ -267,6 +277,12 @@ void transposeBlock(T *device, T *host, int64_t rows, int64_t rowStride,
             v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(
                 toDevice ? h + i * rowStride : d + i * stickStride));
           transpose8x8(v);
+          if (streaming) {
+            for (int i = 0; i < 8; ++i)
+              _mm_stream_si128(reinterpret_cast<__m128i *>(d + i * stickStride),
+                               v[i]);
+            continue;
+          }
           for (int i = 0; i < 8; ++i)
             _mm_storeu_si128(
                 reinterpret_cast<__m128i *>(toDevice ? d + i * stickStride
@@ -275,6 +291,7 @@ void transposeBlock(T *device, T *host, int64_t rows, int64_t rowStride,
         }
     }
 #endif
+    (void)stream;
     // The edges: the last rows of every column, the last columns of the
     // tiled rows.
     T *h = host + c0;
@@ -300,7 +317,7 @@ std::optional<size_t> transposePartner(ArrayRef<DmaLoop> loops) {
 
 template <typename T>
 void copyTransposed(const DmaNest &nest, size_t partner, uint8_t *device,
-                    uint8_t *host, bool toDevice,
+                    uint8_t *host, bool toDevice, bool stream,
                     llvm::ThreadPoolInterface *pool) {
   const DmaLoop &run = nest.loops.back();
   const DmaLoop &column = nest.loops[partner];
@@ -319,8 +336,10 @@ void copyTransposed(const DmaNest &nest, size_t partner, uint8_t *device,
                     transposeBlock(reinterpret_cast<T *>(device) + dev,
                                    reinterpret_cast<T *>(host) + hostOff,
                                    run.range, run.hostStride, count,
-                                   column.deviceStride, toDevice);
+                                   column.deviceStride, toDevice, stream);
                   });
+    if (stream)
+      streamFence();
   });
 }
 
@@ -337,13 +356,16 @@ void copySameWidth(const DmaPlan &plan, unsigned elemBytes, uint8_t *device,
       uint8_t *host = toDevice ? const_cast<uint8_t *>(hostIn) : hostOut;
       switch (elemBytes) {
       case 1:
-        copyTransposed<uint8_t>(nest, *partner, device, host, toDevice, pool);
+        copyTransposed<uint8_t>(nest, *partner, device, host, toDevice, stream,
+                                pool);
         continue;
       case 2:
-        copyTransposed<uint16_t>(nest, *partner, device, host, toDevice, pool);
+        copyTransposed<uint16_t>(nest, *partner, device, host, toDevice, stream,
+                                 pool);
         continue;
       case 4:
-        copyTransposed<uint32_t>(nest, *partner, device, host, toDevice, pool);
+        copyTransposed<uint32_t>(nest, *partner, device, host, toDevice, stream,
+                                 pool);
         continue;
       default:
         break;
