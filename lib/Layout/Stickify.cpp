@@ -375,6 +375,38 @@ void copySameWidth(const DmaPlan &plan, unsigned elemBytes, uint8_t *device,
     parallelNest(
         loops, nest.deviceOffset, nest.hostOffset, pool,
         [&](ArrayRef<DmaLoop> chunk, int64_t devBase, int64_t hostBase) {
+          // Contiguous runs (a stick, or a row of them): the loop around
+          // them runs tight, one fixed-size copy per step (a call through
+          // the nest walk per run of one stick cost as much as the copy).
+          const DmaLoop &run = chunk.back();
+          if (chunk.size() >= 2 && run.deviceStride == 1 &&
+              run.hostStride == 1) {
+            int64_t bytes = run.range * elemBytes;
+            forEachRun(chunk.drop_back(), devBase, hostBase,
+                       [&](int64_t dev, int64_t host, int64_t range, int64_t ds,
+                           int64_t hs) {
+                         uint8_t *d = device + dev * elemBytes;
+                         uint8_t *h =
+                             toDevice ? const_cast<uint8_t *>(hostIn) : hostOut;
+                         h += host * elemBytes;
+                         uint8_t *dst = toDevice ? d : h;
+                         const uint8_t *src = toDevice ? h : d;
+                         int64_t dstStep = (toDevice ? ds : hs) * elemBytes;
+                         int64_t srcStep = (toDevice ? hs : ds) * elemBytes;
+                         if (bytes == kDefaultStickBytes && !stream) {
+                           for (int64_t i = 0; i < range; ++i)
+                             std::memcpy(dst + i * dstStep, src + i * srcStep,
+                                         kDefaultStickBytes);
+                           return;
+                         }
+                         for (int64_t i = 0; i < range; ++i)
+                           copyRun(dst + i * dstStep, src + i * srcStep, bytes,
+                                   stream);
+                       });
+            if (stream)
+              streamFence();
+            return;
+          }
           forEachRun(
               chunk, devBase, hostBase,
               [&](int64_t dev, int64_t host, int64_t range, int64_t ds,
