@@ -1026,7 +1026,8 @@ Tolerance mlir::spyre::driver::defaultTolerance(HostType type, bool movement,
 ResultCheck mlir::spyre::driver::compareResult(
     const HostTensor &got, const HostTensor &want, bool movement,
     std::optional<Tolerance> given, bool allowNonfinite,
-    std::optional<HostType> computedIn, Sen169Numerics numerics) {
+    std::optional<HostType> computedIn, Sen169Numerics numerics,
+    int64_t reductionLength) {
   ResultCheck check;
   check.elements = got.numElements();
   if (got.shape != want.shape || got.type != want.type) {
@@ -1057,6 +1058,11 @@ ResultCheck mlir::spyre::driver::compareResult(
     if (looser.rtol > check.tolerance.rtol)
       check.tolerance = looser;
   }
+  double roundings =
+      static_cast<double>(reductionLength) * std::ldexp(1.0, -24);
+  if (!given && !movement && got.type == HostType::Float32 &&
+      roundings > check.tolerance.rtol)
+    check.tolerance = {roundings * std::max(magnitude, 1e-3), roundings};
   for (int64_t e = 0; e < check.elements; ++e) {
     double a = value(got, e), b = value(want, e);
     bool bad;
@@ -1143,6 +1149,20 @@ mlir::spyre::driver::leastPrecision(func::FuncOp function) {
     });
   });
   return least;
+}
+
+int64_t mlir::spyre::driver::longestReduction(func::FuncOp function) {
+  int64_t longest = 1;
+  function.walk([&](linalg::LinalgOp op) {
+    int64_t terms = 1;
+    for (auto [range, iterator] :
+         llvm::zip_equal(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+      if (iterator == utils::IteratorType::reduction &&
+          !ShapedType::isDynamic(range))
+        terms *= range;
+    longest = std::max(longest, terms);
+  });
+  return longest;
 }
 
 bool mlir::spyre::driver::onlyMovesData(func::FuncOp function) {

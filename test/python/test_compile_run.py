@@ -205,6 +205,38 @@ def test_check_rows_and_tolerances():
     assert row["text"].startswith("check result 0: ok")
 
 
+LONG_SUM = """
+func.func @sum(%x: tensor<2x40960xf32>) -> tensor<2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %r = linalg.reduce ins(%x : tensor<2x40960xf32>) outs(%f : tensor<2xf32>) dimensions = [1]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<2xf32>
+}
+"""
+
+
+def test_long_f32_reductions_are_checked_within_the_references_rounding():
+    # IREE's regression case: 40960 x 0.001. The reference adds in order and
+    # drifts to 40.95; the device's partial sums give 40.96, the exact sum
+    # of the f32 inputs to 6 digits. The tolerance grows with the terms
+    # summed (40960 * 2^-24 = 0.24%, so a sum off by 1% still fails).
+    x = np.full((2, 40960), 0.001, np.float32)
+    (out,), stats = spyre.run(LONG_SUM, [x], check=True)
+    (row,) = stats["check"]
+    assert row["ok"] and row["rtol"] == pytest.approx(40960 * 2.0**-24)
+    exact = 40960 * np.float64(np.float32(0.001))
+    np.testing.assert_allclose(out, exact, rtol=1e-5)
+    sequential = np.float32(0)
+    for _ in range(40960):
+        sequential = np.float32(sequential + np.float32(0.001))
+    assert abs(sequential - exact) > 1e-4 * exact  # beyond f32's 1e-4
+
+
 def test_big_endian_inputs_are_converted():
     a, b = rand((128, 256), seed=1), rand((128, 256), seed=2)
     (out,), _ = spyre.run(ADD, [a.astype(">f2"), b.astype(">f2")], cores=4)

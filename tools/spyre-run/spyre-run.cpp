@@ -84,7 +84,9 @@ static cl::opt<double> atolOption(
     "atol",
     cl::desc("Absolute tolerance of --check (default: per element type, "
              "scaled by each output's root-mean-square reference value: f16 "
-             "1e-2, bf16 4e-2, f32 1e-4, fp8 one step of the format (e4m3 "
+             "1e-2, bf16 4e-2, f32 1e-4 (or, when looser, n * 2^-24 for a "
+             "program whose longest reduction sums n terms), fp8 one step "
+             "of the format (e4m3 "
              "0.125, e5m2 0.25) times it, the less precise type's "
              "when the kernels compute in one (--f32-matmul=f16) or round to "
              "fp8 (qfp8ch); integers "
@@ -373,10 +375,13 @@ int main(int argc, char **argv) {
       return fail("the reference returned a different number of results");
     bool movement = driver::onlyMovesData(loweredFunction);
     std::optional<HostType> precision = driver::leastPrecision(loweredFunction);
+    int64_t reduction = 1;
+    if (auto original = linalg.lookupSymbol<func::FuncOp>(name))
+      reduction = driver::longestReduction(original);
     for (auto [i, got, want] : llvm::enumerate(result->outputs, *expected)) {
       driver::ResultCheck checked =
           driver::compareResult(got, want, movement, givenTolerance(),
-                                allowNonfinite, precision, numerics);
+                                allowNonfinite, precision, numerics, reduction);
       llvm::outs() << driver::formatResultCheck(i, checked) << "\n";
       if (!checked.ok())
         status = 1;

@@ -300,13 +300,22 @@ struct ResultCheck {
 /// `computedIn` when the kernels compute in a less precise float type (an
 /// f32 matmul run in f16). Data movement is exact, except that f16 stored as
 /// DLFloat16 (`numerics`) keeps one fraction bit less: within 2^-10 of each
-/// value.
+/// value. An f32 result of a program whose longest reduction sums
+/// `reductionLength` terms is compared within that many f32 roundings
+/// (n * 2^-24, relative and times the output's RMS) when that is looser: the
+/// reference's own sequential sum may be that far off (IREE's sum of 40960 x
+/// 0.001 gives 40.95; the device's tree of partial sums 40.96).
 ResultCheck compareResult(const sim::HostTensor &got,
                           const sim::HostTensor &want, bool movement,
                           std::optional<Tolerance> tolerance,
                           bool allowNonfinite,
                           std::optional<HostType> computedIn = std::nullopt,
-                          Sen169Numerics numerics = Sen169Numerics::IEEEHalf);
+                          Sen169Numerics numerics = Sen169Numerics::IEEEHalf,
+                          int64_t reductionLength = 1);
+
+/// The most terms any structured op of `function` (a linalg program)
+/// reduces into one value: the product of its static reduction loop ranges.
+int64_t longestReduction(func::FuncOp function);
 
 /// "check result N: ok, ..." / "check result N: MISMATCH: ...".
 std::string formatResultCheck(unsigned index, const ResultCheck &check);
