@@ -244,6 +244,25 @@ py::tuple run(const std::string &text, const py::list &arrays,
                             i < argumentTypes.size()
                                 ? getElementTypeOrSelf(argumentTypes[i])
                                 : Type()));
+  // Dynamic argument shapes take the inputs' (the compiler and the
+  // reference see the program specialized to them).
+  SmallVector<SmallVector<int64_t>> shapes;
+  for (const HostTensor &input : inputs)
+    shapes.emplace_back(input.shape.begin(), input.shape.end());
+  auto specialize = [&](ModuleOp program) {
+    func::FuncOp f = pickFunction(program, name);
+    if (llvm::none_of(f.getArgumentTypes(), [](Type type) {
+          auto tensor = dyn_cast<RankedTensorType>(type);
+          return tensor && !tensor.hasStaticShape();
+        }))
+      return;
+    std::string why;
+    if (inputs.size() != f.getNumArguments() ||
+        failed(driver::specializeShapes(f, shapes, why)))
+      raise("@" + name + " has dynamic shapes: " +
+            (why.empty() ? "give one input per argument" : why));
+  };
+  specialize(*module);
   OwningOpRef<ModuleOp> lowered = lower(
       *module,
       CompileArgs{cores, policy, hostFallback, f32Matmul, name, fuseRowBlocks},
@@ -279,8 +298,9 @@ py::tuple run(const std::string &text, const py::list &arrays,
       raise("check=True needs the linalg program the kernels were compiled "
             "from");
     // The same function the kernels were compiled from: scalar arguments
-    // as 0-d tensors.
+    // as 0-d tensors, dynamic shapes the inputs'.
     pickFunction(*original, name);
+    specialize(*original);
     llvm::Expected<std::vector<HostTensor>> expected =
         runReference(*original, picked.getSymName(),
                      driver::inputsAsStored(picked, inputs, options.numerics));

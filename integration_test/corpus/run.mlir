@@ -670,8 +670,9 @@ func.func @scale(%a: tensor<4x64xf16>, %s: f16) -> tensor<4x64xf16> {
 
 // -----
 
-// TOOL: spyre-run --random-inputs=0
-// EXPECT: spyre-run: error: argument 0 of @dyn has a dynamic shape (tensor<?x64xf16>); --random-inputs needs static shapes
+// Drawn inputs for a dynamic argument take --dynamic-size, checked.
+// TOOL: spyre-run --random-inputs=0 --dynamic-size=-3
+// EXPECT: spyre-run: error: --dynamic-size=-3: a size must not be negative
 func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
   return %a : tensor<?x64xf16>
 }
@@ -733,11 +734,11 @@ func.func @mm(%a: tensor<128x256xf16>, %b: tensor<256x128xf16>) -> tensor<128x12
 
 // -----
 
-// A dynamic argument stays on the host (it cannot be laid out), and the
-// simulator runs static shapes only.
-// NPY: a.npy <f2 4x64
+// A dynamic argument takes its input's shape, which must fit its static
+// dims.
+// NPY: a.npy <f2 4x32
 // TOOL: spyre-run --input=@%{dir}/a.npy
-// EXPECT: spyre-run: error: argument 0 of @dyn has a dynamic shape (tensor<?x64xf16>); the simulator runs static shapes (make the shape static, e.g. with the input's sizes)
+// EXPECT: spyre-run: error: @dyn has dynamic shapes: argument 0 (tensor<?x64xf16>) cannot take the shape [4, 32]
 // NO-LOC: an input error names the argument, not a location
 func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
   return %a : tensor<?x64xf16>

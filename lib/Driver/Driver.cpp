@@ -24,6 +24,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -662,6 +663,87 @@ mlir::spyre::driver::scalarArgumentsAsTensors(func::FuncOp function,
   }
   function.setFunctionType(
       FunctionType::get(context, types, function.getResultTypes()));
+  return success();
+}
+
+LogicalResult
+mlir::spyre::driver::specializeShapes(func::FuncOp function,
+                                      ArrayRef<SmallVector<int64_t>> shapes,
+                                      std::string &why) {
+  MLIRContext *context = function.getContext();
+  if (function.isExternal() || shapes.size() != function.getNumArguments()) {
+    why = "no shapes to specialize it to";
+    return failure();
+  }
+  auto module = function->getParentOfType<ModuleOp>();
+  if (module && !SymbolTable::symbolKnownUseEmpty(function, module)) {
+    why = "other functions call it, so its signature cannot change";
+    return failure();
+  }
+  // The casts below may be the program's first tensor ops.
+  context->getOrLoadDialect<tensor::TensorDialect>();
+  Block &entry = function.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  SmallVector<Type> argTypes;
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || type.hasStaticShape()) {
+      argTypes.push_back(arg.getType());
+      continue;
+    }
+    ArrayRef<int64_t> shape = shapes[i];
+    bool fits = static_cast<int64_t>(shape.size()) == type.getRank();
+    for (auto [d, size] : llvm::enumerate(shape))
+      fits &= size >= 0 && (type.isDynamicDim(d) || type.getDimSize(d) == size);
+    if (!fits) {
+      why = llvm::formatv("argument {0} ({1}) cannot take the shape [{2}]", i,
+                          type, llvm::make_range(shape.begin(), shape.end()))
+                .str();
+      return failure();
+    }
+    auto staticType =
+        RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
+    arg.setType(staticType);
+    Value dynamic =
+        tensor::CastOp::create(builder, function.getLoc(), type, arg);
+    Operation *cast = dynamic.getDefiningOp();
+    arg.replaceUsesWithIf(
+        dynamic, [&](OpOperand &use) { return use.getOwner() != cast; });
+    argTypes.push_back(staticType);
+  }
+  function.setFunctionType(
+      FunctionType::get(context, argTypes, function.getResultTypes()));
+  PassManager pm(context, func::FuncOp::getOperationName());
+  pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(function))) {
+    why = "propagating the shapes failed";
+    return failure();
+  }
+  // Results: the static values the casts back to the declared types hide.
+  SmallVector<Type> resultTypes;
+  for (Block &block : function.getBody())
+    if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator())) {
+      resultTypes.clear();
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value value = operand.get();
+        if (auto cast = value.getDefiningOp<tensor::CastOp>())
+          if (auto source =
+                  dyn_cast<RankedTensorType>(cast.getSource().getType());
+              source && source.hasStaticShape())
+            operand.set(value = cast.getSource());
+        resultTypes.push_back(value.getType());
+      }
+    }
+  for (auto [i, type] : llvm::enumerate(resultTypes))
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        tensor && !tensor.hasStaticShape()) {
+      why = llvm::formatv("result {0} stays dynamic ({1}) with these argument "
+                          "shapes",
+                          i, type)
+                .str();
+      return failure();
+    }
+  function.setFunctionType(FunctionType::get(context, argTypes, resultTypes));
   return success();
 }
 

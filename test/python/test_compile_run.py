@@ -338,3 +338,27 @@ def test_deep_nesting_is_refused():
     deep = "func.func @f() attributes {x = " + "[" * 5000 + "]" * 5000 + "} { return }"
     with pytest.raises(ValueError, match="nests brackets more than 1000 deep"):
         spyre.compile(deep)
+
+
+DYNAMIC_ADD = """
+func.func @add(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf16>
+  %n = tensor.dim %a, %c1 : tensor<?x?xf16>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf16>
+  %r = linalg.add ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>)
+                  outs(%e : tensor<?x?xf16>) -> tensor<?x?xf16>
+  return %r : tensor<?x?xf16>
+}
+"""
+
+
+def test_dynamic_shapes_take_the_inputs_shapes():
+    a, b = rand((48, 320), seed=3), rand((48, 320), seed=4)
+    (out,), stats = spyre.run(DYNAMIC_ADD, [a, b], check=True)
+    assert stats["check_ok"] and not stats["host_segments"]
+    assert out.shape == (48, 320)
+    np.testing.assert_array_equal(out, dl16_add(a, b))
+    with pytest.raises(ValueError, match="cannot take the shape"):
+        spyre.run(DYNAMIC_ADD, [a[0], b])

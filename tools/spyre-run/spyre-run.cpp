@@ -114,6 +114,12 @@ static cl::opt<int> randomInputs(
              "are drawn from [-1, 1) / sqrt(K), others from [-1, 1)); "
              "constants whose dense_resource data was elided are drawn too"),
     cl::init(0), cl::cat(category));
+static cl::opt<int64_t> dynamicSize(
+    "dynamic-size",
+    cl::desc("The size of every dynamic dim of the arguments when no input "
+             "gives it (--random-inputs, --model-only); given .npy inputs "
+             "fix the shapes themselves (default: 16)"),
+    cl::init(16), cl::cat(category));
 static cl::opt<std::string> saveInputs(
     "save-inputs",
     cl::desc("Write the inputs (e.g. generated ones) as input_N.npy into "
@@ -261,15 +267,59 @@ int main(int argc, char **argv) {
   if (std::optional<std::string> problem = compileFlags.problem(*module))
     return fail(*problem);
 
+  // Dynamic argument shapes: the given inputs' (read here), or
+  // --dynamic-size for each dynamic dim; the program is specialized to them
+  // before anything else (compiler and reference) sees it.
+  std::vector<HostTensor> values;
+  bool readEarly = false;
+  auto isDynamic = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && !tensor.hasStaticShape();
+  };
+  if (llvm::any_of(picked.getArgumentTypes(), isDynamic)) {
+    SmallVector<SmallVector<int64_t>> shapes;
+    if (!generated && !modelOnly) {
+      if (inputs.size() != picked.getNumArguments())
+        return fail(llvm::formatv(
+            "@{0} takes {1} inputs, {2} given (--input=@file.npy, in "
+            "argument order)",
+            name, picked.getNumArguments(), inputs.size()));
+      for (auto [i, spec] : llvm::enumerate(inputs)) {
+        llvm::Expected<HostTensor> tensor =
+            readNpy(StringRef(spec).drop_front());
+        if (!tensor)
+          return fail(llvm::formatv("input {0}: {1}", i,
+                                    llvm::toString(tensor.takeError())));
+        shapes.emplace_back(tensor->shape.begin(), tensor->shape.end());
+        values.push_back(driver::fromExchangeType(
+            std::move(*tensor), picked.getArgumentTypes()[i]));
+      }
+      readEarly = true;
+    } else {
+      if (dynamicSize < 0)
+        return fail(llvm::formatv(
+            "--dynamic-size={0}: a size must not be negative", dynamicSize));
+      for (Type type : picked.getArgumentTypes()) {
+        SmallVector<int64_t> shape;
+        if (auto tensor = dyn_cast<RankedTensorType>(type))
+          for (int64_t size : tensor.getShape())
+            shape.push_back(ShapedType::isDynamic(size) ? dynamicSize : size);
+        shapes.push_back(shape);
+      }
+    }
+    std::string why;
+    if (failed(driver::specializeShapes(picked, shapes, why)))
+      return fail(llvm::formatv("@{0} has dynamic shapes: {1}", name, why));
+  }
+
   // Inputs.
   ArrayRef<Type> argTypes = picked.getArgumentTypes();
   for (auto [i, type] : llvm::enumerate(argTypes))
     if (std::optional<std::string> problem =
             driver::argumentProblem(type, generated))
       return fail(llvm::formatv("argument {0} of @{1} {2}", i, name, *problem));
-  std::vector<HostTensor> values;
-  if (modelOnly) {
-    // No values.
+  if (modelOnly || readEarly) {
+    // No values, or read above.
   } else if (generated) {
     uint64_t bytes = 0;
     for (Type type : argTypes)

@@ -230,6 +230,17 @@ std::optional<std::string> argumentProblem(Type type, bool generated);
 /// callers pass scalars).
 LogicalResult scalarArgumentsAsTensors(func::FuncOp function, std::string &why);
 
+/// Gives `function`'s dynamic tensor arguments the static `shapes` (one per
+/// argument, in order; ignored for static ones) and propagates them
+/// (canonicalization folds `tensor.dim`, sizes `tensor.empty` and the ops on
+/// them), so that a program written for any size runs on these inputs; its
+/// results become static too. Fails, with the reason in `why`, when a shape
+/// disagrees with the argument's type, the function is called by others,
+/// or a result stays dynamic.
+LogicalResult specializeShapes(func::FuncOp function,
+                               ArrayRef<SmallVector<int64_t>> shapes,
+                               std::string &why);
+
 /// Element types that have no numpy dtype travel as the nearest one that
 /// holds every value: bf16 as float32 (numpy has no bfloat16). The host
 /// side of a transfer converts, as the reference stack's DMA does.

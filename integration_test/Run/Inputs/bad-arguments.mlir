@@ -11,7 +11,7 @@ func.func @vec(%a: tensor<4x64xf16>, %s: vector<4xf16>) -> tensor<4x64xf16> {
   return %a : tensor<4x64xf16>
 }
 
-// A dynamic shape: --random-inputs cannot choose one.
+// A dynamic shape: --random-inputs takes --dynamic-size for it.
 func.func @dyn(%a: tensor<?x64xf16>) -> tensor<?x64xf16> {
   return %a : tensor<?x64xf16>
 }

@@ -1,0 +1,32 @@
+// Programs written for any size (IREE's and torch-mlir's dynamic dims):
+// spyre-run and spyre.run specialize them to the inputs' shapes (or
+// --dynamic-size), checked by integration_test/Run/dynamic-shapes.test.
+
+func.func @add(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf16>
+  %n = tensor.dim %a, %c1 : tensor<?x?xf16>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf16>
+  %r = linalg.add ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>) outs(%e : tensor<?x?xf16>) -> tensor<?x?xf16>
+  return %r : tensor<?x?xf16>
+}
+
+// A static K beside dynamic M and N.
+func.func @matmul(%a: tensor<?x256xf16>, %b: tensor<256x?xf16>) -> tensor<?x?xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f16
+  %m = tensor.dim %a, %c0 : tensor<?x256xf16>
+  %n = tensor.dim %b, %c1 : tensor<256x?xf16>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<?x?xf16>) -> tensor<?x?xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<?x256xf16>, tensor<256x?xf16>) outs(%f : tensor<?x?xf16>) -> tensor<?x?xf16>
+  return %r : tensor<?x?xf16>
+}
+
+// A result whose sizes no argument fixes.
+func.func @gather(%s: tensor<?x?xf32>, %i: tensor<2x1xindex>) -> tensor<2x?xf32> {
+  %r = tensor.gather %s[%i] gather_dims([0]) : (tensor<?x?xf32>, tensor<2x1xindex>) -> tensor<2x?xf32>
+  return %r : tensor<2x?xf32>
+}
