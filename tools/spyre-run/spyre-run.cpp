@@ -272,6 +272,23 @@ int main(int argc, char **argv) {
   // before anything else (compiler and reference) sees it.
   std::vector<HostTensor> values;
   bool readEarly = false;
+  // Reads the --input files into `values`; on an error, the exit status.
+  auto readInputs = [&]() -> std::optional<int> {
+    ArrayRef<Type> types = picked.getArgumentTypes();
+    if (inputs.size() != types.size())
+      return fail(llvm::formatv(
+          "@{0} takes {1} inputs, {2} given (--input=@file.npy, in argument "
+          "order)",
+          name, types.size(), inputs.size()));
+    for (auto [i, spec] : llvm::enumerate(inputs)) {
+      llvm::Expected<HostTensor> tensor = readNpy(StringRef(spec).drop_front());
+      if (!tensor)
+        return fail(llvm::formatv("input {0}: {1}", i,
+                                  llvm::toString(tensor.takeError())));
+      values.push_back(driver::fromExchangeType(std::move(*tensor), types[i]));
+    }
+    return std::nullopt;
+  };
   auto isDynamic = [](Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     return tensor && !tensor.hasStaticShape();
@@ -279,21 +296,10 @@ int main(int argc, char **argv) {
   if (llvm::any_of(picked.getArgumentTypes(), isDynamic)) {
     SmallVector<SmallVector<int64_t>> shapes;
     if (!generated && !modelOnly) {
-      if (inputs.size() != picked.getNumArguments())
-        return fail(llvm::formatv(
-            "@{0} takes {1} inputs, {2} given (--input=@file.npy, in "
-            "argument order)",
-            name, picked.getNumArguments(), inputs.size()));
-      for (auto [i, spec] : llvm::enumerate(inputs)) {
-        llvm::Expected<HostTensor> tensor =
-            readNpy(StringRef(spec).drop_front());
-        if (!tensor)
-          return fail(llvm::formatv("input {0}: {1}", i,
-                                    llvm::toString(tensor.takeError())));
-        shapes.emplace_back(tensor->shape.begin(), tensor->shape.end());
-        values.push_back(driver::fromExchangeType(
-            std::move(*tensor), picked.getArgumentTypes()[i]));
-      }
+      if (std::optional<int> status = readInputs())
+        return *status;
+      for (const HostTensor &value : values)
+        shapes.emplace_back(value.shape.begin(), value.shape.end());
       readEarly = true;
     } else {
       if (dynamicSize < 0)
@@ -334,20 +340,8 @@ int main(int argc, char **argv) {
                                 formatBytes(hostMemoryBytes())));
     values = driver::randomInputs(picked, static_cast<unsigned>(randomInputs));
     driver::drawElidedConstants(picked, static_cast<unsigned>(randomInputs));
-  } else {
-    if (inputs.size() != argTypes.size())
-      return fail(llvm::formatv(
-          "@{0} takes {1} inputs, {2} given (--input=@file.npy, in argument "
-          "order)",
-          name, argTypes.size(), inputs.size()));
-    for (auto [i, spec] : llvm::enumerate(inputs)) {
-      llvm::Expected<HostTensor> tensor = readNpy(StringRef(spec).drop_front());
-      if (!tensor)
-        return fail(llvm::formatv("input {0}: {1}", i,
-                                  llvm::toString(tensor.takeError())));
-      values.push_back(
-          driver::fromExchangeType(std::move(*tensor), argTypes[i]));
-    }
+  } else if (std::optional<int> status = readInputs()) {
+    return *status;
   }
   if (!outputs.empty() && outputs.size() != picked.getNumResults())
     return fail(llvm::formatv("@{0} has {1} results, {2} --output given", name,
