@@ -230,7 +230,8 @@ py::tuple run(const std::string &text, const py::list &arrays,
               bool allowNonfinite, std::optional<double> atol,
               std::optional<double> rtol, bool hostFallback,
               const std::string &f32Matmul, bool modelOnly,
-              const std::string &numerics, bool fuseRowBlocks) {
+              const std::string &numerics, bool fuseRowBlocks,
+              int64_t dynamicSize) {
   if (modelOnly && check)
     raise("check=True needs values; model_only=True computes none");
   Session session;
@@ -245,10 +246,21 @@ py::tuple run(const std::string &text, const py::list &arrays,
                                 ? getElementTypeOrSelf(argumentTypes[i])
                                 : Type()));
   // Dynamic argument shapes take the inputs' (the compiler and the
-  // reference see the program specialized to them).
+  // reference see the program specialized to them), or, without inputs
+  // (model_only), `dynamic_size` for every dynamic dim.
+  if (dynamicSize < 0)
+    raise("dynamic_size=" + std::to_string(dynamicSize) +
+          ": a size must not be negative");
   SmallVector<SmallVector<int64_t>> shapes;
   for (const HostTensor &input : inputs)
     shapes.emplace_back(input.shape.begin(), input.shape.end());
+  if (inputs.empty())
+    for (Type type : argumentTypes) {
+      SmallVector<int64_t> &shape = shapes.emplace_back();
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        for (int64_t size : tensor.getShape())
+          shape.push_back(ShapedType::isDynamic(size) ? dynamicSize : size);
+    }
   auto specialize = [&](ModuleOp program) {
     func::FuncOp f = pickFunction(program, name);
     if (llvm::none_of(f.getArgumentTypes(), [](Type type) {
@@ -257,7 +269,7 @@ py::tuple run(const std::string &text, const py::list &arrays,
         }))
       return;
     std::string why;
-    if (inputs.size() != f.getNumArguments() ||
+    if (shapes.size() != f.getNumArguments() ||
         failed(driver::specializeShapes(f, shapes, why)))
       raise("@" + name + " has dynamic shapes: " +
             (why.empty() ? "give one input per argument" : why));
@@ -353,6 +365,6 @@ PYBIND11_MODULE(_spyre_compiler, m) {
         py::arg("atol") = py::none(), py::arg("rtol") = py::none(),
         py::arg("host_fallback") = true, py::arg("f32_matmul") = "host",
         py::arg("model_only") = false, py::arg("numerics") = "dl16",
-        py::arg("fuse_row_blocks") = true);
+        py::arg("fuse_row_blocks") = true, py::arg("dynamic_size") = 16);
   m.attr("version") = driver::getVersion().str();
 }

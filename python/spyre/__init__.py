@@ -66,7 +66,7 @@ Compiling and simulating
         binding), dci (list of descriptors), cores.
     spyre.run(program, inputs, *, function=None, cores=32, check=False,
               trace=False, host_fallback=True, f32_matmul="host",
-              fuse_row_blocks=True) -> (outputs, stats)
+              fuse_row_blocks=True, dynamic_size=16) -> (outputs, stats)
         Simulates `program` (MLIR text, compiled first unless it is in
         kernel form, or an Artifact) on numpy `inputs` (in argument order);
         `outputs` are numpy arrays in result order. `stats` holds the
@@ -174,8 +174,12 @@ def compile(mlir_text, cores=32, policy="model", host_fallback=True,  # noqa: A0
 def run(program, inputs, *, function=None, cores=32, policy="model",
         check=False, trace=False, allow_nonfinite=False, atol=None,
         rtol=None, host_fallback=True, f32_matmul="host", model_only=False,
-        numerics="dl16", fuse_row_blocks=True):
+        numerics="dl16", fuse_row_blocks=True, dynamic_size=16):
     """Simulates `program` (text or Artifact) on numpy `inputs`.
+
+    A function with dynamic argument dims runs specialized to the inputs'
+    shapes; with model_only=True and no inputs, every dynamic dim is
+    `dynamic_size`.
 
     bf16 arguments take float32 arrays and bf16 results come back as
     float32 (numpy has no bfloat16); the conversion is the transfer's.
@@ -203,7 +207,7 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
         allow_nonfinite=allow_nonfinite, atol=atol, rtol=rtol,
         host_fallback=host_fallback, f32_matmul=f32_matmul,
         model_only=model_only, numerics=numerics,
-        fuse_row_blocks=fuse_row_blocks)
+        fuse_row_blocks=fuse_row_blocks, dynamic_size=dynamic_size)
     stats = _json.loads(raw["json"])
     stats["table"] = raw["table"]
     stats["remarks"] = _warn(raw["messages"])

@@ -362,3 +362,9 @@ def test_dynamic_shapes_take_the_inputs_shapes():
     np.testing.assert_array_equal(out, dl16_add(a, b))
     with pytest.raises(ValueError, match="cannot take the shape"):
         spyre.run(DYNAMIC_ADD, [a[0], b])
+    # Without inputs (model only), every dynamic dim takes dynamic_size:
+    # two 64x64 f16 inputs and the result move once.
+    _, stats = spyre.run(DYNAMIC_ADD, [], model_only=True, dynamic_size=64)
+    assert stats["program"]["compulsory_ddr_bytes"] == 3 * 64 * 64 * 2
+    with pytest.raises(ValueError, match="dynamic_size=-1"):
+        spyre.run(DYNAMIC_ADD, [], model_only=True, dynamic_size=-1)
