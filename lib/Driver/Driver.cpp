@@ -719,6 +719,45 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
     why = "propagating the shapes failed";
     return failure();
   }
+  // Gathers, which canonicalization leaves as they are: the result type
+  // their operands imply (a cast back keeps the users' types until the
+  // next round folds them).
+  bool refined = false;
+  function.walk([&](tensor::GatherOp gather) {
+    // Its operands as the casts of the arguments above give them.
+    for (OpOperand &operand : gather->getOpOperands())
+      if (auto cast = operand.get().getDefiningOp<tensor::CastOp>())
+        if (cast.getSource().getType().hasStaticShape())
+          operand.set(cast.getSource());
+    if (gather.getResultType().hasStaticShape() ||
+        !gather.getSourceType().hasStaticShape() ||
+        !gather.getIndicesType().hasStaticShape())
+      return;
+    RankedTensorType inferred = tensor::GatherOp::inferResultType(
+        gather.getSourceType(), gather.getIndicesType(), gather.getGatherDims(),
+        /*rankReduced=*/false);
+    if (inferred.getRank() != gather.getResultType().getRank())
+      inferred = tensor::GatherOp::inferResultType(
+          gather.getSourceType(), gather.getIndicesType(),
+          gather.getGatherDims(), /*rankReduced=*/true);
+    if (!inferred.hasStaticShape() ||
+        failed(verifyCompatibleShape(inferred, gather.getResultType())))
+      return;
+    OpBuilder after(gather);
+    after.setInsertionPointAfter(gather);
+    Type dynamic = gather.getResultType();
+    gather.getResult().setType(inferred);
+    Value cast =
+        tensor::CastOp::create(after, gather.getLoc(), dynamic, gather);
+    gather.getResult().replaceUsesWithIf(cast, [&](OpOperand &use) {
+      return use.getOwner() != cast.getDefiningOp();
+    });
+    refined = true;
+  });
+  if (refined && failed(pm.run(function))) {
+    why = "propagating the shapes failed";
+    return failure();
+  }
   // Results: the static values the casts back to the declared types hide.
   SmallVector<Type> resultTypes;
   for (Block &block : function.getBody())

@@ -233,8 +233,9 @@ LogicalResult scalarArgumentsAsTensors(func::FuncOp function, std::string &why);
 /// Gives `function`'s dynamic tensor arguments the static `shapes` (one per
 /// argument, in order; ignored for static ones) and propagates them
 /// (canonicalization folds `tensor.dim`, sizes `tensor.empty` and the ops on
-/// them), so that a program written for any size runs on these inputs; its
-/// results become static too. Fails, with the reason in `why`, when a shape
+/// them; gathers take the type their operands imply), so that a program
+/// written for any size runs on these inputs; its results become static
+/// too. Fails, with the reason in `why`, when a shape
 /// disagrees with the argument's type, the function is called by others,
 /// or a result stays dynamic.
 LogicalResult specializeShapes(func::FuncOp function,

@@ -25,8 +25,17 @@ func.func @matmul(%a: tensor<?x256xf16>, %b: tensor<256x?xf16>) -> tensor<?x?xf1
   return %r : tensor<?x?xf16>
 }
 
-// A result whose sizes no argument fixes.
+// A gather (canonicalization does not size it: the driver does).
 func.func @gather(%s: tensor<?x?xf32>, %i: tensor<2x1xindex>) -> tensor<2x?xf32> {
   %r = tensor.gather %s[%i] gather_dims([0]) : (tensor<?x?xf32>, tensor<2x1xindex>) -> tensor<2x?xf32>
   return %r : tensor<2x?xf32>
+}
+
+// A result whose size is data: no argument shape fixes it.
+func.func @data_dependent(%a: tensor<?xf32>, %n: tensor<index>) -> tensor<?xf32> {
+  %s = tensor.extract %n[] : tensor<index>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%s) : tensor<?xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
 }
