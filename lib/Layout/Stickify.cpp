@@ -376,8 +376,8 @@ void copySameWidth(const DmaPlan &plan, unsigned elemBytes, uint8_t *device,
         loops, nest.deviceOffset, nest.hostOffset, pool,
         [&](ArrayRef<DmaLoop> chunk, int64_t devBase, int64_t hostBase) {
           // Contiguous runs (a stick, or a row of them): the loop around
-          // them runs tight, one fixed-size copy per step (a call through
-          // the nest walk per run of one stick cost as much as the copy).
+          // them runs tight, one copyRun per step (a call through the nest
+          // walk per run of one stick cost as much as the copy).
           const DmaLoop &run = chunk.back();
           if (chunk.size() >= 2 && run.deviceStride == 1 &&
               run.hostStride == 1) {
@@ -393,12 +393,6 @@ void copySameWidth(const DmaPlan &plan, unsigned elemBytes, uint8_t *device,
                          const uint8_t *src = toDevice ? h : d;
                          int64_t dstStep = (toDevice ? ds : hs) * elemBytes;
                          int64_t srcStep = (toDevice ? hs : ds) * elemBytes;
-                         if (bytes == kDefaultStickBytes && !stream) {
-                           for (int64_t i = 0; i < range; ++i)
-                             std::memcpy(dst + i * dstStep, src + i * srcStep,
-                                         kDefaultStickBytes);
-                           return;
-                         }
                          for (int64_t i = 0; i < range; ++i)
                            copyRun(dst + i * dstStep, src + i * srcStep, bytes,
                                    stream);
