@@ -255,18 +255,10 @@ py::tuple run(const std::string &text, const py::list &arrays,
   for (const HostTensor &input : inputs)
     shapes.emplace_back(input.shape.begin(), input.shape.end());
   if (inputs.empty())
-    for (Type type : argumentTypes) {
-      SmallVector<int64_t> &shape = shapes.emplace_back();
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        for (int64_t size : tensor.getShape())
-          shape.push_back(ShapedType::isDynamic(size) ? dynamicSize : size);
-    }
+    shapes = driver::argumentShapes(parsed, dynamicSize);
   auto specialize = [&](ModuleOp program) {
     func::FuncOp f = pickFunction(program, name);
-    if (llvm::none_of(f.getArgumentTypes(), [](Type type) {
-          auto tensor = dyn_cast<RankedTensorType>(type);
-          return tensor && !tensor.hasStaticShape();
-        }))
+    if (!driver::hasDynamicArguments(f))
       return;
     std::string why;
     if (shapes.size() != f.getNumArguments() ||

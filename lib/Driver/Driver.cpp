@@ -786,6 +786,25 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
   return success();
 }
 
+bool mlir::spyre::driver::hasDynamicArguments(func::FuncOp function) {
+  return llvm::any_of(function.getArgumentTypes(), [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && !tensor.hasStaticShape();
+  });
+}
+
+SmallVector<SmallVector<int64_t>>
+mlir::spyre::driver::argumentShapes(func::FuncOp function, int64_t size) {
+  SmallVector<SmallVector<int64_t>> shapes;
+  for (Type type : function.getArgumentTypes()) {
+    SmallVector<int64_t> &shape = shapes.emplace_back();
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      for (int64_t dim : tensor.getShape())
+        shape.push_back(ShapedType::isDynamic(dim) ? size : dim);
+  }
+  return shapes;
+}
+
 std::optional<std::string>
 mlir::spyre::driver::argumentProblem(Type type, bool generated) {
   auto tensor = dyn_cast<RankedTensorType>(type);

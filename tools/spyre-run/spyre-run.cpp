@@ -289,11 +289,7 @@ int main(int argc, char **argv) {
     }
     return std::nullopt;
   };
-  auto isDynamic = [](Type type) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    return tensor && !tensor.hasStaticShape();
-  };
-  if (llvm::any_of(picked.getArgumentTypes(), isDynamic)) {
+  if (driver::hasDynamicArguments(picked)) {
     SmallVector<SmallVector<int64_t>> shapes;
     if (!generated && !modelOnly) {
       if (std::optional<int> status = readInputs())
@@ -305,13 +301,7 @@ int main(int argc, char **argv) {
       if (dynamicSize < 0)
         return fail(llvm::formatv(
             "--dynamic-size={0}: a size must not be negative", dynamicSize));
-      for (Type type : picked.getArgumentTypes()) {
-        SmallVector<int64_t> shape;
-        if (auto tensor = dyn_cast<RankedTensorType>(type))
-          for (int64_t size : tensor.getShape())
-            shape.push_back(ShapedType::isDynamic(size) ? dynamicSize : size);
-        shapes.push_back(shape);
-      }
+      shapes = driver::argumentShapes(picked, dynamicSize);
     }
     std::string why;
     if (failed(driver::specializeShapes(picked, shapes, why)))

@@ -242,6 +242,14 @@ LogicalResult specializeShapes(func::FuncOp function,
                                ArrayRef<SmallVector<int64_t>> shapes,
                                std::string &why);
 
+/// Whether an argument of `function` is a tensor with a dynamic dim.
+bool hasDynamicArguments(func::FuncOp function);
+
+/// Per argument of `function`: its shape with every dynamic dim `size` (the
+/// shapes to specialize to when no input gives them; empty for scalars).
+SmallVector<SmallVector<int64_t>> argumentShapes(func::FuncOp function,
+                                                 int64_t size);
+
 /// Element types that have no numpy dtype travel as the nearest one that
 /// holds every value: bf16 as float32 (numpy has no bfloat16). The host
 /// side of a transfer converts, as the reference stack's DMA does.
