@@ -1168,6 +1168,23 @@ bool isRunnerUtility(StringRef name) {
   return llvm::is_contained(runnerUtilityNames(), name);
 }
 
+/// The runner utilities only read their arguments (they print or time).
+/// One-shot bufferization assumes an external function may write every
+/// buffer it is given and copies a tensor that is still used afterwards;
+/// an unranked tensor (what printMemref takes) cannot be copied, so
+/// `printMemrefF32(tensor.cast %result)` of a result that is also returned
+/// would not bufferize. Said to be read only, it needs no copy.
+void markRunnerUtilitiesReadOnly(ModuleOp module) {
+  Builder b(module.getContext());
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (!function.isExternal() || !isRunnerUtility(function.getSymName()))
+      continue;
+    for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+      if (isa<TensorType>(function.getArgumentTypes()[i]))
+        function.setArgAttr(i, "bufferization.access", b.getStringAttr("read"));
+  }
+}
+
 /// Whether `type` is a float type LLVM has no type for (8 bits or fewer).
 bool isNarrowerThanLlvm(Type type) {
   auto floatType = dyn_cast<FloatType>(type);
@@ -1968,6 +1985,7 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
   }
   stripConversionFastMath(*clone);
   unshareEmptyTensors(*clone);
+  markRunnerUtilitiesReadOnly(*clone);
   // Loop nests the function lowers to (one per structured op).
   int64_t loopNests = 0;
   clone->walk([&](linalg::LinalgOp) { ++loopNests; });

@@ -130,3 +130,13 @@ func.func @timed(%a: tensor<4x64xf16>) -> tensor<4x64xf16> {
   call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
   return %r : tensor<4x64xf16>
 }
+
+// A result that is also printed: the printed view of it needs no copy
+// (printMemrefF32 only reads), which an unranked tensor could not have.
+func.func @prints_result(%a: tensor<2x64xf32>) -> tensor<2x64xf32> {
+  %e = tensor.empty() : tensor<2x64xf32>
+  %r = linalg.exp ins(%a : tensor<2x64xf32>) outs(%e : tensor<2x64xf32>) -> tensor<2x64xf32>
+  %u = tensor.cast %r : tensor<2x64xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return %r : tensor<2x64xf32>
+}
