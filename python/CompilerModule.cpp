@@ -121,7 +121,7 @@ func::FuncOp pickFunction(ModuleOp module, const std::string &name) {
   if (choice.function) {
     // Scalar arguments are passed as NumPy scalars or 0-d arrays.
     std::string why;
-    if (failed(driver::scalarArgumentsAsTensors(choice.function, why)))
+    if (failed(driver::argumentsAsTensors(choice.function, why)))
       raise(why);
     return choice.function;
   }

@@ -651,9 +651,27 @@ func.func @other(%a: tensor<4x64xf16>) -> tensor<4x64xf16> {
 
 // Scalars travel as 0-d tensors; a vector has no such form.
 // TOOL: spyre-run --random-inputs=0
-// EXPECT: spyre-run: error: argument 1 of @scale is not a tensor (vector<4xf16>); spyre-run passes tensor arguments only
+// EXPECT: spyre-run: error: argument 1 of @scale is not a tensor (vector<4xf16>); spyre-run passes tensors, memrefs and scalars
 func.func @scale(%a: tensor<4x64xf16>, %s: vector<4xf16>) -> tensor<4x64xf16> {
   return %a : tensor<4x64xf16>
+}
+
+// -----
+
+// Memrefs pass as tensors when contiguous; a strided view has no such form.
+// TOOL: spyre-run --random-inputs=0
+// EXPECT: spyre-run: error: argument 0 of @strided is a memref with a layout or memory space (memref<4x64xf16, strided<[128, 1]>>); spyre-run passes contiguous memrefs of the default memory space
+func.func @strided(%a: memref<4x64xf16, strided<[128, 1]>>) {
+  return
+}
+
+// -----
+
+// A memref result is not a buffer spyre-run was given.
+// TOOL: spyre-run --random-inputs=0
+// EXPECT: spyre-run: error: @alloc_result returns a memref; spyre-run takes results as tensors (or the memref arguments it writes)
+func.func @alloc_result(%a: memref<4x64xf16>) -> memref<4x64xf16> {
+  return %a : memref<4x64xf16>
 }
 
 // -----

@@ -12,8 +12,10 @@
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -617,23 +619,126 @@ std::string Session::getErrorText() const {
 // Inputs
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mlir::spyre::driver::scalarArgumentsAsTensors(func::FuncOp function,
+/// Makes every memref argument of `function` (contiguous, in the default
+/// memory space) a tensor argument: the body works on a fresh buffer that
+/// starts as a copy of it, and the buffer's final contents are returned
+/// after the function's own results.
+static LogicalResult memrefArgumentsAsTensors(func::FuncOp function,
                                               std::string &why) {
-  auto isScalar = [](Type type) {
-    return isa<IntegerType, IndexType, FloatType>(type);
-  };
-  if (function.isExternal() ||
-      llvm::none_of(function.getArgumentTypes(), isScalar))
-    return success();
-  auto module = function->getParentOfType<ModuleOp>();
-  if (module && !SymbolTable::symbolKnownUseEmpty(function, module)) {
-    why = llvm::formatv("@{0} takes scalar arguments and is called by other "
-                        "code; run a function that takes tensors",
+  MLIRContext *context = function.getContext();
+  Block &entry = function.getBody().front();
+  for (auto [i, type] : llvm::enumerate(function.getArgumentTypes())) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref)
+      continue;
+    if (!memref.getLayout().isIdentity() || memref.getMemorySpace()) {
+      why = llvm::formatv("argument {0} of @{1} is a memref with a layout or "
+                          "memory space ({2}); spyre-run passes contiguous "
+                          "memrefs of the default memory space",
+                          i, function.getSymName(), type)
+                .str();
+      return failure();
+    }
+  }
+  if (llvm::any_of(function.getResultTypes(), llvm::IsaPred<BaseMemRefType>)) {
+    why = llvm::formatv("@{0} returns a memref; spyre-run takes results as "
+                        "tensors (or the memref arguments it writes)",
                         function.getSymName())
               .str();
     return failure();
   }
+  context->getOrLoadDialect<tensor::TensorDialect>();
+  context->getOrLoadDialect<memref::MemRefDialect>();
+  context->getOrLoadDialect<bufferization::BufferizationDialect>();
+  // Each buffer lives from the first top-level op that uses the argument
+  // (or a view of it) to the last, where its contents become a tensor: host
+  // segments exchange tensors, so the code on a buffer stays in one segment
+  // unless device ops come between its uses.
+  Operation *terminator = entry.getTerminator();
+  SmallVector<Type> resultTypes(function.getResultTypes());
+  SmallVector<Value> finals;
+  for (BlockArgument argument : entry.getArguments()) {
+    auto memref = dyn_cast<MemRefType>(argument.getType());
+    if (!memref)
+      continue;
+    Operation *first = terminator, *last = terminator;
+    bool used = false;
+    SmallVector<Value> worklist = {argument};
+    while (!worklist.empty()) {
+      for (Operation *user : worklist.pop_back_val().getUsers()) {
+        Operation *top = entry.findAncestorOpInBlock(*user);
+        if (!used || top->isBeforeInBlock(first))
+          first = top;
+        if (!used || last->isBeforeInBlock(top))
+          last = top;
+        used = true;
+        for (Value result : user->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            worklist.push_back(result);
+      }
+    }
+    Location loc = argument.getLoc();
+    auto tensorType =
+        RankedTensorType::get(memref.getShape(), memref.getElementType());
+    argument.setType(tensorType);
+    OpBuilder builder(first);
+    SmallVector<Value> sizes;
+    for (auto [d, size] : llvm::enumerate(memref.getShape()))
+      if (ShapedType::isDynamic(size))
+        sizes.push_back(tensor::DimOp::create(builder, loc, argument,
+                                              static_cast<int64_t>(d)));
+    Value buffer = memref::AllocOp::create(builder, loc, memref, sizes);
+    Value source = bufferization::ToBufferOp::create(
+        builder, loc, memref, argument, /*readOnly=*/true);
+    memref::CopyOp::create(builder, loc, source, buffer);
+    argument.replaceUsesWithIf(buffer, [&](OpOperand &use) {
+      return !isa<tensor::DimOp, bufferization::ToBufferOp>(use.getOwner());
+    });
+    if (last->hasTrait<OpTrait::IsTerminator>())
+      builder.setInsertionPoint(last);
+    else
+      builder.setInsertionPointAfter(last);
+    resultTypes.push_back(tensorType);
+    finals.push_back(bufferization::ToTensorOp::create(
+        builder, loc, tensorType, buffer, /*restrict=*/true,
+        /*writable=*/false));
+  }
+  function.walk([&](func::ReturnOp ret) {
+    SmallVector<Value> operands(ret.getOperands());
+    llvm::append_range(operands, finals);
+    ret->setOperands(operands);
+  });
+  SmallVector<Type> argTypes(entry.getArgumentTypes());
+  function.setFunctionType(FunctionType::get(context, argTypes, resultTypes));
+  return success();
+}
+
+LogicalResult mlir::spyre::driver::argumentsAsTensors(func::FuncOp function,
+                                                      std::string &why) {
+  auto isScalar = [](Type type) {
+    return isa<IntegerType, IndexType, FloatType>(type);
+  };
+  if (function.isExternal() ||
+      llvm::none_of(function.getArgumentTypes(), [&](Type type) {
+        return isScalar(type) || isa<MemRefType>(type);
+      }))
+    return success();
+  // Its callers keep calling it as written: a copy of it, under a fresh
+  // name.
+  auto module = function->getParentOfType<ModuleOp>();
+  if (module && !SymbolTable::symbolKnownUseEmpty(function, module)) {
+    SymbolTable symbols(module);
+    auto callee = function.clone();
+    callee.setPrivate();
+    callee.setSymName((function.getSymName() + "__called").str());
+    // Renamed further if the name is taken.
+    symbols.insert(callee, std::next(Block::iterator(function)));
+    if (failed(SymbolTable::replaceAllSymbolUses(
+            function, callee.getSymNameAttr(), module)))
+      return failure();
+  }
+  if (failed(memrefArgumentsAsTensors(function, why)))
+    return failure();
   MLIRContext *context = function.getContext();
   context->getOrLoadDialect<tensor::TensorDialect>();
   Block &entry = function.getBody().front();
@@ -754,6 +859,26 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
     });
     refined = true;
   });
+  // Buffers (memref arguments' copies): a tensor made from a buffer whose
+  // size is now known has that size.
+  function.walk([&](bufferization::ToTensorOp toTensor) {
+    auto cast = toTensor.getBuffer().getDefiningOp<memref::CastOp>();
+    auto source =
+        cast ? dyn_cast<MemRefType>(cast.getSource().getType()) : MemRefType();
+    auto type = dyn_cast<RankedTensorType>(toTensor.getType());
+    if (!source || !source.hasStaticShape() || !type || type.hasStaticShape())
+      return;
+    OpBuilder after(toTensor);
+    auto staticType =
+        RankedTensorType::get(source.getShape(), source.getElementType());
+    Value exact = bufferization::ToTensorOp::create(
+        after, toTensor.getLoc(), staticType, cast.getSource(),
+        toTensor.getRestrict(), toTensor.getWritable());
+    Value back = tensor::CastOp::create(after, toTensor.getLoc(), type, exact);
+    toTensor.replaceAllUsesWith(back);
+    toTensor.erase();
+    refined = true;
+  });
   if (refined && failed(pm.run(function))) {
     why = "propagating the shapes failed";
     return failure();
@@ -810,7 +935,8 @@ mlir::spyre::driver::argumentProblem(Type type, bool generated) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return llvm::formatv(
-               "is not a tensor ({0}); spyre-run passes tensor arguments only",
+               "is not a tensor ({0}); spyre-run passes tensors, memrefs and "
+               "scalars",
                sim::describeType(type))
         .str();
   if (!generated)

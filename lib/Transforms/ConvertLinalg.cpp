@@ -14,8 +14,10 @@
 #include "Spyre/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Remarks.h"
@@ -161,6 +163,7 @@ struct ConvertLinalgPass
   void remarkHostOps(FunctionOpInterface function,
                      const UnsupportedOps &unsupported) {
     auto isTensor = [](Type type) { return isa<TensorType>(type); };
+    auto isMemRef = [](Type type) { return isa<BaseMemRefType>(type); };
     function.walk([&](Operation *op) {
       // Ops nested in a host op run with it: the outer op gets the remark.
       if (op == function.getOperation() ||
@@ -168,6 +171,18 @@ struct ConvertLinalgPass
           isa<SpyreDialect>(op->getDialect()) || isa<tensor::EmptyOp>(op) ||
           op->hasTrait<OpTrait::IsTerminator>())
         return;
+      // Buffers and the tensors they become or come from (spyre-run's
+      // memref arguments): the ops on the buffers say why.
+      if (isa<bufferization::ToTensorOp, bufferization::ToBufferOp>(op))
+        return;
+      if (llvm::any_of(op->getOperandTypes(), isMemRef) ||
+          llvm::any_of(op->getResultTypes(), isMemRef)) {
+        if (!isa<memref::AllocOp, memref::CopyOp, memref::DeallocOp>(op))
+          remarkStaysOnHost(op, function,
+                            "it works on memrefs (buffers); the device "
+                            "compiles programs on tensors");
+        return;
+      }
       if (llvm::none_of(op->getOperandTypes(), isTensor) &&
           llvm::none_of(op->getResultTypes(), isTensor))
         return;

@@ -251,6 +251,25 @@ def test_scalar_arguments_as_numpy_scalars():
     close(r, want)
 
 
+def test_memref_arguments_return_what_the_function_writes():
+    """A function on buffers (as tests for mlir-runner write them) takes
+    NumPy arrays; each buffer's contents after the call come back after the
+    function's own results, and the caller's arrays are not written."""
+    with open(os.path.join(ROOT, "integration_test", "Run", "Inputs",
+                           "memref-args.mlir")) as f:
+        program = f.read()
+    a, b = rand((8, 16), scale=0.5), rand((16, 4), scale=0.5)
+    a, b = a.astype(np.float32), b.astype(np.float32)
+    c = np.ones((8, 4), np.float32)
+    with pytest.warns(spyre.CompileWarning):
+        results, _ = spyre.run(program, [a, b, c], function="matmul_into",
+                               check=True)
+    assert len(results) == 3
+    np.testing.assert_array_equal(results[0], a)
+    np.testing.assert_allclose(results[2], 1 + a @ b, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(c, np.ones((8, 4), np.float32))
+
+
 def test_tosa_softmax_against_numpy():
     # TOSA (TFLite's and torch-mlir's TOSA path) is lowered to linalg by
     # upstream's passes and compiled for the device; NumPy computes softmax.

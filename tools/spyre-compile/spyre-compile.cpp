@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
   }
   std::string name = choice.function.getSymName().str();
   std::string why;
-  if (failed(driver::scalarArgumentsAsTensors(choice.function, why)))
+  if (failed(driver::argumentsAsTensors(choice.function, why)))
     return fail(why);
 
   driver::CompileOptions options = compileFlags.options();

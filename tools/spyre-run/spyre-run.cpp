@@ -262,7 +262,7 @@ int main(int argc, char **argv) {
   std::string name = picked.getSymName().str();
   // Scalar arguments travel as 0-d tensors (.npy arrays of shape ()).
   std::string scalarsWhy;
-  if (failed(driver::scalarArgumentsAsTensors(picked, scalarsWhy)))
+  if (failed(driver::argumentsAsTensors(picked, scalarsWhy)))
     return fail(scalarsWhy);
   if (std::optional<std::string> problem = compileFlags.problem(*module))
     return fail(*problem);
@@ -393,7 +393,7 @@ int main(int argc, char **argv) {
         return openError.empty() ? 1 : fail(openError);
       linalg = *source;
       if (auto original = linalg.lookupSymbol<func::FuncOp>(name))
-        if (failed(driver::scalarArgumentsAsTensors(original, scalarsWhy)))
+        if (failed(driver::argumentsAsTensors(original, scalarsWhy)))
           return fail(scalarsWhy);
     }
     llvm::Expected<std::vector<HostTensor>> expected = [&] {

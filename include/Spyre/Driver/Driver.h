@@ -222,13 +222,21 @@ llvm::Expected<std::optional<ManifestFiles>> readManifest(llvm::StringRef path);
 /// ..."), or nothing. `generated`: it is to be drawn by --random-inputs.
 std::optional<std::string> argumentProblem(Type type, bool generated);
 
-/// Makes every scalar argument (integer, index or float) of `function` a
-/// 0-d tensor the body reads with tensor.extract, so it is passed - as a
-/// 0-d .npy array or NumPy scalar - like any tensor, and the program means
-/// the same. Front ends export scalars this way (a learning rate, a
-/// scale). Fails, saying why, when other code calls `function` (its
-/// callers pass scalars).
-LogicalResult scalarArgumentsAsTensors(func::FuncOp function, std::string &why);
+/// Makes `function` take tensors only, meaning the same, so that every
+/// argument is passed - as an .npy array or NumPy value - like a tensor:
+///  - a scalar argument (integer, index or float) becomes a 0-d tensor the
+///    body reads with tensor.extract (front ends export a learning rate or a
+///    scale this way);
+///  - a memref argument (contiguous, default memory space: what tests
+///    written for mlir-runner pass) becomes a tensor; the body works on a
+///    fresh buffer that starts as a copy of it, and that buffer's contents
+///    after the call are returned, after the function's own results, one per
+///    memref argument in order (the buffers a memref function writes are its
+///    outputs).
+/// Fails, saying why, when other code calls `function` (its callers pass
+/// scalars or memrefs), or a memref has a layout or memory space, or a
+/// result is a memref.
+LogicalResult argumentsAsTensors(func::FuncOp function, std::string &why);
 
 /// Gives `function`'s dynamic tensor arguments the static `shapes` (one per
 /// argument, in order; ignored for static ones) and propagates them
