@@ -6,6 +6,8 @@
 // RUN: spyre-run %s --function=fp8_matmul --random-inputs=1 --check | FileCheck %s --check-prefix=FP8
 // RUN: spyre-run %s --function=fp8_round --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=FP8-ROUND
 // RUN: spyre-run %s --function=fnuz_matmul --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=FNUZ
+// RUN: spyre-run %s --function=vnni_matmul --random-inputs=1 --check | FileCheck %s --check-prefix=VNNI
+// RUN: spyre-run %s --function=unblock --random-inputs=1 --check | FileCheck %s --check-prefix=UNBLOCK
 // RUN: spyre-run %s --function=f64_sum --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=F64
 
 // tpp-mlir's batch-reduce GEMM: both K loops merged, one device matmul.
@@ -168,4 +170,42 @@ func.func @f64_sum(%a: tensor<8x16xf64>, %b: tensor<8x16xf64>) -> (tensor<8x16xf
   %et = tensor.empty() : tensor<16x8xf64>
   %t = linalg.transpose ins(%r : tensor<8x16xf64>) outs(%et : tensor<16x8xf64>) permutation = [1, 0]
   return %r, %t : tensor<8x16xf64>, tensor<16x8xf64>
+}
+
+// graph-compiler's and tpp-mlir's VNNI-packed matmul: K read from A as
+// d3 * 32 + d4 * 2 + d5, B in blocks [N/32, K/32, 16, 32, 2], C written as
+// d1 * 32 + d2. The combinations are views: one device matmul.
+// VNNI: @vnni_matmul: {{[0-9]+}} kernels
+// VNNI: check result 0: ok
+func.func @vnni_matmul(%a: tensor<128x512xbf16>, %b: tensor<8x16x16x32x2xbf16>) -> tensor<128x256xbf16> {
+  %z = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<128x256xbf16>
+  %f = linalg.fill ins(%z : bf16) outs(%e : tensor<128x256xbf16>) -> tensor<128x256xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, nb, n, kb, k, v) -> (m, kb * 32 + k * 2 + v)>,
+                                        affine_map<(m, nb, n, kb, k, v) -> (nb, kb, k, n, v)>,
+                                        affine_map<(m, nb, n, kb, k, v) -> (m, nb * 32 + n)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%a, %b : tensor<128x512xbf16>, tensor<8x16x16x32x2xbf16>) outs(%f : tensor<128x256xbf16>) {
+  ^bb0(%x: bf16, %y: bf16, %o: bf16):
+    %p = arith.mulf %x, %y : bf16
+    %s = arith.addf %o, %p : bf16
+    linalg.yield %s : bf16
+  } -> tensor<128x256xbf16>
+  return %r : tensor<128x256xbf16>
+}
+
+// tpp-mlir's relayout out of blocks [M/32, N/32, 32, 32] -> [M, N], written
+// as a copy into a C indexed by m1 * 32 + m2: a transpose and a reshape.
+// UNBLOCK: @unblock: {{[0-9]+}} kernels
+// UNBLOCK: check result 0: ok, max abs error 0.000000e+00
+func.func @unblock(%x: tensor<4x8x32x32xf16>) -> tensor<128x256xf16> {
+  %e = tensor.empty() : tensor<128x256xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(m1, n1, m2, n2) -> (m1, n1, m2, n2)>,
+                                        affine_map<(m1, n1, m2, n2) -> (m1 * 32 + m2, n1 * 32 + n2)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x8x32x32xf16>) outs(%e : tensor<128x256xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    linalg.yield %v : f16
+  } -> tensor<128x256xf16>
+  return %r : tensor<128x256xf16>
 }

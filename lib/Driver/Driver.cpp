@@ -640,22 +640,54 @@ static LogicalResult memrefArgumentsAsTensors(func::FuncOp function,
       return failure();
     }
   }
-  if (llvm::any_of(function.getResultTypes(), llvm::IsaPred<BaseMemRefType>)) {
-    why = llvm::formatv("@{0} returns a memref; spyre-run takes results as "
-                        "tensors (or the memref arguments it writes)",
-                        function.getSymName())
-              .str();
-    return failure();
-  }
+  for (auto [i, type] : llvm::enumerate(function.getResultTypes()))
+    if (isa<UnrankedMemRefType>(type) ||
+        (isa<MemRefType>(type) && cast<MemRefType>(type).getMemorySpace())) {
+      why = llvm::formatv("result {0} of @{1} is a memref spyre-run cannot "
+                          "return ({2}); it returns ranked memrefs of the "
+                          "default memory space",
+                          i, function.getSymName(), type)
+                .str();
+      return failure();
+    }
   context->getOrLoadDialect<tensor::TensorDialect>();
   context->getOrLoadDialect<memref::MemRefDialect>();
   context->getOrLoadDialect<bufferization::BufferizationDialect>();
+  // A returned memref: a copy of its contents at the return, as a tensor.
+  SmallVector<Type> resultTypes;
+  for (Type type : function.getResultTypes()) {
+    auto memref = dyn_cast<MemRefType>(type);
+    resultTypes.push_back(
+        memref
+            ? RankedTensorType::get(memref.getShape(), memref.getElementType())
+            : type);
+  }
+  function.walk([&](func::ReturnOp ret) {
+    OpBuilder b(ret);
+    for (OpOperand &operand : ret->getOpOperands()) {
+      auto memref = dyn_cast<MemRefType>(operand.get().getType());
+      if (!memref)
+        continue;
+      Location loc = ret.getLoc();
+      SmallVector<Value> sizes;
+      for (auto [d, size] : llvm::enumerate(memref.getShape()))
+        if (ShapedType::isDynamic(size))
+          sizes.push_back(memref::DimOp::create(b, loc, operand.get(),
+                                                static_cast<int64_t>(d)));
+      auto contiguous =
+          MemRefType::get(memref.getShape(), memref.getElementType());
+      Value copy = memref::AllocOp::create(b, loc, contiguous, sizes);
+      memref::CopyOp::create(b, loc, operand.get(), copy);
+      operand.set(bufferization::ToTensorOp::create(
+          b, loc, resultTypes[operand.getOperandNumber()], copy,
+          /*restrict=*/true, /*writable=*/false));
+    }
+  });
   // Each buffer lives from the first top-level op that uses the argument
   // (or a view of it) to the last, where its contents become a tensor: host
   // segments exchange tensors, so the code on a buffer stays in one segment
   // unless device ops come between its uses.
   Operation *terminator = entry.getTerminator();
-  SmallVector<Type> resultTypes(function.getResultTypes());
   SmallVector<Value> finals;
   for (BlockArgument argument : entry.getArguments()) {
     auto memref = dyn_cast<MemRefType>(argument.getType());
@@ -719,9 +751,11 @@ LogicalResult mlir::spyre::driver::argumentsAsTensors(func::FuncOp function,
     return isa<IntegerType, IndexType, FloatType>(type);
   };
   if (function.isExternal() ||
-      llvm::none_of(function.getArgumentTypes(), [&](Type type) {
-        return isScalar(type) || isa<MemRefType>(type);
-      }))
+      (llvm::none_of(function.getArgumentTypes(),
+                     [&](Type type) {
+                       return isScalar(type) || isa<MemRefType>(type);
+                     }) &&
+       llvm::none_of(function.getResultTypes(), llvm::IsaPred<BaseMemRefType>)))
     return success();
   // Its callers keep calling it as written: a copy of it, under a fresh
   // name.
@@ -734,8 +768,12 @@ LogicalResult mlir::spyre::driver::argumentsAsTensors(func::FuncOp function,
     // Renamed further if the name is taken.
     symbols.insert(callee, std::next(Block::iterator(function)));
     if (failed(SymbolTable::replaceAllSymbolUses(
-            function, callee.getSymNameAttr(), module)))
+            function, callee.getSymNameAttr(), module))) {
+      why = llvm::formatv("@{0} is used in ways spyre-run cannot redirect",
+                          function.getSymName())
+                .str();
       return failure();
+    }
   }
   if (failed(memrefArgumentsAsTensors(function, why)))
     return failure();

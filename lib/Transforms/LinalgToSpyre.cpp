@@ -1906,6 +1906,178 @@ Value onePlusExpNeg(Value v) {
   return nullptr;
 }
 
+/// A linalg.generic that reads an operand dim through a linear combination
+/// of loops that enumerates it exactly - `d3 * 32 + d4 * 2 + d5` over a dim
+/// of 128 * 32 with d3 < 128, d4 < 16, d5 < 2: each loop's coefficient is
+/// the product of the ranges of the loops with smaller coefficients (the
+/// smallest is 1), and the largest coefficient times its range is the dim -
+/// as VNNI-packed contractions (graph-compiler, tpp-mlir) read a K dim split
+/// into blocks - reads that dim expanded into one dim per loop
+/// (`tensor.expand_shape`, a view), with the loops as plain map results.
+/// An output expanded so has its result collapsed back. The generic then has
+/// projected-permutation maps the conversion takes.
+struct DelinearizeIndexing : OpRewritePattern<linalg::GenericOp> {
+  DelinearizeIndexing(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/4) {}
+
+  /// The loops of `expr`, largest coefficient first, when it enumerates a
+  /// dim of `size` exactly over `ranges`.
+  static std::optional<SmallVector<unsigned>>
+  delinearized(AffineExpr expr, int64_t size, ArrayRef<int64_t> ranges) {
+    if (!isa<AffineBinaryOpExpr>(expr) || expr.getKind() != AffineExprKind::Add)
+      return std::nullopt;
+    // sum of coefficient * loop terms, each loop once.
+    SmallVector<std::pair<int64_t, unsigned>> terms;
+    SmallVector<AffineExpr> worklist = {expr};
+    while (!worklist.empty()) {
+      AffineExpr e = worklist.pop_back_val();
+      if (e.getKind() == AffineExprKind::Add) {
+        auto add = cast<AffineBinaryOpExpr>(e);
+        worklist.push_back(add.getLHS());
+        worklist.push_back(add.getRHS());
+        continue;
+      }
+      int64_t coefficient = 1;
+      if (e.getKind() == AffineExprKind::Mul) {
+        auto mul = cast<AffineBinaryOpExpr>(e);
+        AffineExpr lhs = mul.getLHS(), rhs = mul.getRHS();
+        if (isa<AffineConstantExpr>(lhs))
+          std::swap(lhs, rhs);
+        auto constant = dyn_cast<AffineConstantExpr>(rhs);
+        if (!constant || constant.getValue() <= 0)
+          return std::nullopt;
+        coefficient = constant.getValue();
+        e = lhs;
+      }
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim)
+        return std::nullopt;
+      terms.push_back({coefficient, dim.getPosition()});
+    }
+    llvm::sort(terms, [](auto a, auto b) { return a.first > b.first; });
+    int64_t expected = 1;
+    SmallVector<unsigned> loops;
+    for (auto [coefficient, loop] : llvm::reverse(terms)) {
+      int64_t range = ranges[loop];
+      if (coefficient != expected || ShapedType::isDynamic(range) ||
+          range <= 0 || llvm::is_contained(loops, loop))
+        return std::nullopt;
+      expected *= range;
+      loops.push_back(loop);
+    }
+    if (expected != size)
+      return std::nullopt;
+    std::reverse(loops.begin(), loops.end());
+    return loops;
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op) || !op.hasPureTensorSemantics())
+      return failure();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    MLIRContext *context = op.getContext();
+    Location loc = op.getLoc();
+    // Per operand: its map with each combination replaced by its loops, and
+    // the expanded shape (groups of the original dims), if any.
+    struct Expansion {
+      AffineMap map;
+      SmallVector<int64_t> shape;
+      SmallVector<ReassociationIndices> groups;
+      bool expanded = false;
+    };
+    SmallVector<Expansion> expansions;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      Expansion &expansion = expansions.emplace_back();
+      SmallVector<AffineExpr> results;
+      for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+        std::optional<SmallVector<unsigned>> loops;
+        if (type && !type.isDynamicDim(i))
+          loops = delinearized(expr, type.getDimSize(i), ranges);
+        ReassociationIndices &group = expansion.groups.emplace_back();
+        if (!loops) {
+          group.push_back(expansion.shape.size());
+          results.push_back(expr);
+          expansion.shape.push_back(type ? type.getDimSize(i) : 0);
+          continue;
+        }
+        expansion.expanded = true;
+        for (unsigned loop : *loops) {
+          group.push_back(expansion.shape.size());
+          results.push_back(getAffineDimExpr(loop, context));
+          expansion.shape.push_back(ranges[loop]);
+        }
+      }
+      expansion.map = AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                                     results, context);
+    }
+    if (llvm::none_of(expansions,
+                      [](const Expansion &e) { return e.expanded; }))
+      return rewriter.notifyMatchFailure(op, "no linear combination of loops");
+    // Only where that leaves maps the conversion takes: otherwise the views
+    // would surround a generic that stays on the host anyway.
+    if (!llvm::all_of(expansions, [](const Expansion &e) {
+          return e.map.isProjectedPermutation(/*allowZeroInResults=*/true);
+        }))
+      return rewriter.notifyMatchFailure(op, "other expressions remain");
+    SmallVector<Value> operands;
+    SmallVector<AffineMap> maps;
+    SmallVector<SmallVector<ReassociationIndices>> outputGroups;
+    for (auto [operand, expansion] :
+         llvm::zip(op->getOpOperands(), expansions)) {
+      Value value = operand.get();
+      maps.push_back(expansion.map);
+      if (op.isDpsInit(&operand))
+        outputGroups.push_back(expansion.expanded
+                                   ? expansion.groups
+                                   : SmallVector<ReassociationIndices>());
+      if (expansion.expanded) {
+        Type element = cast<RankedTensorType>(value.getType()).getElementType();
+        // An output filled with a value is filled expanded (so that the
+        // contraction still sees its zero accumulator).
+        auto fill = value.getDefiningOp<linalg::FillOp>();
+        if (fill && op.isDpsInit(&operand))
+          value = linalg::FillOp::create(
+                      rewriter, loc, fill.value(),
+                      tensor::EmptyOp::create(rewriter, loc, expansion.shape,
+                                              element)
+                          .getResult())
+                      .getResult(0);
+        else
+          value = tensor::ExpandShapeOp::create(
+              rewriter, loc, RankedTensorType::get(expansion.shape, element),
+              value, expansion.groups);
+      }
+      operands.push_back(value);
+    }
+    unsigned numInputs = op.getNumDpsInputs();
+    ValueRange all(operands);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, all.drop_front(numInputs).getTypes(),
+        all.take_front(numInputs), all.drop_front(numInputs), maps,
+        op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                                generic.getRegion().begin());
+    // Attributes other than the structure (front ends' tuning hints).
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      generic->setAttr(attr.getName(), attr.getValue());
+    SmallVector<Value> results;
+    for (auto [result, groups, original] :
+         llvm::zip(generic.getResults(), outputGroups, op.getResults())) {
+      if (groups.empty()) {
+        results.push_back(result);
+        continue;
+      }
+      results.push_back(tensor::CollapseShapeOp::create(
+          rewriter, loc, original.getType(), result, groups));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// A linalg.generic that dequantizes int8 with arith ops, as front ends
 /// write it (torch-mlir's `aten.dequantize` of a per-tensor or per-channel
 /// quantized tensor): over [N, K], `(sitofp(q) - zero) * scale` (the zero
@@ -2250,6 +2422,7 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
                ReshapePattern<tensor::CollapseShapeOp>, ExtractSlicePattern,
                InsertSlicePattern, ConcatPattern, PadPattern, ConstantPattern>(
       context, state);
-  patterns.add<TransposePattern, ActivationIdioms,
-               MaterializeInDestinationPattern, DequantizeIdiom>(context);
+  patterns
+      .add<TransposePattern, ActivationIdioms, MaterializeInDestinationPattern,
+           DequantizeIdiom, DelinearizeIndexing>(context);
 }

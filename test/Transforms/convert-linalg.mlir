@@ -988,13 +988,17 @@ func.func @unit_n_matmul(%a: tensor<16x64xf16>, %b: tensor<64x1xf16>) -> tensor<
 
 // -----
 
-// An output written through expressions (tpp-mlir's relayout from blocks)
-// is not the iteration space reordered: it stays on the host (it was once
+// An output written through expressions (tpp-mlir's relayout from blocks):
+// each one enumerates its dim exactly (n1 * 2 + n2 with n2 < 2, over 3 * 2),
+// so the output is read expanded, [3, 2, 8, 2], the generic is a transpose
+// of the iteration space, and the result is collapsed back (it was once
 // converted into a plain reshape, which is not the same thing).
 // CHECK-LABEL: func.func @from_blocks
-// CHECK: linalg.generic
+// CHECK-SAME: (%[[X:.*]]: tensor<3x8x2x2xf32>
+// CHECK: %[[T:.*]] = spyre.transpose %[[X]] permutation = [0, 2, 1, 3] : tensor<3x8x2x2xf32> -> tensor<3x2x8x2xf32>
+// CHECK: %[[R:.*]] = spyre.reshape %[[T]] : tensor<3x2x8x2xf32> -> tensor<6x16xf32>
+// CHECK: return %[[R]]
 func.func @from_blocks(%x: tensor<3x8x2x2xf32>, %c: tensor<6x16xf32>) -> tensor<6x16xf32> {
-  // expected-remark @+1 {{'linalg.generic' stays on the host: its output map is not a projected permutation}}
   %r = linalg.generic {iterator_types = ["parallel", "parallel", "parallel", "parallel"],
       indexing_maps = [affine_map<(n1, c1, n2, c2) -> (n1, c1, n2, c2)>, affine_map<(n1, c1, n2, c2) -> (n1 * 2 + n2, c1 * 2 + c2)>]}
       ins(%x : tensor<3x8x2x2xf32>) outs(%c : tensor<6x16xf32>) {
@@ -1002,6 +1006,55 @@ func.func @from_blocks(%x: tensor<3x8x2x2xf32>, %c: tensor<6x16xf32>) -> tensor<
     linalg.yield %a : f32
   } -> tensor<6x16xf32>
   return %r : tensor<6x16xf32>
+}
+
+// -----
+
+// A combination that does not enumerate its dim exactly (n2 < 2 but a
+// coefficient of 3: gaps) is no expansion: the generic stays on the host.
+// CHECK-LABEL: func.func @with_gaps
+// CHECK: linalg.generic
+func.func @with_gaps(%x: tensor<3x8x2x2xf32>, %c: tensor<9x16xf32>) -> tensor<9x16xf32> {
+  // expected-remark @+1 {{'linalg.generic' stays on the host: its output map is not a projected permutation}}
+  %r = linalg.generic {iterator_types = ["parallel", "parallel", "parallel", "parallel"],
+      indexing_maps = [affine_map<(n1, c1, n2, c2) -> (n1, c1, n2, c2)>, affine_map<(n1, c1, n2, c2) -> (n1 * 3 + n2, c1 * 2 + c2)>]}
+      ins(%x : tensor<3x8x2x2xf32>) outs(%c : tensor<9x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<9x16xf32>
+  return %r : tensor<9x16xf32>
+}
+
+// -----
+
+// A VNNI-packed contraction (graph-compiler's and tpp-mlir's form): K is read
+// from A as d3 * 32 + d4 * 2 + d5 and from B in blocks [N/32, K/32, 16, 32,
+// 2]; C as d1 * 32 + d2. A is viewed as [64, 8, 16, 2], C filled expanded,
+// and the generic is a matmul with B transposed through its map.
+// CHECK-LABEL: func.func @vnni_contraction
+// CHECK-SAME: (%[[A:.*]]: tensor<64x256xbf16>, %[[B:.*]]: tensor<4x8x16x32x2xbf16>)
+// CHECK-NOT: linalg.generic
+// CHECK: %[[BT:.*]] = spyre.transpose %[[B]] permutation = [0, 3, 1, 2, 4]
+// CHECK: %[[BK:.*]] = spyre.reshape %[[BT]] : tensor<4x32x8x16x2xbf16> -> tensor<128x256xbf16>
+// CHECK: %[[M:.*]] = spyre.matmul %{{.*}}, %[[BK]]
+// CHECK-SAME: -> tensor<64x128xbf16>
+// CHECK-NOT: spyre.add
+// CHECK: return
+func.func @vnni_contraction(%a: tensor<64x256xbf16>, %b: tensor<4x8x16x32x2xbf16>) -> tensor<64x128xbf16> {
+  %z = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<64x128xbf16>
+  %f = linalg.fill ins(%z : bf16) outs(%e : tensor<64x128xbf16>) -> tensor<64x128xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3 * 32 + d4 * 2 + d5)>,
+                                        affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d3, d4, d2, d5)>,
+                                        affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 32 + d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%a, %b : tensor<64x256xbf16>, tensor<4x8x16x32x2xbf16>) outs(%f : tensor<64x128xbf16>) {
+  ^bb0(%x: bf16, %y: bf16, %o: bf16):
+    %m = arith.mulf %x, %y : bf16
+    %s = arith.addf %o, %m : bf16
+    linalg.yield %s : bf16
+  } -> tensor<64x128xbf16>
+  return %r : tensor<64x128xbf16>
 }
 
 // -----
