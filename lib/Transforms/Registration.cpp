@@ -90,6 +90,29 @@ struct PipelineCheckPass
           return;
         }
     });
+    // An expand_shape whose static output_shape contradicts its result
+    // type (upstream's verifier compares neither): the program means
+    // nothing; said at the op, not as a bufferization failure later.
+    module.walk([&](tensor::ExpandShapeOp expand) {
+      ArrayRef<int64_t> stated = expand.getStaticOutputShape();
+      ArrayRef<int64_t> typed = expand.getResultType().getShape();
+      for (auto [s, t] : llvm::zip(stated, typed))
+        if (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(t) && s != t) {
+          InFlightDiagnostic diag = emitError(expand.getLoc())
+                                    << "'tensor.expand_shape' states "
+                                       "output_shape [";
+          llvm::interleaveComma(stated, diag, [&](int64_t d) {
+            if (ShapedType::isDynamic(d))
+              diag << "?";
+            else
+              diag << d;
+          });
+          diag << "], which contradicts its result type "
+               << expand.getResultType();
+          bad = true;
+          return;
+        }
+    });
     if (bad)
       signalPassFailure();
   }

@@ -79,3 +79,13 @@ func.func @fixed_order(%a: tensor<64x128xf16>, %c: tensor<64x128xf32> {spyre.lay
   %s = linalg.add ins(%x, %c : tensor<64x128xf32>, tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
   return %s : tensor<64x128xf32>
 }
+
+// -----
+
+// An expand_shape whose output_shape contradicts its result type (upstream's
+// verifier accepts it) is reported at the op before anything compiles it.
+func.func @contradicts(%x: tensor<512x32xf16>) -> tensor<1x512x32xf16> {
+  // expected-error @+1 {{'tensor.expand_shape' states output_shape [1, 32, 512], which contradicts its result type 'tensor<1x512x32xf16>'}}
+  %r = tensor.expand_shape %x [[0, 1], [2]] output_shape [1, 32, 512] : tensor<512x32xf16> into tensor<1x512x32xf16>
+  return %r : tensor<1x512x32xf16>
+}

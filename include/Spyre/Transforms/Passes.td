@@ -12,7 +12,10 @@ def SpyrePipelineCheck
     The first pass of `--spyre-pipeline` (a pipeline builder cannot fail):
     checks the pipeline's options before any pass runs, naming them as
     `--spyre-pipeline` options rather than as options of the pass that
-    reads them, and rejects input the pipeline has compiled already. It is
+    reads them, and rejects input the pipeline has compiled already, and
+    input upstream's verifiers let through but that means nothing (a
+    structured op whose implicit body is invalid, a `tensor.expand_shape`
+    whose `output_shape` contradicts its result type), at the op. It is
     registered so that a dumped pipeline (`--dump-pass-pipeline`, crash
     reproducers) parses back.
   }];
