@@ -20,8 +20,11 @@
 // 2. row-wise ops connected producer -> consumer through values read along
 //    `l` form groups, cut where an op reads a tensor made after the group's
 //    first op (a matmul between two chains);
-// 3. a group whose tensors exceed half the cores' usable LX is cut into the
-//    fewest blocks that fit (rows a multiple of the cores, or the cores
+// 3. a group whose tensors exceed half the cores' usable LX together is cut
+//    into the fewest blocks whose tensors live at once fit (the peak over
+//    the group's ops, in order: attention's scores, their exp and the
+//    probabilities are never all live; softmax needs two [rows, cols]
+//    tensors at a time) (rows a multiple of the cores, or the cores
 //    shared with the next dim), and costed with the kernel model against
 //    the ops run whole (both divided and kept in LX as the later passes
 //    would).
@@ -533,16 +536,53 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
       }))
     return std::nullopt;
 
-  // The block: the fewest blocks whose tensors fit half the cores' LX.
-  int64_t bytes = 0;
+  // Whether blocks are needed: not when all the group's tensors fit half
+  // the cores' LX together (the ops run whole keep them all there).
+  int64_t total = 0;
   for (auto [v, dim] : rowInputs)
-    bytes += deviceBytes(v.getType());
+    total += deviceBytes(v.getType());
   for (const RowOp &r : group)
-    bytes += deviceBytes(r.op->getResult(0).getType());
+    total += deviceBytes(r.op->getResult(0).getType());
   int64_t numCores = cores == 0 ? target.cores : cores;
   int64_t budget = target.usableLxBytes() * numCores / 2;
-  if (bytes <= budget)
+  if (total <= budget)
     return std::nullopt;
+  // The block: the fewest blocks whose tensors live at once fit half the
+  // cores' LX. Op by op in the group's order, a row input is live from the
+  // block's start to its last reader in the group, a result from its op to
+  // its last reader (to the block's end when read outside it: it is copied
+  // out then); the peak is what a block needs (softmax's four [rows, cols]
+  // tensors need two at a time).
+  DenseMap<Operation *, size_t> position;
+  for (auto [i, r] : llvm::enumerate(group))
+    position[r.op] = i;
+  SmallVector<int64_t> live(group.size(), 0);
+  auto occupy = [&](Value v, size_t from, bool toEnd) {
+    size_t last = from;
+    for (Operation *user : v.getUsers()) {
+      auto it = position.find(user);
+      if (it != position.end())
+        last = std::max(last, it->second);
+      else
+        toEnd = true;
+    }
+    if (toEnd)
+      last = group.size() - 1;
+    for (size_t p = from; p <= last; ++p)
+      live[p] += deviceBytes(v.getType());
+  };
+  for (auto [v, dim] : rowInputs) {
+    // Readers outside the group do not keep an input in this block's LX.
+    size_t last = 0;
+    for (Operation *user : v.getUsers())
+      if (auto it = position.find(user); it != position.end())
+        last = std::max(last, it->second);
+    for (size_t p = 0; p <= last; ++p)
+      live[p] += deviceBytes(v.getType());
+  }
+  for (auto [i, r] : llvm::enumerate(group))
+    occupy(r.op->getResult(0), i, /*toEnd=*/false);
+  int64_t bytes = *llvm::max_element(live);
   // The fewest blocks that fit: with rows a multiple of the cores when
   // `wholeRowsPerCore` (each core keeps whole rows of every op), else any
   // (the cores are shared with the next dim; the cost check below sees

@@ -233,8 +233,11 @@ def SpyreFuseRowBlocks
 
     The rows may be any host dim (rows of `[rows, cols]`; the heads or the
     queries of `[heads, queries, keys]` scores). A block is the fewest
-    blocks whose tensors take at most half the usable LX of the cores (the
-    rest holds the staging buffers), with rows a multiple of the cores
+    blocks whose tensors live at once (the peak over the group's ops, in
+    order: a tensor lives from its op, or the block's start, to its last
+    reader in the group, or to the block's end when the program reads it)
+    take at most half the usable LX of the cores (the rest holds the staging
+    buffers), with rows a multiple of the cores
     (split across them), or any rows with the cores shared between the cut
     dim and the next one (`spyre.work_division` on the block's copies; the
     other ops carry the split over). Each way a group can be cut is costed
