@@ -21,13 +21,17 @@
 //    `l` form groups, cut where an op reads a tensor made after the group's
 //    first op (a matmul between two chains);
 // 3. a group whose tensors exceed half the cores' usable LX together is cut
-//    into the fewest blocks whose tensors live at once fit (the peak over
-//    the group's ops, in order: attention's scores, their exp and the
-//    probabilities are never all live; softmax needs two [rows, cols]
-//    tensors at a time) (rows a multiple of the cores, or the cores
+//    into the fewest blocks whose tensors fit together or, where no block
+//    does, whose tensors live at once fit (the peak over the group's ops, in
+//    order: one head's scores, their exp and its probabilities are never
+//    all live) (rows a multiple of the cores, or the cores
 //    shared with the next dim), and costed with the kernel model against
 //    the ops run whole (both divided and kept in LX as the later passes
 //    would).
+//
+// Inputs every block reads whole may be copied once before the blocks (an
+// attention mask every head adds), so that the copy stays in LX for all of
+// them, when the kernel model gives that a gain 10% larger.
 //
 // The ways that gain at least 10% are rewritten, the largest gain first,
 // each op in one group, in place of the group's first op.
@@ -253,9 +257,12 @@ struct FuseRowBlocksPass
   void markEpilogues(Block &block);
   /// The modelled seconds running `group` (ops row-wise along host dim
   /// `cut` of their results, in program order) in blocks saves, when that
-  /// pays; the blocks are kept when `commit`, else undone.
+  /// pays; the blocks are kept when `commit`, else undone. With
+  /// `copyWholeInputs`, each input every block reads whole is copied once
+  /// before the blocks (the copy may stay in LX for all of them).
   std::optional<double> fuseGroup(ArrayRef<RowOp> group, unsigned cut,
-                                  bool wholeRowsPerCore, bool commit);
+                                  bool wholeRowsPerCore, bool copyWholeInputs,
+                                  bool commit);
   /// The kernel model's time for `ops` (in program order, each divided by
   /// `chooser`) with the intermediates --spyre-plan-memory would keep in LX:
   /// those `mayStayInLx` allows among `ops`, largest saving first, above
@@ -305,15 +312,27 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
     SmallVector<RowOp> group;
     unsigned cut;
     bool wholeRowsPerCore;
+    bool copyWholeInputs;
     double gain;
   };
   SmallVector<Candidate> candidates;
   for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
     for (SmallVector<RowOp> &group : formGroups(block, cut))
-      for (bool wholeRowsPerCore : {true, false})
-        if (std::optional<double> gain =
-                fuseGroup(group, cut, wholeRowsPerCore, /*commit=*/false))
-          candidates.push_back({group, cut, wholeRowsPerCore, *gain});
+      for (bool wholeRowsPerCore : {true, false}) {
+        std::optional<double> plain =
+            fuseGroup(group, cut, wholeRowsPerCore, /*copyWholeInputs=*/false,
+                      /*commit=*/false);
+        // Copies of the inputs read whole add kernels: kept only for a
+        // clearly larger gain (a mask every head reads, not a LayerNorm
+        // weight).
+        std::optional<double> copied =
+            fuseGroup(group, cut, wholeRowsPerCore, /*copyWholeInputs=*/true,
+                      /*commit=*/false);
+        if (copied && (!plain || *copied > *plain * (1 + kMinGain)))
+          candidates.push_back({group, cut, wholeRowsPerCore, true, *copied});
+        else if (plain)
+          candidates.push_back({group, cut, wholeRowsPerCore, false, *plain});
+      }
   llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
     return a.gain > b.gain;
   });
@@ -324,7 +343,8 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
       continue;
     for (const RowOp &r : c.group)
       taken.insert(r.op);
-    fuseGroup(c.group, c.cut, c.wholeRowsPerCore, /*commit=*/true);
+    fuseGroup(c.group, c.cut, c.wholeRowsPerCore, c.copyWholeInputs,
+              /*commit=*/true);
   }
 }
 
@@ -489,6 +509,7 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
 std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
                                                    unsigned cut,
                                                    bool wholeRowsPerCore,
+                                                   bool copyWholeInputs,
                                                    bool commit) {
   Operation *first = group.front().op;
   llvm::SmallPtrSet<Operation *, 16> members;
@@ -582,21 +603,29 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   }
   for (auto [i, r] : llvm::enumerate(group))
     occupy(r.op->getResult(0), i, /*toEnd=*/false);
-  int64_t bytes = *llvm::max_element(live);
+  int64_t peak = *llvm::max_element(live);
   // The fewest blocks that fit: with rows a multiple of the cores when
   // `wholeRowsPerCore` (each core keeps whole rows of every op), else any
   // (the cores are shared with the next dim; the cost check below sees
   // whether the slices still line up).
-  int64_t blockRows = 0;
-  for (int64_t blocks = 2; blocks <= std::min(rows, kMaxBlocks); ++blocks) {
-    if (rows % blocks || bytes / blocks > budget)
-      continue;
-    int64_t r = rows / blocks;
-    if (!wholeRowsPerCore || r % numCores == 0) {
-      blockRows = r;
-      break;
+  auto fewestBlocks = [&](int64_t bytes) -> int64_t {
+    for (int64_t blocks = 2; blocks <= std::min(rows, kMaxBlocks); ++blocks) {
+      if (rows % blocks || bytes / blocks > budget)
+        continue;
+      int64_t r = rows / blocks;
+      if (!wholeRowsPerCore || r % numCores == 0)
+        return r;
     }
-  }
+    return 0;
+  };
+  // Blocks whose tensors all fit together where there are such blocks
+  // (several heads per block, shared by the cores, keep their
+  // intermediates in LX only that way); else blocks sized by the peak (one
+  // head's attention at sequence 2048, whose scores and their exp never
+  // live together with the probabilities).
+  int64_t blockRows = fewestBlocks(total);
+  if (blockRows == 0)
+    blockRows = fewestBlocks(peak);
   if (blockRows == 0)
     return std::nullopt;
 
@@ -629,11 +658,29 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
     created.push_back(buffers.back().getDefiningOp());
   }
   int64_t numBlocks = rows / blockRows;
+  // Inputs every block reads whole (an attention mask every head adds):
+  // copied once, before the blocks, so that the copy may stay in LX for
+  // all of them instead of each block reading it from DDR.
+  IRMapping resident;
+  SmallVector<Operation *> residentCopies;
+  for (Value in : wholeInputs) {
+    auto type = cast<RankedTensorType>(in.getType());
+    if (!copyWholeInputs || !isDeviceTensor(type) ||
+        in.getDefiningOp<ConstantOp>())
+      continue;
+    Operation *copy =
+        IdentityOp::create(builder, in.getLoc(), type, ValueRange{in}, nullptr)
+            .getOperation();
+    copy->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
+    resident.map(in, copy->getResult(0));
+    residentCopies.push_back(copy);
+    created.push_back(copy);
+  }
   // The cost check reads the first block only: the others are built once
   // the blocks are kept.
   for (int64_t b = 0, built = commit ? numBlocks : 1; b < built; ++b) {
     size_t begin = created.size();
-    IRMapping mapping;
+    IRMapping mapping = resident;
     for (auto [in, dim] : rowInputs) {
       auto type = cast<RankedTensorType>(in.getType());
       SmallVector<int64_t> offsets(type.getRank(), 0);
@@ -688,31 +735,45 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   }
   std::optional<double> whole = modelledSeconds(wholeOps, *divisions);
   DivisionChooser blockChooser(target, numCores, kernel::Policy::Model);
-  bool divided = llvm::all_of(firstBlock, [&](Operation *op) {
+  SmallVector<Operation *> copiesAndFirstBlock(residentCopies);
+  llvm::append_range(copiesAndFirstBlock, firstBlock);
+  bool divided = llvm::all_of(copiesAndFirstBlock, [&](Operation *op) {
     llvm::Expected<kernel::Division> division = blockChooser.choose(op);
     if (division)
       return true;
     llvm::consumeError(division.takeError());
     return false;
   });
-  std::optional<double> blocked =
-      divided ? modelledSeconds(firstBlock, blockChooser) : std::nullopt;
-  bool pays =
-      whole && blocked &&
-      *blocked * static_cast<double>(numBlocks) <= *whole * (1 - kMinGain);
+  // The copies once, then every block as the first (the copies' results
+  // in LX as the first block finds them).
+  std::optional<double> withCopies =
+      divided ? modelledSeconds(copiesAndFirstBlock, blockChooser)
+              : std::nullopt;
+  std::optional<double> copies =
+      residentCopies.empty()
+          ? std::optional<double>(0.0)
+          : (divided ? modelledSeconds(residentCopies, blockChooser)
+                     : std::nullopt);
+  std::optional<double> blocked;
+  double blockedTotal = 0;
+  if (withCopies && copies) {
+    blocked = *withCopies - *copies;
+    blockedTotal = *copies + *blocked * static_cast<double>(numBlocks);
+  }
+  bool pays = whole && blocked && blockedTotal <= *whole * (1 - kMinGain);
   if (!pays || !commit) {
     for (Operation *op : llvm::reverse(created))
       op->erase();
     if (!pays)
       return std::nullopt;
-    return *whole - *blocked * static_cast<double>(numBlocks);
+    return *whole - blockedTotal;
   }
   ++nextGroup;
   for (auto [out, buffer] : llvm::zip(outputs, buffers))
     out.replaceAllUsesWith(buffer);
   for (const RowOp &r : llvm::reverse(group))
     r.op->erase();
-  return *whole - *blocked * static_cast<double>(numBlocks);
+  return *whole - blockedTotal;
 }
 
 } // namespace

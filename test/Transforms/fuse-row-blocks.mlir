@@ -10,31 +10,29 @@
 !r = tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
 
 // Softmax over 512x1024 f16 (1 MiB per tensor) does not fit one core's LX
-// with its intermediates: it runs in 4 blocks of 128 rows (at most two of
-// its [rows, 1024] tensors are live at once - the input and the
-// difference, the difference and its exp, the exp and the result - and two
-// 256 KiB blocks stay within half the usable LX). Each block copies its rows
-// in, runs the six ops on them and writes its rows of the result.
+// with its intermediates: it runs in 8 blocks of 64 rows (8 x 128 KiB x 4
+// tensors stays within half the usable LX). Each block copies its rows in,
+// runs the six ops on them and writes its rows of the result.
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME: (%[[X:.*]]: tensor<512x1024xf16
 // CHECK: %[[BUF:.*]] = spyre.empty : tensor<512x1024xf16
-// CHECK: %[[IN0:.*]] = spyre.extract_slice %[[X]] offsets = [0, 0] {spyre.fusion_group = 0 : i64, spyre.work_division = array<i64: 1, 1>} : {{.*}} -> tensor<128x1024xf16, #spyre.layout<device_size = [16, 128, 64], stride_map = [64, 1024, 1]>>
-// CHECK: %[[M:.*]] = spyre.max %[[IN0]] dim = 1 {spyre.fusion_group = 0 : i64} : {{.*}} -> tensor<128xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 1, -1]>>
+// CHECK: %[[IN0:.*]] = spyre.extract_slice %[[X]] offsets = [0, 0] {spyre.fusion_group = 0 : i64, spyre.work_division = array<i64: 1, 1>} : {{.*}} -> tensor<64x1024xf16, #spyre.layout<device_size = [16, 64, 64], stride_map = [64, 1024, 1]>>
+// CHECK: %[[M:.*]] = spyre.max %[[IN0]] dim = 1 {spyre.fusion_group = 0 : i64} : {{.*}} -> tensor<64xf16, #spyre.layout<device_size = [1, 64, 64], stride_map = [-1, 1, -1]>>
 // CHECK: spyre.sub %[[IN0]], %[[M]] {{.*}}spyre.fusion_group = 0
 // CHECK: spyre.exp
 // CHECK: spyre.sum
 // CHECK: spyre.reciprocal
 // CHECK: %[[Y0:.*]] = spyre.mul
 // CHECK: %[[OUT0:.*]] = spyre.insert_slice %[[Y0]] into %[[BUF]] offsets = [0, 0] {spyre.fusion_group = 0 : i64}
-// CHECK: spyre.extract_slice %[[X]] offsets = [128, 0]
-// CHECK: spyre.insert_slice %{{.*}} into %[[OUT0]] offsets = [128, 0]
-// CHECK-COUNT-2: spyre.extract_slice
-// CHECK: %[[LAST:.*]] = spyre.insert_slice {{.*}} offsets = [384, 0]
+// CHECK: spyre.extract_slice %[[X]] offsets = [64, 0]
+// CHECK: spyre.insert_slice %{{.*}} into %[[OUT0]] offsets = [64, 0]
+// CHECK-COUNT-6: spyre.extract_slice
+// CHECK: %[[LAST:.*]] = spyre.insert_slice {{.*}} offsets = [448, 0]
 // CHECK-NEXT: return %[[LAST]]
 // On two cores the blocks are twice as tall, their rows split in two.
 // TWO-LABEL: func.func @softmax
-// TWO: spyre.extract_slice {{.*}}offsets = [0, 0] {spyre.fusion_group = 0 : i64, spyre.work_division = array<i64: 2, 1>} : {{.*}} -> tensor<256x1024xf16
-// TWO-COUNT-1: spyre.extract_slice
+// TWO: spyre.extract_slice {{.*}}offsets = [0, 0] {spyre.fusion_group = 0 : i64, spyre.work_division = array<i64: 2, 1>} : {{.*}} -> tensor<128x1024xf16
+// TWO-COUNT-3: spyre.extract_slice
 // TWO-NOT: spyre.extract_slice
 // TWO: return
 func.func @softmax(%x: !x) -> !x {
@@ -100,8 +98,8 @@ func.func @fits(%x: !s) -> !s {
 // blocks run along host dim 1 instead, whose positions are the outermost
 // device dim.
 // CHECK-LABEL: func.func @rows_on_the_stick
-// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 0] {{.*}}work_division = array<i64: 1, 1>} : tensor<1024x512xf16, {{.*}} -> tensor<1024x128xf16, #spyre.layout<device_size = [128, 16, 64], stride_map = [1, 8192, 128]>>
-// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 128]
+// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 0] {{.*}}work_division = array<i64: 1, 1>} : tensor<1024x512xf16, {{.*}} -> tensor<1024x64xf16, #spyre.layout<device_size = [64, 16, 64], stride_map = [1, 4096, 64]>>
+// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 64]
 // CHECK: return
 func.func @rows_on_the_stick(%x: !t) -> !t {
   %0 = spyre.exp %x : (!t) -> !t

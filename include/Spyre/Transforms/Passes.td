@@ -229,15 +229,20 @@ def SpyreFuseRowBlocks
     run on the block, and each result the rest of the program reads is
     written into its place in a full-size buffer (`spyre.insert_slice` into
     a `spyre.empty`). Inputs read whole by every row (a LayerNorm weight, a
-    mask every head reads, a scalar) are read by each block.
+    mask every head reads, a scalar) are read by each block, or, when the
+    kernel model gives that a clearly (10%) larger gain, copied once before
+    the blocks (`spyre.identity`, in the group) so that the copy may stay in
+    LX for all of them (an attention mask: read from DDR once instead of
+    once per head).
 
     The rows may be any host dim (rows of `[rows, cols]`; the heads or the
     queries of `[heads, queries, keys]` scores). A block is the fewest
-    blocks whose tensors live at once (the peak over the group's ops, in
-    order: a tensor lives from its op, or the block's start, to its last
-    reader in the group, or to the block's end when the program reads it)
-    take at most half the usable LX of the cores (the rest holds the staging
-    buffers), with rows a multiple of the cores
+    blocks whose tensors take at most half the usable LX of the cores
+    together (the rest holds the staging buffers) or, where no block does,
+    whose tensors live at once do (the peak over the group's ops, in order:
+    a tensor lives from its op, or the block's start, to its last reader in
+    the group, or to the block's end when the program reads it; one head of
+    attention at sequence 2048), with rows a multiple of the cores
     (split across them), or any rows with the cores shared between the cut
     dim and the next one (`spyre.work_division` on the block's copies; the
     other ops carry the split over). Each way a group can be cut is costed

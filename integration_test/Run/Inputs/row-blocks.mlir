@@ -76,3 +76,26 @@ func.func @attention(%q: tensor<12x512x64xf16>, %k: tensor<12x512x64xf16>, %v: t
   %o = linalg.batch_matmul ins(%p, %v : tensor<12x512x512xf16>, tensor<12x512x64xf16>) outs(%z2 : tensor<12x512x64xf16>) -> tensor<12x512x64xf16>
   return %o : tensor<12x512x64xf16>
 }
+
+// Attention with a mask every head adds, 12 heads x 512 on 2 cores: one
+// head's tensors do not fit half the cores' LX together, but the ones live
+// at once do (the scores, their exp and the probabilities never all live),
+// so the blocks are single heads sized by that peak; the mask, read whole by
+// every block, is copied once before the blocks (`spyre.identity`) and read
+// from LX by all twelve.
+func.func @masked_attention(%q: tensor<12x512x64xf16>, %k: tensor<12x512x64xf16>, %v: tensor<12x512x64xf16>, %mask: tensor<512x512xf16>) -> tensor<12x512x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<12x512x512xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%q, %k : tensor<12x512x64xf16>, tensor<12x512x64xf16>) outs(%z : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %m = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<12x512x512xf16>, tensor<512x512xf16>) outs(%e : tensor<12x512x512xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %r = arith.addf %a, %b : f16
+    linalg.yield %r : f16
+  } -> tensor<12x512x512xf16>
+  %p = linalg.softmax dimension(2) ins(%m : tensor<12x512x512xf16>) outs(%e : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %e2 = tensor.empty() : tensor<12x512x64xf16>
+  %z2 = linalg.fill ins(%zero : f16) outs(%e2 : tensor<12x512x64xf16>) -> tensor<12x512x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<12x512x512xf16>, tensor<12x512x64xf16>) outs(%z2 : tensor<12x512x64xf16>) -> tensor<12x512x64xf16>
+  return %o : tensor<12x512x64xf16>
+}
