@@ -738,8 +738,10 @@ func.func @add(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> tensor<4x64xf16> {
 
 // -----
 
-// A scratchpad too small for any tile: the pipeline fails, located.
-// TOOL: spyre-run --random-inputs=0
+// A scratchpad too small for any tile, with host fallback off: the
+// pipeline fails, located (on, the matmul runs on the host:
+// Run/host-fallback.test).
+// TOOL: spyre-run --random-inputs=0 --host-fallback=off
 // EXPECT: 'spyre.matmul' op cannot be divided across 32 cores: the smallest tile [1, 64, 64] needs
 // EXPECT: spyre-run: error: compilation failed
 // EXPECT-LOC: @+4

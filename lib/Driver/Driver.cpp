@@ -578,6 +578,9 @@ LogicalResult Session::lowerTosa(ModuleOp module) {
   return success();
 }
 
+/// How often a compilation is retried with more ops on the host.
+static constexpr int kMaxHostRetries = 8;
+
 FailureOr<OwningOpRef<ModuleOp>> Session::compile(ModuleOp module,
                                                   const CompileOptions &options,
                                                   bool &wasCompiled,
@@ -595,15 +598,72 @@ FailureOr<OwningOpRef<ModuleOp>> Session::compile(ModuleOp module,
         SymbolTable::setSymbolVisibility(function,
                                          SymbolTable::Visibility::Private);
   }
-  PassManager pm(context.get());
-  if (timing)
-    pm.enableTiming(*timing);
   SpyrePipelineOptions pipeline;
   options.applyTo(pipeline);
-  buildSpyrePipeline(pm, pipeline);
-  if (failed(pm.run(*lowered)))
-    return failure();
-  return lowered;
+  // An op whose device form no division fits LX (--spyre-divide-work:
+  // "cannot be divided across N cores") goes back to the host, with a
+  // remark saying why, and the program is compiled again: with host
+  // fallback on, a legal program is never rejected for it.
+  OwningOpRef<ModuleOp> source = lowered->clone();
+  for (int attempt = 0;; ++attempt) {
+    PassManager pm(context.get());
+    if (timing)
+      pm.enableTiming(*timing);
+    buildSpyrePipeline(pm, pipeline);
+    struct Undividable {
+      Location loc;
+      std::string why;
+    };
+    SmallVector<Undividable> undividable;
+    // The attempt's diagnostics, said once the attempt stands (a retry
+    // drops them: its own say the same and more).
+    std::vector<Diagnostic> said;
+    LogicalResult result = failure();
+    {
+      ScopedDiagnosticHandler handler(
+          context.get(), [&](Diagnostic &diag) -> LogicalResult {
+            std::string text = diag.str();
+            if (options.hostFallback &&
+                diag.getSeverity() == DiagnosticSeverity::Error &&
+                StringRef(text).contains("cannot be divided across"))
+              undividable.push_back({diag.getLocation(), text});
+            said.push_back(std::move(diag));
+            return success();
+          });
+      result = pm.run(*lowered);
+    }
+    auto sayAll = [&] {
+      for (Diagnostic &diag : said)
+        context->getDiagEngine().emit(std::move(diag));
+    };
+    if (succeeded(result)) {
+      sayAll();
+      return lowered;
+    }
+    // Mark the structured ops the failing device ops came from.
+    bool marked = false;
+    if (attempt < kMaxHostRetries && !undividable.empty())
+      source->walk([&](Operation *op) {
+        if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) ||
+            op->hasAttr(SpyreDialect::kOnHostAttrName))
+          return;
+        for (const Undividable &u : undividable)
+          if (op->getLoc() == u.loc) {
+            op->setAttr(
+                SpyreDialect::kOnHostAttrName,
+                StringAttr::get(context.get(), "no division of its device form "
+                                               "fits (" +
+                                                   u.why + ")"));
+            marked = true;
+            return;
+          }
+      });
+    if (!marked) {
+      sayAll();
+      return failure();
+    }
+    lowered = source->clone();
+  }
 }
 
 std::string Session::getErrorText() const {

@@ -191,7 +191,10 @@ struct ConvertLinalgPass
           isa<linalg::FillOp, linalg::BroadcastOp, arith::ConstantOp>(op))
         return; // read by host ops only: their remarks explain
       std::string why;
-      if (reason != unsupported.reasons.end())
+      if (auto onHost =
+              op->getAttrOfType<StringAttr>(SpyreDialect::kOnHostAttrName))
+        why = onHost.str();
+      else if (reason != unsupported.reasons.end())
         why = reason->second;
       else if (auto call = dyn_cast<func::CallOp>(op))
         why = ("calls are not compiled for the device; inline @" +

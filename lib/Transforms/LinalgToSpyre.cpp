@@ -1328,7 +1328,9 @@ struct ConversionState {
 /// regions (an scf.for, say) stay on the host with their parent, which runs
 /// there as a whole.
 bool isTopLevel(Operation *op) {
-  return isa_and_nonnull<FunctionOpInterface>(op->getParentOp());
+  // An op marked for the host (`spyre.on_host`) is converted by no pattern.
+  return isa_and_nonnull<FunctionOpInterface>(op->getParentOp()) &&
+         !op->hasAttr(SpyreDialect::kOnHostAttrName);
 }
 
 /// The root of a linalg pattern: structured ops on tensors.

@@ -1295,3 +1295,19 @@ func.func @host_reshape_for_host_gather(%table: tensor<64x128xf32>, %ids: tensor
   %y = linalg.exp ins(%x3 : tensor<8x8x128xf16>) outs(%f : tensor<8x8x128xf16>) -> tensor<8x8x128xf16>
   return %r, %y : tensor<16x128xf32>, tensor<8x8x128xf16>
 }
+
+// -----
+
+// An op marked for the host (by hand, or by spyre-run when no division of
+// its device form fits LX) is converted by no pattern; its remark gives the
+// reason it carries.
+// CHECK-LABEL: func.func @marked_for_host
+// CHECK: linalg.exp {spyre.on_host = "kept on the host by hand"}
+// CHECK: spyre.exp
+func.func @marked_for_host(%a: tensor<4x64xf16>) -> (tensor<4x64xf16>, tensor<4x64xf16>) {
+  %e = tensor.empty() : tensor<4x64xf16>
+  // expected-remark @+1 {{'linalg.exp' stays on the host: kept on the host by hand}}
+  %0 = linalg.exp {spyre.on_host = "kept on the host by hand"} ins(%a : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  %1 = linalg.exp ins(%a : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  return %0, %1 : tensor<4x64xf16>, tensor<4x64xf16>
+}

@@ -724,3 +724,12 @@ func.func @insert_slice_ends_in_stick(%a: tensor<60x100xf16, #src>, %d: tensor<6
   %0 = spyre.insert_slice %a into %d offsets = [0, 0] : tensor<60x100xf16, #src> into tensor<64x128xf16, #dest> -> tensor<64x128xf16, #dest>
   return
 }
+
+// -----
+
+func.func @on_host_not_a_string(%a: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %e = tensor.empty() : tensor<4x64xf16>
+  // expected-error @+1 {{'spyre.on_host' must be a string: why the op stays on the host}}
+  %0 = linalg.exp {spyre.on_host = 1 : i64} ins(%a : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
+  return %0 : tensor<4x64xf16>
+}

@@ -186,6 +186,13 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
                                 "payload op";
     return success();
   }
+  if (name == kOnHostAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << name
+             << "' must be a string: why the op stays on the host";
+    return success();
+  }
   if (name == kHostSegmentAttrName) {
     if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
       return op->emitError()

@@ -90,6 +90,11 @@ def Spyre_Dialect : Dialect {
     /// LX whatever op produces them.
     static constexpr ::llvm::StringLiteral kFusionGroupAttrName =
         "spyre.fusion_group";
+    /// Op attribute (a string: why): the op stays on the host;
+    /// --spyre-convert-linalg leaves it as it is and remarks why. The
+    /// drivers set it on ops whose device form no division fits, and
+    /// compile again.
+    static constexpr ::llvm::StringLiteral kOnHostAttrName = "spyre.on_host";
   }];
 }
 
