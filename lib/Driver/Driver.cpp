@@ -815,7 +815,9 @@ LogicalResult mlir::spyre::driver::argumentsAsTensors(func::FuncOp function,
                      [&](Type type) {
                        return isScalar(type) || isa<MemRefType>(type);
                      }) &&
-       llvm::none_of(function.getResultTypes(), llvm::IsaPred<BaseMemRefType>)))
+       llvm::none_of(function.getResultTypes(), [&](Type type) {
+         return isScalar(type) || isa<BaseMemRefType>(type);
+       })))
     return success();
   // Its callers keep calling it as written: a copy of it, under a fresh
   // name.
@@ -864,8 +866,19 @@ LogicalResult mlir::spyre::driver::argumentsAsTensors(func::FuncOp function,
     }
     types.push_back(tensorType);
   }
-  function.setFunctionType(
-      FunctionType::get(context, types, function.getResultTypes()));
+  // Scalar results come back as 0-d tensors too.
+  SmallVector<Type> results;
+  for (Type type : function.getResultTypes())
+    results.push_back(isScalar(type) ? RankedTensorType::get({}, type) : type);
+  function.walk([&](func::ReturnOp ret) {
+    OpBuilder builder(ret);
+    for (OpOperand &operand : ret->getOpOperands())
+      if (isScalar(operand.get().getType()))
+        operand.set(tensor::FromElementsOp::create(
+            builder, ret.getLoc(), results[operand.getOperandNumber()],
+            ValueRange{operand.get()}));
+  });
+  function.setFunctionType(FunctionType::get(context, types, results));
   return success();
 }
 

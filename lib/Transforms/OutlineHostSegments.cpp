@@ -17,7 +17,9 @@
 
 #include "Spyre/Transforms/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -62,6 +64,90 @@ bool isHostOp(Operation &op) {
          !op.hasTrait<OpTrait::IsTerminator>() && !isRematerializable(op);
 }
 
+/// Buffers live in one host segment where they can: segments exchange
+/// tensors only. A buffer's materialization (`bufferization.to_buffer` of a
+/// tensor, which tensors never change, or an allocation) moves down to the
+/// first op of `block` that uses it or a view of it, and a tensor made of a
+/// buffer (`bufferization.to_tensor`) up to right after the last, so that
+/// device ops the program wrote between them and the buffer's code do not
+/// cut a segment through the buffer.
+void gatherBufferCode(Block &block) {
+  // The top-level ops that use `buffer` or a memref derived from it.
+  auto users = [&](Value buffer) {
+    SmallVector<Operation *> tops;
+    SmallVector<Value> worklist = {buffer};
+    llvm::SmallPtrSet<Value, 8> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      for (Operation *user : value.getUsers()) {
+        if (Operation *top = block.findAncestorOpInBlock(*user))
+          tops.push_back(top);
+        for (Value result : user->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            worklist.push_back(result);
+      }
+    }
+    return tops;
+  };
+  SmallVector<Operation *> sources, sinks;
+  for (Operation &op : block) {
+    if (isa<bufferization::ToBufferOp, memref::AllocOp>(op))
+      sources.push_back(&op);
+    else if (isa<bufferization::ToTensorOp>(op))
+      sinks.push_back(&op);
+  }
+  for (Operation *op : sources) {
+    Operation *first = nullptr;
+    for (Operation *top : users(op->getResult(0)))
+      if (!first || top->isBeforeInBlock(first))
+        first = top;
+    if (first && op->getNextNode() != first && op->isBeforeInBlock(first))
+      op->moveBefore(first);
+  }
+  for (Operation *op : sinks) {
+    Value buffer = op->getOperand(0);
+    Operation *last = buffer.getDefiningOp();
+    if (!last || last->getBlock() != &block)
+      continue;
+    for (Operation *top : users(buffer))
+      if (top != op && top->isBeforeInBlock(op) && last->isBeforeInBlock(top))
+        last = top;
+    if (last->getNextNode() != op)
+      op->moveAfter(last);
+  }
+  // Device ops between the first buffer and the last use of any that need
+  // nothing made in between (they compute on tensors: moving them is free)
+  // go before the first.
+  if (sources.empty())
+    return;
+  Operation *first = sources.front(), *last = sources.front();
+  for (Operation *source : sources) {
+    if (source->isBeforeInBlock(first))
+      first = source;
+    for (Operation *top : users(source->getResult(0)))
+      if (last->isBeforeInBlock(top))
+        last = top;
+  }
+  SmallVector<Operation *> inside;
+  for (Operation *op = first->getNextNode(); op && op != last;
+       op = op->getNextNode())
+    inside.push_back(op);
+  llvm::SmallPtrSet<Operation *, 16> stays;
+  for (Operation *op : inside) {
+    bool movable = isa<SpyreDialect>(op->getDialect()) &&
+                   !isa<QuantizeOp, DequantizeOp>(op) && isPure(op);
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        movable &= !stays.contains(def);
+    if (movable)
+      op->moveBefore(first);
+    else
+      stays.insert(op);
+  }
+}
+
 struct OutlineHostSegmentsPass
     : mlir::spyre::impl::SpyreOutlineHostSegmentsBase<OutlineHostSegmentsPass> {
   using SpyreOutlineHostSegmentsBase::SpyreOutlineHostSegmentsBase;
@@ -88,6 +174,7 @@ struct OutlineHostSegmentsPass
     Region &body = function.getBody();
     if (!body.hasOneBlock())
       return success(); // not a straight-line function: left as it is
+    gatherBufferCode(body.front());
     // Maximal runs of host ops; constants do not cut a run.
     SmallVector<SmallVector<Operation *>> runs(1);
     for (Operation &op : body.front()) {

@@ -109,3 +109,32 @@ func.func @scalar_between(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
   } -> tensor<4x64xf32>
   return %r : tensor<4x64xf32>
 }
+
+// -----
+
+// Code on a buffer stays in one segment: the buffer's materialization moves
+// down to its first use, the tensor made of it up to its last, and a device
+// op the program wrote between them (needing nothing made there) moves
+// before them. One segment; the exp runs first.
+// CHECK-LABEL: func.func @buffer_code
+// CHECK-SAME: (%[[A:.+]]: tensor<4x64xf16>, %[[B:.+]]: tensor<4x64xf16>)
+// CHECK: %[[X:.+]] = spyre.exp %[[B]]
+// CHECK: %[[S:.+]] = call @buffer_code__host0(%[[A]]) : (tensor<4x64xf16>) -> tensor<4x64xf16>
+// CHECK: return %[[S]], %[[X]]
+// CHECK: func.func private @buffer_code__host0
+// CHECK: bufferization.to_buffer
+// CHECK: memref.alloc
+// CHECK: memref.copy
+// CHECK: memref.store
+// CHECK: bufferization.to_tensor
+func.func @buffer_code(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> (tensor<4x64xf16>, tensor<4x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f16
+  %m = bufferization.to_buffer %a read_only : tensor<4x64xf16> to memref<4x64xf16>
+  %buf = memref.alloc() : memref<4x64xf16>
+  memref.copy %m, %buf : memref<4x64xf16> to memref<4x64xf16>
+  %x = spyre.exp %b : (tensor<4x64xf16>) -> tensor<4x64xf16>
+  memref.store %one, %buf[%c0, %c0] : memref<4x64xf16>
+  %t = bufferization.to_tensor %buf restrict : memref<4x64xf16> to tensor<4x64xf16>
+  return %t, %x : tensor<4x64xf16>, tensor<4x64xf16>
+}

@@ -226,16 +226,16 @@ std::optional<std::string> argumentProblem(Type type, bool generated);
 /// argument is passed - as an .npy array or NumPy value - like a tensor:
 ///  - a scalar argument (integer, index or float) becomes a 0-d tensor the
 ///    body reads with tensor.extract (front ends export a learning rate or a
-///    scale this way);
+///    scale this way), a scalar result a 0-d tensor;
 ///  - a memref argument (contiguous, default memory space: what tests
 ///    written for mlir-runner pass) becomes a tensor; the body works on a
 ///    fresh buffer that starts as a copy of it, and that buffer's contents
 ///    after the call are returned, after the function's own results, one per
 ///    memref argument in order (the buffers a memref function writes are its
 ///    outputs).
-/// Fails, saying why, when other code calls `function` (its callers pass
-/// scalars or memrefs), or a memref has a layout or memory space, or a
-/// result is a memref.
+/// Callers of `function` call a private copy of it as it was written. Fails,
+/// saying why, when a memref has a layout or a memory space or a result is
+/// an unranked memref.
 LogicalResult argumentsAsTensors(func::FuncOp function, std::string &why);
 
 /// Gives `function`'s dynamic tensor arguments the static `shapes` (one per

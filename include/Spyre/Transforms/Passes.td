@@ -402,6 +402,13 @@ def SpyreOutlineHostSegments
     (upstream MLIR's lowering, JIT-compiled) in the same run as the kernels;
     the emitters list them beside the kernels.
 
+    Segments exchange tensors, not buffers, so code on a buffer is gathered
+    first: a `bufferization.to_buffer` or `memref.alloc` moves down to its
+    buffer's first use, a `bufferization.to_tensor` up to right after the
+    last, and device ops between the first buffer and the last use of any
+    that need nothing made in between move before them. A buffer still
+    crossing from one segment to another is an error at the op.
+
     ```mlir
     %h = spyre.from_device %d : ... -> tensor<8x64xf32>
     %r = call @f__host0(%h) : (tensor<8x64xf32>) -> tensor<8x64xf32>

@@ -15,3 +15,13 @@ func.func @scalar_args(%a: tensor<8x64xf16>, %s: f16, %n: i32) -> tensor<8x64xf1
   } -> tensor<8x64xf16>
   return %r : tensor<8x64xf16>
 }
+
+// A scalar result comes back as a 0-d tensor (.npy of shape ()).
+func.func @scalar_result(%a: tensor<8x64xf16>, %s: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %v = tensor.extract %a[%c3, %c0] : tensor<8x64xf16>
+  %w = arith.extf %v : f16 to f32
+  %r = arith.mulf %w, %s : f32
+  return %r : f32
+}
