@@ -140,3 +140,22 @@ func.func @prints_result(%a: tensor<2x64xf32>) -> tensor<2x64xf32> {
   call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
   return %r : tensor<2x64xf32>
 }
+
+// A pack whose static sizes hide behind casts to dynamic types (as IREE's
+// dynamic-pack tests write it): upstream lowers packs with static shapes
+// only; canonicalization gives them back.
+func.func @dynamic_pack() -> tensor<2x2x2x2xi32> {
+  %k = arith.constant dense<[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]> : tensor<4x4xi32>
+  %x = tensor.cast %k : tensor<4x4xi32> to tensor<?x?xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xi32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xi32>
+  %o0 = arith.ceildivui %d0, %c2 : index
+  %o1 = arith.ceildivui %d1, %c2 : index
+  %init = tensor.empty(%o0, %o1, %c2, %c2) : tensor<?x?x?x?xi32>
+  %p = linalg.pack %x inner_dims_pos = [0, 1] inner_tiles = [%c2, %c2] into %init : tensor<?x?xi32> -> tensor<?x?x?x?xi32>
+  %r = tensor.cast %p : tensor<?x?x?x?xi32> to tensor<2x2x2x2xi32>
+  return %r : tensor<2x2x2x2xi32>
+}
