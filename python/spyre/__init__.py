@@ -181,6 +181,11 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
     shapes; with model_only=True and no inputs, every dynamic dim is
     `dynamic_size`.
 
+    Scalar arguments take NumPy scalars (or 0-d arrays) and scalar results
+    come back as 0-d arrays. Memref arguments take arrays like tensors (the
+    caller's arrays are not written); what the function writes into them
+    comes back after its own results, one array per memref argument.
+
     bf16 arguments take float32 arrays and bf16 results come back as
     float32 (numpy has no bfloat16); the conversion is the transfer's.
     One-byte types numpy has none for (fp8, E8M0, packed codes) pass as
