@@ -318,6 +318,13 @@ size_t matchElemwise(StringRef text, size_t i, std::string &kind) {
     return 0;
   return close + 1 - i;
 }
+/// For an elementwise op whose `ins(...)` at `text[k...]` holds scalar
+/// operands (`ins(%x, %c : tensor<4x8xf32>, f32)`, which the removed
+/// elemwise ops broadcast): the `indexing_maps = [...]` linalg.elementwise
+/// needs for them - identities of the output's rank, `() -> ()` for the
+/// scalars; "" when every operand is shaped or the text is not understood.
+std::string scalarOperandMaps(StringRef text, size_t k);
+
 /// The end of the bracketed group opening at `open` with `text[open]`
 /// (`(` or `{`): one past its closing bracket, or npos.
 size_t matchGroupEnd(StringRef text, size_t open) {
@@ -330,6 +337,63 @@ size_t matchGroupEnd(StringRef text, size_t open) {
       return k + 1;
   }
   return StringRef::npos;
+}
+
+std::string scalarOperandMaps(StringRef text, size_t k) {
+  auto group = [&](StringRef keyword) -> std::optional<StringRef> {
+    while (k < text.size() && llvm::isSpace(text[k]))
+      ++k;
+    if (!text.substr(k).starts_with(keyword))
+      return std::nullopt;
+    size_t open = k + keyword.size() - 1;
+    size_t end = matchGroupEnd(text, open);
+    if (end == StringRef::npos)
+      return std::nullopt;
+    k = end;
+    return text.slice(open + 1, end - 1);
+  };
+  std::optional<StringRef> ins = group("ins(");
+  std::optional<StringRef> outs = ins ? group("outs(") : std::nullopt;
+  if (!outs)
+    return "";
+  // The operand types, split at the top-level commas.
+  auto types = [](StringRef list) {
+    SmallVector<StringRef> result;
+    StringRef typeList = list.split(':').second;
+    int depth = 0;
+    size_t start = 0;
+    for (size_t c = 0; c < typeList.size(); ++c) {
+      if (typeList[c] == '<' || typeList[c] == '(')
+        ++depth;
+      else if (typeList[c] == '>' || typeList[c] == ')')
+        --depth;
+      else if (typeList[c] == ',' && depth == 0) {
+        result.push_back(typeList.slice(start, c).trim());
+        start = c + 1;
+      }
+    }
+    result.push_back(typeList.substr(start).trim());
+    return result;
+  };
+  SmallVector<StringRef> inTypes = types(*ins), outTypes = types(*outs);
+  auto shaped = [](StringRef type) {
+    return type.starts_with("tensor<") || type.starts_with("memref<");
+  };
+  if (outTypes.size() != 1 || !shaped(outTypes[0]) ||
+      llvm::all_of(inTypes, shaped))
+    return "";
+  // The output's rank: its dims before the element type.
+  StringRef body = outTypes[0].drop_front(7).split(',').first;
+  int64_t rank = static_cast<int64_t>(body.count('x'));
+  std::string dims;
+  for (int64_t d = 0; d < rank; ++d)
+    dims += (d ? ", d" : "d") + std::to_string(d);
+  std::string identity = "affine_map<(" + dims + ") -> (" + dims + ")>";
+  std::string maps = "indexing_maps = [";
+  for (StringRef type : inTypes)
+    maps +=
+        (shaped(type) ? identity : "affine_map<(" + dims + ") -> ()>") + ", ";
+  return maps + identity + "] ";
 }
 
 /// `linalg.map ins(...) outs(%o : tensor<...xT>) (%a: T, %b: T) {` as older
@@ -437,6 +501,7 @@ mlir::spyre::driver::upgradeLegacySpellings(const llvm::MemoryBuffer &buffer) {
         if (size_t length = matchElemwise(text, i, kind)) {
           out +=
               "linalg.elementwise kind=#linalg.elementwise_kind<" + kind + "> ";
+          out += scalarOperandMaps(text, i + length);
           i += length;
           replaced = changed = true;
         }

@@ -5,6 +5,7 @@
 // RUN: spyre-run %s --function=pack --random-inputs=2 --check | FileCheck %s --check-prefix=PACK
 // RUN: spyre-run %s --function=elemwise --random-inputs=3 --check | FileCheck %s --check-prefix=ELEMWISE
 // RUN: spyre-run %s --function=old_map --random-inputs=4 --check | FileCheck %s --check-prefix=MAP
+// RUN: spyre-run %s --function=elemwise_scalar --random-inputs=5 --check | FileCheck %s --check-prefix=SCALAR
 
 // A comment naming linalg.matmul_transpose_b stays as it is.
 // CHECK: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -66,6 +67,21 @@ func.func @elemwise(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>) -> tensor<4x64xf
   %2 = linalg.elemwise_binary ins(%1, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
   %3 = linalg.elemwise_binary {__a__, fun = #linalg.binary_fn<mul>, cast = #linalg.type_fn<cast_signed>} ins(%2, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
   return %3 : tensor<4x64xf32>
+}
+
+// A scalar operand of elemwise_binary (a relu's zero, as graph-compiler's
+// tests write it) is broadcast: linalg.elementwise reads it through a map to
+// no dims.
+// CHECK-LABEL: func.func @elemwise_scalar
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<max_signed> indexing_maps = [#{{[a-z0-9]+}}, #{{[a-z0-9]+}}, #{{[a-z0-9]+}}] ins(%arg0, %{{.*}} : tensor<4x64xf32>, f32)
+// SCALAR: check result 0: ok
+func.func @elemwise_scalar(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.elemwise_binary { fun = #linalg.binary_fn<max_signed> }
+    ins(%a, %zero : tensor<4x64xf32>, f32)
+    outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %0 : tensor<4x64xf32>
 }
 
 // linalg.map as older releases wrote it: the mapper takes the inputs only
