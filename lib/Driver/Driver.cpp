@@ -339,21 +339,26 @@ size_t matchGroupEnd(StringRef text, size_t open) {
   return StringRef::npos;
 }
 
+/// `keyword(...)` (keyword ending in its opening bracket) at `text[k]`,
+/// after white space: its contents, with `k` moved past it.
+std::optional<StringRef> matchKeywordGroup(StringRef text, size_t &k,
+                                           StringRef keyword) {
+  while (k < text.size() && llvm::isSpace(text[k]))
+    ++k;
+  if (!text.substr(k).starts_with(keyword))
+    return std::nullopt;
+  size_t open = k + keyword.size() - 1;
+  size_t end = matchGroupEnd(text, open);
+  if (end == StringRef::npos)
+    return std::nullopt;
+  k = end;
+  return text.slice(open + 1, end - 1);
+}
+
 std::string scalarOperandMaps(StringRef text, size_t k) {
-  auto group = [&](StringRef keyword) -> std::optional<StringRef> {
-    while (k < text.size() && llvm::isSpace(text[k]))
-      ++k;
-    if (!text.substr(k).starts_with(keyword))
-      return std::nullopt;
-    size_t open = k + keyword.size() - 1;
-    size_t end = matchGroupEnd(text, open);
-    if (end == StringRef::npos)
-      return std::nullopt;
-    k = end;
-    return text.slice(open + 1, end - 1);
-  };
-  std::optional<StringRef> ins = group("ins(");
-  std::optional<StringRef> outs = ins ? group("outs(") : std::nullopt;
+  std::optional<StringRef> ins = matchKeywordGroup(text, k, "ins(");
+  std::optional<StringRef> outs =
+      ins ? matchKeywordGroup(text, k, "outs(") : std::nullopt;
   if (!outs)
     return "";
   // The operand types, split at the top-level commas.
@@ -413,21 +418,10 @@ size_t matchOldMap(StringRef text, size_t i, std::string &upgraded) {
       ++k;
     return k;
   };
-  // `keyword(...)` at `k`: its contents, and `k` moves past it.
-  auto group = [&](size_t &k, StringRef keyword) -> std::optional<StringRef> {
-    k = skipSpace(k);
-    if (!text.substr(k).starts_with(keyword))
-      return std::nullopt;
-    size_t open = k + keyword.size() - 1;
-    size_t end = matchGroupEnd(text, open);
-    if (end == StringRef::npos)
-      return std::nullopt;
-    k = end;
-    return text.slice(open + 1, end - 1);
-  };
   size_t k = j;
-  std::optional<StringRef> ins = group(k, "ins(");
-  std::optional<StringRef> outs = ins ? group(k, "outs(") : std::nullopt;
+  std::optional<StringRef> ins = matchKeywordGroup(text, k, "ins(");
+  std::optional<StringRef> outs =
+      ins ? matchKeywordGroup(text, k, "outs(") : std::nullopt;
   if (!outs)
     return 0;
   size_t inputs = ins->split(':').first.count('%');
