@@ -564,8 +564,7 @@ FailureOr<Value> Converter::convertScalarOp(Operation *scalar, Location opLoc,
   auto resultType = RankedTensorType::get(ranges, resultElement);
   // Rounding to fp8 (`qfp8ch`) is the one conversion into a storage-only
   // format: the device computes on nothing narrower than 16 bits.
-  bool toFp8 = isa<arith::TruncFOp>(scalar) &&
-               isa<Float8E4M3FNType, Float8E5M2Type>(resultElement);
+  bool toFp8 = isa<arith::TruncFOp>(scalar) && isDeviceFp8(resultElement);
   if (!isSupportedFloat(resultElement) && !resultElement.isInteger(1) &&
       !toFp8) {
     why = "its body computes on " + str(resultElement) +
@@ -1201,7 +1200,7 @@ FailureOr<Value> Converter::multiply(Location loc, ArrayRef<Term> terms,
   SmallVector<int64_t> cShape;
   for (AffineExpr expr : cMap.getResults())
     cShape.push_back(ranges[cast<AffineDimExpr>(expr).getPosition()]);
-  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(inputElement);
+  bool fp8 = isDeviceFp8(inputElement);
   Type productElement = fp8 ? Type(rewriter.getF16Type()) : inputElement;
   auto cType = RankedTensorType::get(cShape, productElement);
   SmallVector<AffineMap> maps = {operands[0].map, operands[1].map, cMap};

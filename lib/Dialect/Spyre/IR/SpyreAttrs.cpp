@@ -137,6 +137,10 @@ FailureOr<HostType> mlir::spyre::getDeviceHostType(Type elementType) {
   return host;
 }
 
+bool mlir::spyre::isDeviceFp8(Type element) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(element);
+}
+
 bool mlir::spyre::isDeviceTensor(Type type) {
   return static_cast<bool>(getLayoutAttr(type));
 }

@@ -380,9 +380,9 @@ StringRef ConvertOp::getOpFuncName() {
     return "fp32todl16";
   if (isDl16(from) && isDl16(to))
     return "identity";
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(from) && isDl16(to))
+  if (isDeviceFp8(from) && isDl16(to))
     return "fp8todl16";
-  if (isDl16(from) && isa<Float8E4M3FNType, Float8E5M2Type>(to))
+  if (isDl16(from) && isDeviceFp8(to))
     return "qfp8ch";
   return "";
 }
@@ -704,7 +704,7 @@ LogicalResult mlir::spyre::detail::verifyMatmul(Operation *op,
   if (a != b)
     return op->emitOpError("A and B must have one element type, got ")
            << a << " and " << b;
-  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(a);
+  bool fp8 = isDeviceFp8(a);
   if (!(a.isF16() || a.isBF16() || fp8))
     return op->emitOpError("the PT unit multiplies DL16 or fp8 operands, not ")
            << a;
@@ -715,9 +715,8 @@ LogicalResult mlir::spyre::detail::verifyMatmul(Operation *op,
 }
 
 StringRef mlir::spyre::detail::getMatmulOpFunc(Operation *op) {
-  return isa<Float8E4M3FNType, Float8E5M2Type>(
-             cast<RankedTensorType>(op->getOperand(0).getType())
-                 .getElementType())
+  return isDeviceFp8(cast<RankedTensorType>(op->getOperand(0).getType())
+                         .getElementType())
              ? "batchmatmulfp8"
              : "batchmatmul";
 }

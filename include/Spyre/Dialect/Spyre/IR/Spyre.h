@@ -74,6 +74,11 @@ FailureOr<HostType> getDeviceHostType(Type elementType);
 /// Whether `type` is a ranked tensor carrying a `#spyre.layout`.
 bool isDeviceTensor(Type type);
 
+/// Whether `element` is an fp8 format the device converts to and from DL16
+/// (`qfp8ch`, `fp8todl16`) and multiplies (`batchmatmulfp8`): e4m3fn and
+/// e5m2.
+bool isDeviceFp8(Type element);
+
 /// The `#spyre.layout` of a tensor type, or null.
 LayoutAttr getLayoutAttr(Type type);
 
