@@ -1130,6 +1130,18 @@ mlir::spyre::driver::argumentProblem(Type type, bool generated) {
   return std::nullopt;
 }
 
+/// The terms each result element of `op` sums: the product of its static
+/// reduction loops' ranges (1 without any).
+static int64_t reductionTerms(linalg::LinalgOp op) {
+  int64_t terms = 1;
+  for (auto [range, iterator] :
+       llvm::zip_equal(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction &&
+        !ShapedType::isDynamic(range))
+      terms *= range;
+  return terms;
+}
+
 /// The number of elements each argument is summed over when a contraction
 /// reduces it (1 when none does): its values are drawn 1/sqrt of that apart
 /// so that products stay O(1).
@@ -1138,13 +1150,7 @@ static SmallVector<int64_t> contractionFanIn(func::FuncOp function) {
   function.walk([&](linalg::LinalgOp op) {
     if (!linalg::isaContractionOpInterface(op))
       return;
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    int64_t reduced = 1;
-    for (auto [range, iterator] : llvm::zip(ranges, iterators))
-      if (iterator == utils::IteratorType::reduction &&
-          !ShapedType::isDynamic(range))
-        reduced *= range;
+    int64_t reduced = reductionTerms(op);
     for (OpOperand *operand : op.getDpsInputOperands()) {
       // Through views (transposes, reshapes, broadcasts) to the argument.
       Value value = operand->get();
@@ -1573,8 +1579,7 @@ mlir::spyre::driver::leastPrecision(func::FuncOp function) {
         Type element = getElementTypeOrSelf(type);
         // Rounding to fp8 (qfp8ch) happens in a conversion; other kernels
         // only move fp8 codes.
-        bool roundsToFp8 = isa<ConvertOp>(op) &&
-                           isa<Float8E4M3FNType, Float8E5M2Type>(element);
+        bool roundsToFp8 = isa<ConvertOp>(op) && isDeviceFp8(element);
         if (!element.isF16() && !element.isBF16() && !element.isF32() &&
             !roundsToFp8)
           continue;
@@ -1590,13 +1595,7 @@ mlir::spyre::driver::leastPrecision(func::FuncOp function) {
 int64_t mlir::spyre::driver::longestReduction(func::FuncOp function) {
   int64_t longest = 1;
   function.walk([&](linalg::LinalgOp op) {
-    int64_t terms = 1;
-    for (auto [range, iterator] :
-         llvm::zip_equal(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
-      if (iterator == utils::IteratorType::reduction &&
-          !ShapedType::isDynamic(range))
-        terms *= range;
-    longest = std::max(longest, terms);
+    longest = std::max(longest, reductionTerms(op));
   });
   return longest;
 }
