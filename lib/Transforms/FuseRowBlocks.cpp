@@ -557,6 +557,15 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
       }))
     return std::nullopt;
 
+  // An input every block reads whole may be copied once before the blocks:
+  // a device tensor the program computes or is given (not a constant).
+  auto copyable = [](Value in) {
+    return isDeviceTensor(in.getType()) && !in.getDefiningOp<ConstantOp>();
+  };
+  // Without such an input, copying is the plain way again.
+  if (copyWholeInputs && llvm::none_of(wholeInputs, copyable))
+    return std::nullopt;
+
   // Whether blocks are needed: not when all the group's tensors fit half
   // the cores' LX together (the ops run whole keep them all there).
   int64_t total = 0;
@@ -568,41 +577,30 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   int64_t budget = target.usableLxBytes() * numCores / 2;
   if (total <= budget)
     return std::nullopt;
-  // The block: the fewest blocks whose tensors live at once fit half the
-  // cores' LX. Op by op in the group's order, a row input is live from the
-  // block's start to its last reader in the group, a result from its op to
-  // its last reader (to the block's end when read outside it: it is copied
-  // out then); the peak is what a block needs (softmax's four [rows, cols]
-  // tensors need two at a time).
+  // The peak of the tensors live at once, op by op in the group's order: a
+  // row input is live from the block's start to its last reader in the
+  // group, a result from its op to its last reader, or to the block's end
+  // when the program reads it (it is copied out then; readers outside the
+  // group keep no input in this block's LX).
   DenseMap<Operation *, size_t> position;
   for (auto [i, r] : llvm::enumerate(group))
     position[r.op] = i;
   SmallVector<int64_t> live(group.size(), 0);
-  auto occupy = [&](Value v, size_t from, bool toEnd) {
+  auto occupy = [&](Value v, size_t from, bool readOutsideLivesToEnd) {
     size_t last = from;
     for (Operation *user : v.getUsers()) {
-      auto it = position.find(user);
-      if (it != position.end())
+      if (auto it = position.find(user); it != position.end())
         last = std::max(last, it->second);
-      else
-        toEnd = true;
+      else if (readOutsideLivesToEnd)
+        last = group.size() - 1;
     }
-    if (toEnd)
-      last = group.size() - 1;
     for (size_t p = from; p <= last; ++p)
       live[p] += deviceBytes(v.getType());
   };
-  for (auto [v, dim] : rowInputs) {
-    // Readers outside the group do not keep an input in this block's LX.
-    size_t last = 0;
-    for (Operation *user : v.getUsers())
-      if (auto it = position.find(user); it != position.end())
-        last = std::max(last, it->second);
-    for (size_t p = 0; p <= last; ++p)
-      live[p] += deviceBytes(v.getType());
-  }
+  for (auto [v, dim] : rowInputs)
+    occupy(v, 0, /*readOutsideLivesToEnd=*/false);
   for (auto [i, r] : llvm::enumerate(group))
-    occupy(r.op->getResult(0), i, /*toEnd=*/false);
+    occupy(r.op->getResult(0), i, /*readOutsideLivesToEnd=*/true);
   int64_t peak = *llvm::max_element(live);
   // The fewest blocks that fit: with rows a multiple of the cores when
   // `wholeRowsPerCore` (each core keeps whole rows of every op), else any
@@ -664,13 +662,11 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   IRMapping resident;
   SmallVector<Operation *> residentCopies;
   for (Value in : wholeInputs) {
-    auto type = cast<RankedTensorType>(in.getType());
-    if (!copyWholeInputs || !isDeviceTensor(type) ||
-        in.getDefiningOp<ConstantOp>())
+    if (!copyWholeInputs || !copyable(in))
       continue;
-    Operation *copy =
-        IdentityOp::create(builder, in.getLoc(), type, ValueRange{in}, nullptr)
-            .getOperation();
+    Operation *copy = IdentityOp::create(builder, in.getLoc(), in.getType(),
+                                         ValueRange{in}, nullptr)
+                          .getOperation();
     copy->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
     resident.map(in, copy->getResult(0));
     residentCopies.push_back(copy);
