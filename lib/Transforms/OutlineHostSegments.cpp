@@ -136,8 +136,7 @@ void gatherBufferCode(Block &block) {
     inside.push_back(op);
   llvm::SmallPtrSet<Operation *, 16> stays;
   for (Operation *op : inside) {
-    bool movable = isa<SpyreDialect>(op->getDialect()) &&
-                   !isa<QuantizeOp, DequantizeOp>(op) && isPure(op);
+    bool movable = !isHostOp(*op) && isPure(op);
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
         movable &= !stays.contains(def);
