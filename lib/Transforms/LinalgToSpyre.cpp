@@ -283,10 +283,7 @@ Value Converter::erfF32(Location loc, const Term &x, RankedTensorType type) {
 }
 
 Value Converter::constantScalar(Location loc, double value, Type elementType) {
-  auto type = RankedTensorType::get({}, elementType);
-  auto attr = DenseElementsAttr::get(
-      type, FloatAttr::get(elementType, value).getValue());
-  return spyre::ConstantOp::create(rewriter, loc, type, attr);
+  return createScalarConstant(rewriter, loc, value, elementType);
 }
 
 /// Creates the elementwise op `build` makes over the iteration space of

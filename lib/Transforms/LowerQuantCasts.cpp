@@ -26,6 +26,7 @@
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 #include "Spyre/Quant/Quant.h"
 #include "Spyre/Transforms/Passes.h"
+#include "Spyre/Transforms/Utils.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -130,10 +131,7 @@ public:
 
   /// A 0-d f32 constant.
   Value scalar(double value) {
-    auto type = RankedTensorType::get({}, f32);
-    return ConstantOp::create(
-        rewriter, loc, type,
-        DenseElementsAttr::get(type, rewriter.getFloatAttr(f32, value)));
+    return createScalarConstant(rewriter, loc, value, f32);
   }
 
   /// `OpTy` over the whole tensor, `operands` read through identity maps

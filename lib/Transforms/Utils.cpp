@@ -205,6 +205,14 @@ bool mlir::spyre::reshapeHasDeviceView(RankedTensorType hostType,
   return false;
 }
 
+Value mlir::spyre::createScalarConstant(OpBuilder &builder, Location loc,
+                                        double value, Type element) {
+  auto type = RankedTensorType::get({}, element);
+  return ConstantOp::create(
+      builder, loc, type,
+      DenseElementsAttr::get(type, builder.getFloatAttr(element, value)));
+}
+
 bool mlir::spyre::isExclusivelyOwned(Value dest) {
   for (Value v = dest;;) {
     if (!v.hasOneUse())

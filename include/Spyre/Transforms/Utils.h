@@ -14,6 +14,10 @@
 
 namespace mlir::spyre {
 
+/// A 0-d `spyre.constant` of `value` in the float type `element`.
+Value createScalarConstant(OpBuilder &builder, Location loc, double value,
+                           Type element);
+
 /// Whether an op may write into `dest`'s buffer in place: nothing else
 /// reads `dest` or anything its buffer is reached through (views, earlier
 /// in-place writes), and the buffer is a kernel's result or a spyre.empty
