@@ -235,25 +235,49 @@ void bindQuant(py::module_ &m) {
         return out;
       },
       py::arg("shape"), py::arg("stick_bytes"));
-  m.def("_quantize",
-        [](py::array_t<float, py::array::c_style | py::array::forcecast> values,
-           py::kwargs kwargs) {
-          std::vector<int64_t> shape(values.shape(),
-                                     values.shape() + values.ndim());
-          llvm::ArrayRef<float> data(values.data(), values.size());
-          QuantizedTensor q =
-              unwrapOrRaise(quantize(data, shape, toSpec(argsFrom(kwargs))));
-          py::dict out;
-          out["data"] = toArray(q.data);
-          out["scale"] = toArrayOrNone(q.scale);
-          out["zero"] = toArrayOrNone(q.zero);
-          out["tenscale"] = toArrayOrNone(q.tenscale);
-          out["meta"] = toArrayOrNone(q.meta);
-          out["mask"] = toArrayOrNone(q.mask);
-          out["shapes"] = shapesDict(q.shapes);
-          out["bits_per_value"] = q.shapes.bitsPerValue;
-          return out;
-        });
+  m.def(
+      "_quantize",
+      [](py::array_t<float, py::array::c_style | py::array::forcecast> values,
+         py::kwargs kwargs) {
+        std::vector<int64_t> shape(values.shape(),
+                                   values.shape() + values.ndim());
+        llvm::ArrayRef<float> data(values.data(), values.size());
+        QuantSpec spec = toSpec(argsFrom(kwargs));
+        // Scales the caller gives (`scales=`), checked like dequantize's.
+        std::optional<GivenScales> given;
+        if (kwargs.contains("given") && !kwargs["given"].is_none()) {
+          py::dict parts = kwargs["given"].cast<py::dict>();
+          QuantShapes s = unwrapOrRaise(computeShapes(shape, spec));
+          bool compressed = s.spec.mode == CastMode::Compressed;
+          auto part = [&](const char *name) -> py::object {
+            return parts.contains(name) ? py::object(parts[name])
+                                        : py::object(py::none());
+          };
+          for (auto item : parts) {
+            std::string name = item.first.cast<std::string>();
+            if (name != "scale" && name != "zero" && name != "tenscale")
+              throw py::value_error("scales gives '" + name +
+                                    "'; it may give scale, zero and "
+                                    "tenscale");
+          }
+          given = GivenScales{
+              fromArray(part("scale"), s.scale, compressed, "scale"),
+              fromArray(part("zero"), s.zero, compressed, "zero"),
+              fromArray(part("tenscale"), s.tenscale, compressed, "tenscale")};
+        }
+        QuantizedTensor q = unwrapOrRaise(
+            quantize(data, shape, spec, given ? &*given : nullptr));
+        py::dict out;
+        out["data"] = toArray(q.data);
+        out["scale"] = toArrayOrNone(q.scale);
+        out["zero"] = toArrayOrNone(q.zero);
+        out["tenscale"] = toArrayOrNone(q.tenscale);
+        out["meta"] = toArrayOrNone(q.meta);
+        out["mask"] = toArrayOrNone(q.mask);
+        out["shapes"] = shapesDict(q.shapes);
+        out["bits_per_value"] = q.shapes.bitsPerValue;
+        return out;
+      });
   m.def(
       "_codebook",
       [](std::string code, std::optional<std::vector<double>> mappings) {

@@ -701,6 +701,73 @@ void appendBytes(std::vector<uint8_t> &bytes, const void *p, size_t n) {
   bytes.insert(bytes.end(), b, b + n);
 }
 
+/// The zero points a zero companion stores (unpacked in compressed mode).
+std::vector<double> zeroValues(const QuantShapes &shapes, const Buffer &zero) {
+  const QuantSpec &spec = shapes.spec;
+  std::vector<uint32_t> codes;
+  if (spec.mode == CastMode::Compressed) {
+    Geometry zg = Geometry::ofScales(shapes, shapes.zero.shape);
+    codes = unpackAlongAxis(zero.bytes, {}, zg, getFormatInfo(spec.format).bits,
+                            shapes.zero.compressedShape[spec.axis]);
+  } else {
+    codes.assign(zero.bytes.begin(), zero.bytes.end());
+  }
+  std::vector<double> values;
+  for (uint32_t z : codes)
+    values.push_back(decode(spec.format, z));
+  return values;
+}
+
+double tensorScaleValue(const Buffer &tenscale) {
+  float ts;
+  std::memcpy(&ts, tenscale.bytes.data(), 4);
+  return ts;
+}
+
+/// Reads scales a program gives (GivenScales) over the ones found: each
+/// companion the scheme has must be given with the bytes its shapes say.
+llvm::Error readGivenScales(const QuantShapes &shapes, const GivenScales &given,
+                            std::vector<double> &scale,
+                            std::vector<double> &zero, double &tenscale) {
+  bool compressed = shapes.spec.mode == CastMode::Compressed;
+  auto check = [&](const std::optional<Buffer> &buffer, const Companion &c,
+                   int64_t bytesPerElement,
+                   llvm::StringRef name) -> llvm::Error {
+    if (c.present != buffer.has_value())
+      return fail(llvm::formatv("the {0} tensor is {1}", name,
+                                c.present ? "missing" : "not in this scheme"));
+    if (!buffer)
+      return llvm::Error::success();
+    int64_t bytes = compressed && name == "zero"
+                        ? product(c.compressedShape)
+                        : product(c.shape) * bytesPerElement;
+    if (static_cast<int64_t>(buffer->bytes.size()) != bytes)
+      return fail(llvm::formatv("the given {0} holds {1} bytes, its shapes say "
+                                "{2}",
+                                name, buffer->bytes.size(), bytes));
+    return llvm::Error::success();
+  };
+  ScaleType type = *shapes.spec.scaleType;
+  int64_t scaleBytes = type == ScaleType::Float32 ? 4
+                       : type == ScaleType::E4M3FN || type == ScaleType::E8M0
+                           ? 1
+                           : 2;
+  if (llvm::Error e = check(given.scale, shapes.scale, scaleBytes, "scale"))
+    return e;
+  if (llvm::Error e = check(given.zero, shapes.zero, 1, "zero"))
+    return e;
+  if (llvm::Error e = check(given.tenscale, shapes.tenscale, 4, "tenscale"))
+    return e;
+  if (given.scale)
+    for (auto [s, value] : llvm::enumerate(scale))
+      value = loadScale(type, given.scale->bytes, static_cast<int64_t>(s));
+  if (given.zero)
+    zero = zeroValues(shapes, *given.zero);
+  if (given.tenscale)
+    tenscale = tensorScaleValue(*given.tenscale);
+  return llvm::Error::success();
+}
+
 /// The tensor scale: the tensor's largest magnitude over what the element
 /// format and (narrow) scale format reach together.
 double tensorScaleFor(const QuantSpec &spec, double amax) {
@@ -726,8 +793,9 @@ llvm::StringRef mlir::spyre::quant::storageDtype(llvm::StringRef dtype) {
 
 llvm::Expected<QuantizedTensor>
 mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
-                             const QuantSpec &given) {
-  llvm::Expected<QuantShapes> shapes = computeShapes(shape, given);
+                             const QuantSpec &requested,
+                             const GivenScales *given) {
+  llvm::Expected<QuantShapes> shapes = computeShapes(shape, requested);
   if (!shapes)
     return shapes.takeError();
   const QuantSpec &spec = shapes->spec;
@@ -799,6 +867,13 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
     double step = amax[s] / (qmax * tenscale);
     scale[s] = step > 0 ? roundToScaleType(scaleType, step) : 0.0;
   }
+  if (given)
+    if (llvm::Error e = readGivenScales(*shapes, *given, scale, zero, tenscale))
+      return std::move(e);
+  // The quotient of a value by its scale: with given scales, in float32.
+  auto quotient = [&](double v, double factor) -> double {
+    return given ? static_cast<float>(v / factor) : v / factor;
+  };
 
   // Elements: codes of the data format, and the values they stand for.
   std::vector<uint32_t> codes(g.numel);
@@ -826,7 +901,7 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
       double factor = scale[scaleOf[i]] * tenscale;
       if ((!keep.empty() && !keep[i]) || std::isnan(factor) || factor == 0)
         return std::nullopt;
-      return valueAt(i) / factor;
+      return quotient(valueAt(i), factor);
     };
     // Meta: per tile (or subtile), the mapping with the least squared error.
     std::vector<int64_t> groupOf(g.numel, 0);
@@ -878,10 +953,11 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
       double bottom = spec.zeroPoint ? qmin : -top;
       code =
           encode(spec.format,
-                 std::clamp(std::nearbyint(v / factor / elementUnit) + zero[s],
+                 std::clamp(std::nearbyint(quotient(v, factor) / elementUnit) +
+                                zero[s],
                             bottom, top));
     } else
-      code = encode(spec.format, v / factor);
+      code = encode(spec.format, quotient(v, factor));
     codes[i] = code;
     double q = decode(spec.format, code);
     dequantized[i] = static_cast<float>(
@@ -1082,24 +1158,9 @@ mlir::spyre::quant::dequantize(const QuantizedTensor &t) {
     return decode(actualFormat(spec.format), code);
   };
   std::vector<double> zero;
-  if (t.zero) {
-    std::vector<uint32_t> zeroCodes;
-    if (compressed) {
-      Geometry zg = Geometry::ofScales(shapes, shapes.zero.shape);
-      zeroCodes = unpackAlongAxis(t.zero->bytes, {}, zg, info.bits,
-                                  shapes.zero.compressedShape[spec.axis]);
-    } else {
-      zeroCodes.assign(t.zero->bytes.begin(), t.zero->bytes.end());
-    }
-    for (uint32_t z : zeroCodes)
-      zero.push_back(decode(spec.format, z));
-  }
-  double tenscale = 1.0;
-  if (t.tenscale) {
-    float ts;
-    std::memcpy(&ts, t.tenscale->bytes.data(), 4);
-    tenscale = ts;
-  }
+  if (t.zero)
+    zero = zeroValues(shapes, *t.zero);
+  double tenscale = t.tenscale ? tensorScaleValue(*t.tenscale) : 1.0;
   double unit = std::ldexp(1.0, implicitScaleLog2(spec));
   std::vector<float> out(g.numel);
   for (int64_t i = 0; i < g.numel; ++i) {

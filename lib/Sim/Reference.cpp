@@ -667,6 +667,9 @@ struct HostQuantize {
   spyre::quant::QuantSpec spec;
   SmallVector<int64_t> shape;
   HostType input;
+  /// The scales the program gives (`scales(...)`), by companion name, after
+  /// the parts in the call's buffers.
+  SmallVector<std::string> given;
 };
 
 std::mutex &hostQuantizeMutex() {
@@ -686,8 +689,9 @@ MutableArrayRef<uint8_t> unrankedBytes(int64_t rank, void *descriptor) {
 }
 
 /// Called by the generated code: quantizes the input bytes into the parts'
-/// byte buffers (data, then each companion present). A part whose size
-/// disagrees is left zeroed (the verifier makes them agree).
+/// byte buffers (data, then each companion present that the program does not
+/// give), reading the given scales from the buffers after them. A part whose
+/// size disagrees is left zeroed (the verifier makes them agree).
 extern "C" void spyreQuantizeHost(int64_t index, int64_t r0, void *d0,
                                   int64_t r1, void *d1, int64_t r2, void *d2,
                                   int64_t r3, void *d3, int64_t r4, void *d4,
@@ -706,8 +710,21 @@ extern "C" void spyreQuantizeHost(int64_t index, int64_t r0, void *d0,
   for (int64_t i = 0; i < numel; ++i)
     values[i] = static_cast<float>(
         loadHostElement(entry.input, in.data() + i * inBytes));
-  llvm::Expected<spyre::quant::QuantizedTensor> q =
-      spyre::quant::quantize(values, entry.shape, entry.spec);
+  std::pair<int64_t, void *> outs[] = {{r1, d1}, {r2, d2}, {r3, d3},
+                                       {r4, d4}, {r5, d5}, {r6, d6}};
+  spyre::quant::GivenScales given;
+  size_t firstGiven = std::size(outs) - entry.given.size();
+  for (auto [i, name] : llvm::enumerate(entry.given)) {
+    MutableArrayRef<uint8_t> bytes =
+        unrankedBytes(outs[firstGiven + i].first, outs[firstGiven + i].second);
+    spyre::quant::Buffer buffer;
+    buffer.bytes.assign(bytes.begin(), bytes.end());
+    (name == "scale"  ? given.scale
+     : name == "zero" ? given.zero
+                      : given.tenscale) = std::move(buffer);
+  }
+  llvm::Expected<spyre::quant::QuantizedTensor> q = spyre::quant::quantize(
+      values, entry.shape, entry.spec, entry.given.empty() ? nullptr : &given);
   if (!q) {
     llvm::consumeError(q.takeError());
     return;
@@ -715,10 +732,8 @@ extern "C" void spyreQuantizeHost(int64_t index, int64_t r0, void *d0,
   SmallVector<const spyre::quant::Buffer *> parts = {&q->data};
   for (const std::optional<spyre::quant::Buffer> *part :
        {&q->scale, &q->zero, &q->tenscale, &q->meta, &q->mask})
-    if (*part)
+    if (*part && (entry.given.empty() || part == &q->meta || part == &q->mask))
       parts.push_back(&**part);
-  std::pair<int64_t, void *> outs[] = {{r1, d1}, {r2, d2}, {r3, d3},
-                                       {r4, d4}, {r5, d5}, {r6, d6}};
   for (auto [i, part] : llvm::enumerate(parts)) {
     MutableArrayRef<uint8_t> out = unrankedBytes(outs[i].first, outs[i].second);
     // Virtual data holds the values in the input's own type.
@@ -752,17 +767,25 @@ LogicalResult lowerQuantize(IRRewriter &rewriter, QuantizeOp op,
       why = "the input's element type has no host type";
     return failure();
   }
-  if (op.getNumResults() > 6) {
+  if (op.getNumResults() + op.getScales().size() > 6) {
     why = "more than 6 parts";
     return failure();
   }
+  // The given scales' companion names, in the order the op takes them.
+  SmallVector<std::string> given;
+  if (!op.getScales().empty())
+    for (const auto &part :
+         *op.getQuant().getPartTypes(inputType, [&] { return op.emitError(); }))
+      if (part.first == "scale" || part.first == "zero" ||
+          part.first == "tenscale")
+        given.push_back(part.first.str());
   int64_t index;
   {
     std::lock_guard<std::mutex> lock(hostQuantizeMutex());
     index = static_cast<int64_t>(hostQuantizeRegistry().size());
     hostQuantizeRegistry().push_back(
         {op.getQuant().getSpec(), SmallVector<int64_t>(inputType.getShape()),
-         *input});
+         *input, given});
   }
   MLIRContext *context = op.getContext();
   // (Before bufferization nothing has loaded these yet.)
@@ -809,8 +832,16 @@ LogicalResult lowerQuantize(IRRewriter &rewriter, QuantizeOp op,
     views.push_back(view);
   }
   Value unused = args[1]; // (a copy: push_back may reallocate)
-  while (args.size() < 8)
+  // The given scales fill the last buffers.
+  while (args.size() < 8 - op.getScales().size())
     args.push_back(unused);
+  for (Value scale : op.getScales()) {
+    auto [bytes, view] = bytesOf(cast<RankedTensorType>(scale.getType()));
+    auto copy = bufferization::MaterializeInDestinationOp::create(rewriter, loc,
+                                                                  scale, view);
+    copy.setWritable(true);
+    args.push_back(memref::CastOp::create(rewriter, loc, unranked, bytes));
+  }
   func::CallOp::create(rewriter, loc, callee, TypeRange{}, args);
   SmallVector<Value> results;
   for (auto [view, type] : llvm::zip(views, op.getResultTypes()))

@@ -1715,7 +1715,8 @@ struct ConstantPattern : RewritePattern {
     Value value = op->getResult(0);
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : value.getUses())
-      if (isa<SpyreDialect>(use.getOwner()->getDialect()) ||
+      if ((isa<SpyreDialect>(use.getOwner()->getDialect()) &&
+           !isa<QuantizeOp, DequantizeOp>(use.getOwner())) ||
           isa<func::ReturnOp>(use.getOwner()))
         uses.push_back(&use);
     if (uses.empty())
@@ -1723,6 +1724,13 @@ struct ConstantPattern : RewritePattern {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type)
       return failure(); // a scalar constant of a body
+    // Stored parts of a quantized weight (int8 codes, fp8 or E8M0 scales)
+    // travel to the device as they are, like an argument's.
+    if (!isSupportedFloat(type.getElementType()) &&
+        llvm::all_of(uses, [](OpOperand *use) {
+          return isa<ScaledMatmulOp>(use->getOwner());
+        }))
+      return failure();
     DenseElementsAttr dense;
     std::string why;
     if (!type.hasStaticShape()) {
@@ -2083,6 +2091,7 @@ struct DelinearizeIndexing : OpRewritePattern<linalg::GenericOp> {
 /// or in f32 and rounded to it), q an i8 input read as it is, scale and
 /// zero either constants (one for the tensor) or inputs indexed by the row
 /// alone (one per output channel, [N] or [N, 1]), read by a matmul, becomes
+/// (torch-mlir's current form, `sitofp(extsi(q) - zero)` in i32, too)
 /// `spyre.dequantize` of the int8 scheme that says the same, so that the
 /// matmul multiplies the stored int8 (the scaled matmul). The values are
 /// the same: |q - zero| <= 255 and the conversions are exact, so both round
@@ -2194,6 +2203,18 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
       if (!toFloat)
         return failure();
       Value q = toFloat.getIn();
+      // torch-mlir's current form subtracts in integers:
+      // sitofp(extsi(q) - trunci(zero)), exact as |q - zero| <= 255.
+      if (auto subi = q.getDefiningOp<arith::SubIOp>(); subi && !zero) {
+        Value z = subi.getRhs();
+        while (
+            isa_and_nonnull<arith::TruncIOp, arith::ExtSIOp>(z.getDefiningOp()))
+          z = z.getDefiningOp()->getOperand(0);
+        zero = sourceOf(op, z);
+        if (!zero || subi.getType().getIntOrFloatBitWidth() < 16)
+          return failure();
+        q = subi.getLhs();
+      }
       if (auto ext = q.getDefiningOp<arith::ExtSIOp>())
         q = ext.getIn();
       std::optional<Source> data = sourceOf(op, q);
@@ -2290,6 +2311,123 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
         /*zero_point=*/zero.has_value(), /*sparsity=*/0, /*codebook=*/nullptr,
         /*subtile=*/0, /*mappings=*/nullptr);
     rewriter.replaceOpWithNewOp<DequantizeOp>(op, resultType, parts, quantAttr);
+    return success();
+  }
+};
+
+/// A linalg.generic that quantizes to int8 with arith ops as torch-mlir
+/// writes `aten.quantize_per_tensor`: over any shape, elementwise,
+/// `fptosi(min(max(roundeven(x / scale) + zero, -128), 127))` in f32 (the
+/// clamp either way round), scale and zero point constants (through the
+/// truncf / sitofp torch-mlir wraps them in), becomes `spyre.quantize` of
+/// the int8 scheme with the scale and zero given: the same codes, the
+/// quotient rounded to f32 and then to nearest even as the generic does.
+/// A quantize of a constant (a weight) folds to the int8 constant; others
+/// run on the host as the generic did.
+struct QuantizeIdiom : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// A constant defined outside the body, seen through the conversions
+  /// torch-mlir wraps scalars in, as the f32 value the body computes with.
+  static std::optional<double> constantOf(linalg::GenericOp op, Value value) {
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<arith::TruncFOp, arith::ExtFOp, arith::SIToFPOp>(def) &&
+        def->getResult(0).getType().isF32()) {
+      std::optional<double> in = constantOf(op, def->getOperand(0));
+      if (!in)
+        return std::nullopt;
+      return static_cast<double>(static_cast<float>(*in));
+    }
+    std::optional<DequantizeIdiom::Source> source =
+        DequantizeIdiom::sourceOf(op, value);
+    if (!source || !source->constant)
+      return std::nullopt;
+    return source->constant;
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op) || op.getNumResults() != 1 ||
+        op.getNumDpsInputs() < 1 || op.getNumReductionLoops() != 0 ||
+        !op.hasPureTensorSemantics())
+      return failure();
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    if (!resultType.getElementType().isInteger(8) ||
+        !resultType.hasStaticShape())
+      return failure();
+    for (AffineMap map : op.getIndexingMapsArray())
+      if (!map.isIdentity())
+        return failure();
+    Value v = op.getBody()->getTerminator()->getOperand(0);
+    auto toInt = v.getDefiningOp<arith::FPToSIOp>();
+    if (!toInt || !toInt.getIn().getType().isF32())
+      return failure();
+    // The clamp to [-128, 127], min and max in either order.
+    v = toInt.getIn();
+    bool low = false, high = false;
+    for (int step = 0; step < 2; ++step) {
+      Operation *clamp = v.getDefiningOp();
+      if (!isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp>(clamp))
+        return failure();
+      bool isMax = isa<arith::MaximumFOp>(clamp);
+      std::optional<double> bound;
+      Value rest;
+      for (unsigned side = 0; side < 2 && !bound; ++side)
+        if ((bound = constantOf(op, clamp->getOperand(side))))
+          rest = clamp->getOperand(1 - side);
+      if (!bound || *bound != (isMax ? -128.0 : 127.0) || (isMax ? low : high))
+        return failure();
+      (isMax ? low : high) = true;
+      v = rest;
+    }
+    // roundeven(x / scale) + zero.
+    auto add = v.getDefiningOp<arith::AddFOp>();
+    if (!add)
+      return failure();
+    std::optional<double> zero;
+    arith::DivFOp div;
+    for (unsigned side = 0; side < 2 && !div; ++side) {
+      auto round = add->getOperand(side).getDefiningOp<math::RoundEvenOp>();
+      if (!round || !(zero = constantOf(op, add->getOperand(1 - side))))
+        continue;
+      div = round.getOperand().getDefiningOp<arith::DivFOp>();
+    }
+    if (!div || *zero != std::round(*zero) || *zero < -128 || *zero > 127)
+      return failure();
+    std::optional<double> scale = constantOf(op, div.getRhs());
+    auto x = dyn_cast<BlockArgument>(div.getLhs());
+    if (!scale || !(*scale > 0) || !std::isfinite(*scale) || !x ||
+        x.getOwner() != op.getBody() ||
+        x.getArgNumber() >= op.getNumDpsInputs())
+      return failure();
+    Value input = op.getDpsInputOperand(x.getArgNumber())->get();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (!inputType.getElementType().isF32())
+      return failure();
+
+    MLIRContext *context = op.getContext();
+    auto quantAttr = QuantAttr::get(
+        context, quant::Format::Int8, quant::Scaling::Tensor,
+        quant::CastMode::Compressed, /*axis=*/-1, /*tile=*/32, /*axis2=*/-2,
+        /*tile2=*/32, /*scale_type=*/std::nullopt, /*multiscale=*/false,
+        /*zero_point=*/true, /*sparsity=*/0, /*codebook=*/nullptr,
+        /*subtile=*/0, /*mappings=*/nullptr);
+    FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> parts =
+        quantAttr.getPartTypes(inputType, [&] { return op.emitError(); });
+    if (failed(parts) || parts->size() != 3 || (*parts)[0].second != resultType)
+      return failure();
+    Location loc = op.getLoc();
+    auto constant = [&](RankedTensorType type, Attribute value) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       DenseElementsAttr::get(type, value));
+    };
+    Value scales[] = {
+        constant((*parts)[1].second,
+                 rewriter.getF32FloatAttr(static_cast<float>(*scale))),
+        constant((*parts)[2].second,
+                 rewriter.getI8IntegerAttr(static_cast<int8_t>(*zero)))};
+    rewriter.replaceOpWithNewOp<QuantizeOp>(op, TypeRange{resultType}, input,
+                                            scales, quantAttr);
     return success();
   }
 };
@@ -2422,5 +2560,5 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
       context, state);
   patterns
       .add<TransposePattern, ActivationIdioms, MaterializeInDestinationPattern,
-           DequantizeIdiom, DelinearizeIndexing>(context);
+           DequantizeIdiom, QuantizeIdiom, DelinearizeIndexing>(context);
 }

@@ -184,6 +184,8 @@ struct LowerQuantize : OpRewritePattern<QuantizeOp> {
 
   LogicalResult matchAndRewrite(QuantizeOp op,
                                 PatternRewriter &rewriter) const override {
+    if (!op.getScales().empty())
+      return rewriter.notifyMatchFailure(op, "the program gives the scales");
     auto input = cast<RankedTensorType>(op.getInput().getType());
     std::optional<DeviceCast> scheme =
         asDeviceCast(op.getQuant(), input, op->getResultTypes());

@@ -342,7 +342,8 @@ def quant_shapes(shape, dtype, axis=-1, tile=32, mode="compressed",
 
 def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
              *, scale_dtype=None, axis2=-2, tile2=32, multiscale=False,
-             zero_point=False, sparsity=None, subtile=None, codebook=None):
+             zero_point=False, sparsity=None, subtile=None, codebook=None,
+             scales=None):
     """Quantizes a float array (read as float32) to a QuantizedTensor.
 
     dtype: e4m3fn, e5m2, e4m3fnuz, e5m2fnuz (fp8); e3m2fnuz, e2m3fnuz,
@@ -369,6 +370,12 @@ def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
         or per `subtile` values along `axis`; a generic codebook (no desc)
         takes its mappings as `codebook` (2^meta_bits x 2^index_bits values
         of the compute type).
+    scales: scales chosen by the caller instead of found, a dict of the
+        scheme's "scale", "zero" and "tenscale" arrays as quantize returns
+        them (PyTorch's quantize_per_tensor: scale="tensor",
+        zero_point=True, scales={"scale": np.float32([[s]]),
+        "zero": np.int8([[z]])}); each
+        value's quotient by its scale is rounded to float32 first.
     Bad arguments raise ValueError with the library's message.
     """
     import numpy as np
@@ -379,7 +386,8 @@ def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
                        tile2, multiscale, zero_point, sparsity, subtile,
                        codebook)
     values = np.ascontiguousarray(np.asarray(array, dtype=np.float32))
-    return QuantizedTensor(values.shape, spec, _quantize(values, **spec))
+    return QuantizedTensor(values.shape, spec,
+                           _quantize(values, given=scales, **spec))
 
 
 def dequantize(q):

@@ -1239,6 +1239,124 @@ func.func @dequantize_idiom_unread(%q: tensor<64x256xi8>, %s: tensor<64xf16>) ->
 
 // -----
 
+// torch-mlir's current aten.dequantize subtracts the zero point in i32
+// before converting: the same int8 scheme.
+// CHECK-LABEL: func.func @dequantize_idiom_integer_zero
+// CHECK-DAG: %[[S:.+]] = spyre.constant dense<1.250000e-02> : tensor<1x1xf32>
+// CHECK-DAG: %[[Z:.+]] = arith.constant dense<-2> : tensor<1x1xi8>
+// CHECK: spyre.scaled_matmul %{{.*}}, %{{.*}}, %[[S]], %[[Z]] {quant = #spyre.quant<format = int8, scaling = tensor, zero_point = true>}
+func.func @dequantize_idiom_integer_zero(%x: tensor<8x64xf16>, %q: tensor<32x64xi8>) -> tensor<8x32xf16> {
+  %scale = arith.constant 1.250000e-02 : f64
+  %zp = arith.constant -2 : i64
+  %e1 = tensor.empty() : tensor<32x64xf16>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q : tensor<32x64xi8>) outs(%e1 : tensor<32x64xf16>) {
+  ^bb0(%in: i8, %out: f16):
+    %0 = arith.extsi %in : i8 to i32
+    %1 = arith.trunci %zp : i64 to i32
+    %2 = arith.subi %0, %1 : i32
+    %3 = arith.sitofp %2 : i32 to f32
+    %4 = arith.truncf %scale : f64 to f32
+    %5 = arith.mulf %3, %4 : f32
+    %6 = arith.truncf %5 : f32 to f16
+    linalg.yield %6 : f16
+  } -> tensor<32x64xf16>
+  %e = tensor.empty() : tensor<8x32xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x32xf16>) -> tensor<8x32xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %d : tensor<8x64xf16>, tensor<32x64xf16>) outs(%f : tensor<8x32xf16>) -> tensor<8x32xf16>
+  return %y : tensor<8x32xf16>
+}
+
+// -----
+
+// int8 quantized with arith ops as torch-mlir lowers
+// aten.quantize_per_tensor (scale and zero point f64 / i64 constants
+// converted in the body): the int8 scheme's spyre.quantize with the scale
+// and zero given, rounded to their stored types.
+// CHECK-LABEL: func.func @quantize_idiom_per_tensor
+// CHECK-DAG: %[[S:.+]] = arith.constant dense<1.250000e-02> : tensor<1x1x1xf32>
+// CHECK-DAG: %[[Z:.+]] = arith.constant dense<3> : tensor<1x1x1xi8>
+// CHECK: spyre.quantize %{{.*}} scales(%[[S]], %[[Z]] : tensor<1x1x1xf32>, tensor<1x1x1xi8>) {quant = #spyre.quant<format = int8, scaling = tensor, zero_point = true>} : tensor<4x16x64xf32> -> tensor<4x16x64xi8>
+// CHECK-NOT: linalg.generic
+func.func @quantize_idiom_per_tensor(%x: tensor<4x16x64xf32>) -> tensor<4x16x64xi8> {
+  %scale = arith.constant 1.250000e-02 : f64
+  %zp = arith.constant 3 : i64
+  %e = tensor.empty() : tensor<4x16x64xi8>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<4x16x64xf32>) outs(%e : tensor<4x16x64xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.sitofp %zp : i64 to f32
+    %1 = arith.truncf %scale : f64 to f32
+    %2 = arith.divf %in, %1 : f32
+    %3 = math.roundeven %2 : f32
+    %4 = arith.addf %3, %0 : f32
+    %lo = arith.constant -1.280000e+02 : f32
+    %hi = arith.constant 1.270000e+02 : f32
+    %5 = arith.maximumf %4, %lo : f32
+    %6 = arith.minimumf %5, %hi : f32
+    %7 = arith.fptosi %6 : f32 to i8
+    linalg.yield %7 : i8
+  } -> tensor<4x16x64xi8>
+  return %q : tensor<4x16x64xi8>
+}
+
+// -----
+
+// Near misses stay as written (on the host): rounding half away from zero
+// (math.round, torch-mlir's older form), a clamp to [-127, 127], and a
+// quotient in f16.
+// CHECK-LABEL: func.func @quantize_idiom_near_misses
+// CHECK-NOT: spyre.quantize
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: spyre.quantize
+func.func @quantize_idiom_near_misses(%x: tensor<16x64xf32>, %h: tensor<16x64xf16>) -> (tensor<16x64xi8>, tensor<16x64xi8>, tensor<16x64xi8>) {
+  %s = arith.constant 1.250000e-02 : f32
+  %zp = arith.constant 3.0 : f32
+  %lo = arith.constant -1.280000e+02 : f32
+  %lo127 = arith.constant -1.270000e+02 : f32
+  %hi = arith.constant 1.270000e+02 : f32
+  %e = tensor.empty() : tensor<16x64xi8>
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x64xf32>) outs(%e : tensor<16x64xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %2 = arith.divf %in, %s : f32
+    %3 = math.round %2 : f32
+    %4 = arith.addf %3, %zp : f32
+    %5 = arith.maximumf %4, %lo : f32
+    %6 = arith.minimumf %5, %hi : f32
+    %7 = arith.fptosi %6 : f32 to i8
+    linalg.yield %7 : i8
+  } -> tensor<16x64xi8>
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x64xf32>) outs(%e : tensor<16x64xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %2 = arith.divf %in, %s : f32
+    %3 = math.roundeven %2 : f32
+    %4 = arith.addf %3, %zp : f32
+    %5 = arith.maximumf %4, %lo127 : f32
+    %6 = arith.minimumf %5, %hi : f32
+    %7 = arith.fptosi %6 : f32 to i8
+    linalg.yield %7 : i8
+  } -> tensor<16x64xi8>
+  %s16 = arith.constant 1.250000e-02 : f16
+  %zp16 = arith.constant 3.0 : f16
+  %lo16 = arith.constant -1.280000e+02 : f16
+  %hi16 = arith.constant 1.270000e+02 : f16
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<16x64xf16>) outs(%e : tensor<16x64xi8>) {
+  ^bb0(%in: f16, %out: i8):
+    %2 = arith.divf %in, %s16 : f16
+    %3 = math.roundeven %2 : f16
+    %4 = arith.addf %3, %zp16 : f16
+    %5 = arith.maximumf %4, %lo16 : f16
+    %6 = arith.minimumf %5, %hi16 : f16
+    %7 = arith.fptosi %6 : f16 to i8
+    linalg.yield %7 : i8
+  } -> tensor<16x64xi8>
+  return %a, %b, %c : tensor<16x64xi8>, tensor<16x64xi8>, tensor<16x64xi8>
+}
+
+// -----
+
 // A product rounded to f16 and widened again is not the dequantize's one
 // rounding: left as written.
 // CHECK-LABEL: func.func @dequantize_idiom_widened

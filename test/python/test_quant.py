@@ -629,6 +629,73 @@ def test_quantize_in_mlir_runs_on_the_host():
     np.testing.assert_array_equal(d.view(np.uint8), q.data)
 
 
+def torch_quantize_per_tensor(x, scale, zero):
+    """PyTorch's quantize_per_tensor to qint8: the quotient in float32,
+    rounded half to even, offset and clamped."""
+    quotient = x.astype(np.float32) / np.float32(scale)
+    return np.clip(np.rint(quotient) + zero, -128, 127).astype(np.int8)
+
+
+def test_given_scales_are_pytorchs_quantize_per_tensor():
+    rng = np.random.default_rng(21)
+    x = (rng.standard_normal((16, 64)) * 0.8).astype(np.float32)
+    scale = np.float32(0.0125)
+    # A tie, a quotient that is 3.4999999 in float64 but 3.5 in float32,
+    # and both ends of the range.
+    x[0, :4] = [0.03125, 0.04375, 1000 * scale, -1000 * scale]
+    q = spyre.quantize(x, "int8", scale="tensor", zero_point=True,
+                       scales={"scale": np.float32([[scale]]),
+                               "zero": np.int8([[3]])})
+    expected = torch_quantize_per_tensor(x, scale, 3)
+    np.testing.assert_array_equal(q.data, expected)
+    assert list(q.data[0, :4]) == [5, 7, 127, -128]
+    np.testing.assert_array_equal(q.scale, [[scale]])
+    with pytest.raises(ValueError, match="the zero tensor is missing"):
+        spyre.quantize(x, "int8", scale="tensor", zero_point=True,
+                       scales={"scale": np.float32([[scale]])})
+    with pytest.raises(ValueError, match="it may give scale, zero and"):
+        spyre.quantize(x, "int8", scale="tensor", zero_point=True,
+                       scales={"scale": np.float32([[scale]]),
+                               "zero": np.int8([[3]]),
+                               "mask": np.int8([[3]])})
+
+
+TORCH_QUANTIZE = """func.func @q(%x: tensor<16x64xf32>) -> tensor<16x64xi8> {
+  %scale = arith.constant 1.250000e-02 : f64
+  %zp = arith.constant 3 : i64
+  %e = tensor.empty() : tensor<16x64xi8>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x64xf32>) outs(%e : tensor<16x64xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.sitofp %zp : i64 to f32
+    %1 = arith.truncf %scale : f64 to f32
+    %2 = arith.divf %in, %1 : f32
+    %3 = math.roundeven %2 : f32
+    %4 = arith.addf %3, %0 : f32
+    %lo = arith.constant -1.280000e+02 : f32
+    %hi = arith.constant 1.270000e+02 : f32
+    %5 = arith.maximumf %4, %lo : f32
+    %6 = arith.minimumf %5, %hi : f32
+    %7 = arith.fptosi %6 : f32 to i8
+    linalg.yield %7 : i8
+  } -> tensor<16x64xi8>
+  return %q : tensor<16x64xi8>
+}
+"""
+
+
+def test_torch_quantize_per_tensor_in_mlir_against_numpy():
+    # torch-mlir's lowering of aten.quantize_per_tensor, raised to
+    # spyre.quantize with the scale and zero given, on values that reach
+    # the clamp and the ties.
+    rng = np.random.default_rng(22)
+    x = (rng.standard_normal((16, 64)) * 1.2).astype(np.float32)
+    x[0, :3] = [0.03125, 0.04375, -0.03125]
+    (q,), stats = spyre.run(TORCH_QUANTIZE, [x], check=True)
+    assert stats["check_ok"]
+    np.testing.assert_array_equal(q, torch_quantize_per_tensor(x, 0.0125, 3))
+    assert (q == 127).any() and (q == -128).any()
+
+
 FP8_CASTS = """func.func @quantize(%x: tensor<64x256xf16>) -> (tensor<64x256xf8E4M3FN>, tensor<64x1xf32>) {
   %d, %s = spyre.quantize %x {quant = #spyre.quant<format = e4m3fn, scaling = channel>}
       : tensor<64x256xf16> -> tensor<64x256xf8E4M3FN>, tensor<64x1xf32>

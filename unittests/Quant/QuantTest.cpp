@@ -2,8 +2,11 @@
 
 #include "Spyre/Quant/Quant.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -446,6 +449,145 @@ QuantSpec codebookSpec(llvm::StringRef code, int64_t subtile) {
   spec.codebook = parsed->first;
   spec.subtile = subtile;
   return spec;
+}
+
+/// A buffer of `shape` holding `values` as the bytes of T.
+template <typename T>
+Buffer bufferOf(llvm::ArrayRef<int64_t> shape, llvm::StringRef dtype,
+                llvm::ArrayRef<T> values) {
+  Buffer b;
+  b.shape.assign(shape.begin(), shape.end());
+  b.dtype = dtype.str();
+  b.storage = storageDtype(dtype).str();
+  const auto *bytes = reinterpret_cast<const uint8_t *>(values.data());
+  b.bytes.assign(bytes, bytes + values.size() * sizeof(T));
+  return b;
+}
+
+// PyTorch's quantize_per_tensor, written out here from its definition:
+// clamp(roundeven(x / scale) + zero_point, -128, 127), the quotient in f32.
+TEST(QuantizeGiven, Int8PerTensorIsPyTorchsQuantizePerTensor) {
+  const float scale = 0.0125f;
+  const int8_t zero = 3;
+  std::vector<float> x = randomValues(4 * 64, 7, 4);
+  // Ties (to even: 2.5 -> 2, 3.5 -> 4, -2.5 -> -2) and both ends of the range.
+  x[0] = 2.5f * scale;
+  x[1] = 3.5f * scale;
+  x[2] = -2.5f * scale;
+  x[3] = 1000 * scale;
+  x[4] = -1000 * scale;
+  QuantSpec spec;
+  spec.format = Format::Int8;
+  spec.scaling = Scaling::Tensor;
+  spec.zeroPoint = true;
+  GivenScales given;
+  given.scale = bufferOf<float>({1, 1}, "float32", {scale});
+  given.zero = bufferOf<int8_t>({1, 1}, "int8", {zero});
+  llvm::Expected<QuantizedTensor> q = quantize(x, {4, 64}, spec, &given);
+  ASSERT_TRUE(bool(q)) << llvm::toString(q.takeError());
+  ASSERT_EQ(q->data.bytes.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    float quotient = x[i] / scale;
+    float code =
+        std::clamp(std::nearbyint(quotient) + float(zero), -128.0f, 127.0f);
+    EXPECT_EQ(static_cast<int8_t>(q->data.bytes[i]), static_cast<int>(code))
+        << i << ": " << x[i];
+  }
+  EXPECT_EQ(static_cast<int8_t>(q->data.bytes[0]), 2 + zero);
+  EXPECT_EQ(static_cast<int8_t>(q->data.bytes[1]), 4 + zero);
+  EXPECT_EQ(static_cast<int8_t>(q->data.bytes[2]), -2 + zero);
+  EXPECT_EQ(static_cast<int8_t>(q->data.bytes[3]), 127);
+  EXPECT_EQ(static_cast<int8_t>(q->data.bytes[4]), -128);
+  // The given scale and zero are what the tensor stores.
+  EXPECT_EQ(q->scale->bytes, given.scale->bytes);
+  EXPECT_EQ(q->zero->bytes, given.zero->bytes);
+}
+
+// Given scales are the found ones when they are the same: quantizing again
+// with the scales a quantize found reproduces its data, for every format
+// and scheme the property test above covers (random values, whose quotients
+// are nowhere near a tie in float32 and double alike).
+TEST(QuantizeGiven, TheScalesAQuantizeFoundReproduceItsData) {
+  std::vector<float> x = randomValues(8 * 64, 11, 3);
+  int compared = 0;
+  for (Format format : {Format::E4M3FN, Format::E5M2, Format::E2M1FN,
+                        Format::Int8, Format::Int4, Format::UInt4}) {
+    for (Scaling scaling :
+         {Scaling::Tensor, Scaling::Channel, Scaling::Tile, Scaling::MX}) {
+      QuantSpec spec;
+      spec.format = format;
+      spec.scaling = scaling;
+      spec.zeroPoint =
+          getFormatInfo(format).isInteger() && scaling != Scaling::MX;
+      llvm::Expected<QuantizedTensor> found = quantize(x, {8, 64}, spec);
+      if (!found) {
+        llvm::consumeError(found.takeError());
+        continue;
+      }
+      GivenScales given;
+      given.scale = found->scale;
+      given.zero = found->zero;
+      given.tenscale = found->tenscale;
+      llvm::Expected<QuantizedTensor> again =
+          quantize(x, {8, 64}, spec, &given);
+      ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+      EXPECT_EQ(again->data.bytes, found->data.bytes)
+          << getFormatInfo(format).name.str() << " "
+          << stringifyScaling(scaling).str();
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 20);
+}
+
+// MXFP8 with E8M0 scales a program chose (MLIR's arith.scaling_truncf):
+// each value divided by its block's power of two, rounded to e4m3fn by
+// APFloat here.
+TEST(QuantizeGiven, MXScalesAreTheProgramsPowersOfTwo) {
+  std::vector<float> x = randomValues(2 * 64, 5, 8);
+  QuantSpec spec = mx(Format::E4M3FN);
+  // 2^-3 for the first row's blocks, 2^1 for the second's (E8M0 bias 127).
+  std::vector<uint8_t> exponents = {124, 124, 128, 128};
+  GivenScales given;
+  given.scale = bufferOf<uint8_t>({2, 2}, "float8_e8m0fnu", exponents);
+  llvm::Expected<QuantizedTensor> q = quantize(x, {2, 64}, spec, &given);
+  ASSERT_TRUE(bool(q)) << llvm::toString(q.takeError());
+  for (int64_t i = 0; i < 128; ++i) {
+    float quotient = std::ldexp(x[i], i < 64 ? 3 : -1);
+    llvm::APFloat v(quotient);
+    bool loses;
+    v.convert(llvm::APFloat::Float8E4M3FN(), llvm::APFloat::rmNearestTiesToEven,
+              &loses);
+    // Beyond 448 the cast saturates.
+    if (v.isNaN())
+      v = llvm::APFloat::getLargest(llvm::APFloat::Float8E4M3FN(),
+                                    quotient < 0);
+    EXPECT_EQ(q->data.bytes[i], v.bitcastToAPInt().getZExtValue()) << i;
+  }
+}
+
+TEST(QuantizeGiven, WrongOrMissingCompanionsAreExplained) {
+  std::vector<float> x(64, 1.0f);
+  QuantSpec spec;
+  spec.format = Format::Int8;
+  spec.scaling = Scaling::Tensor;
+  spec.zeroPoint = true;
+  auto errorWith = [&](const GivenScales &given) {
+    llvm::Expected<QuantizedTensor> q = quantize(x, {1, 64}, spec, &given);
+    return q ? std::string() : llvm::toString(q.takeError());
+  };
+  GivenScales noZero;
+  noZero.scale = bufferOf<float>({1, 1}, "float32", {0.5f});
+  EXPECT_EQ(errorWith(noZero), "the zero tensor is missing");
+  GivenScales twoScales = noZero;
+  twoScales.scale = bufferOf<float>({2, 1}, "float32", {0.5f, 0.25f});
+  twoScales.zero = bufferOf<int8_t>({1, 1}, "int8", {0});
+  EXPECT_EQ(errorWith(twoScales),
+            "the given scale holds 8 bytes, its shapes say 4");
+  GivenScales extra = twoScales;
+  extra.scale = noZero.scale;
+  extra.tenscale = bufferOf<float>({}, "float32", {1.0f});
+  EXPECT_EQ(errorWith(extra), "the tenscale tensor is not in this scheme");
 }
 
 TEST(Codebook, SubtileMetaShapesFollowTheSeed) {

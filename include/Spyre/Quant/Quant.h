@@ -217,10 +217,23 @@ struct QuantizedTensor {
 /// uint16 bits, every other one-byte type as uint8.
 llvm::StringRef storageDtype(llvm::StringRef dtype);
 
-/// Quantizes a row-major float32 tensor of `shape`.
+/// Scales a program chose itself (PyTorch's `quantize_per_tensor` takes its
+/// scale and zero point; MLIR's `arith.scaling_truncf` its E8M0 scales): the
+/// scale, zero and tenscale companions the scheme has, stored as `quantize`
+/// stores them (zero points packed in compressed mode).
+struct GivenScales {
+  std::optional<Buffer> scale, zero, tenscale;
+};
+
+/// Quantizes a row-major float32 tensor of `shape`. With `given`, the scales
+/// are not found but read from it, and each value's quotient by its scale is
+/// rounded to float32 before it is rounded to the format (as a program that
+/// divides in f32 and then rounds does); sparsity and codebook meta are still
+/// chosen from the values.
 llvm::Expected<QuantizedTensor> quantize(llvm::ArrayRef<float> values,
                                          llvm::ArrayRef<int64_t> shape,
-                                         const QuantSpec &spec);
+                                         const QuantSpec &spec,
+                                         const GivenScales *given = nullptr);
 
 /// The float32 values a quantized tensor stands for, read back from its
 /// stored buffers (unpacked, pruned zeros reinstated, scales applied).

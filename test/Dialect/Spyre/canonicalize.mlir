@@ -143,3 +143,36 @@ func.func @distinct_values(%a: tensor<1024x256xf16>, %b: tensor<1024x256xf16>) -
   %db = spyre.to_device %b : tensor<1024x256xf16> -> tensor<1024x256xf16, #rows>
   return %da, %db : tensor<1024x256xf16, #rows>, tensor<1024x256xf16, #rows>
 }
+
+// -----
+
+// A quantize of a constant folds to its codes, computed as PyTorch's
+// quantize_per_tensor computes them (worked by hand, scale 0.0125, zero
+// point 3): 0.03125 / 0.0125 is a tie (2.5 -> 2), 0.04375 / 0.0125 is
+// 3.4999999 in double but 3.5 in f32, the quotient's type (-> 4), and 400
+// and -400 clamp.
+// CHECK-LABEL: func.func @quantize_constant
+// CHECK: arith.constant dense<{{\[\[}}3, 5, 7, -77], [127, -128, 4, 3]]> : tensor<2x4xi8>
+// CHECK-NOT: spyre.quantize
+func.func @quantize_constant() -> tensor<2x4xi8> {
+  %x = arith.constant dense<[[0.0, 0.03125, 0.04375, -1.0], [5.0, -5.0, 0.0125, 0.00625]]> : tensor<2x4xf32>
+  %s = arith.constant dense<0.0125> : tensor<1x1xf32>
+  %z = arith.constant dense<3> : tensor<1x1xi8>
+  %q = spyre.quantize %x scales(%s, %z : tensor<1x1xf32>, tensor<1x1xi8>) {quant = #spyre.quant<format = int8, scaling = tensor, zero_point = true>} : tensor<2x4xf32> -> tensor<2x4xi8>
+  return %q : tensor<2x4xi8>
+}
+
+// -----
+
+// Without given scales the fold returns every part: MXFP8 of one block of
+// 32 whose largest magnitude is 6.0 takes the scale 2^(2 - 8) (E8M0 121),
+// and 6.0 / 2^-6 = 384 is exact in e4m3fn.
+// CHECK-LABEL: func.func @quantize_constant_found_scales
+// CHECK-DAG: arith.constant dense<{{\[\[}}3.840000e+02, 0.000000e+00, {{.*}}]]> : tensor<1x32xf8E4M3FN>
+// CHECK-DAG: arith.constant dense<1.562500e-02> : tensor<1x1xf8E8M0FNU>
+// CHECK-NOT: spyre.quantize
+func.func @quantize_constant_found_scales() -> (tensor<1x32xf8E4M3FN>, tensor<1x1xf8E8M0FNU>) {
+  %x = arith.constant dense<[[6.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]> : tensor<1x32xf32>
+  %d, %s = spyre.quantize %x {quant = #spyre.quant<format = e4m3fn, scaling = mx>} : tensor<1x32xf32> -> tensor<1x32xf8E4M3FN>, tensor<1x1xf8E8M0FNU>
+  return %d, %s : tensor<1x32xf8E4M3FN>, tensor<1x1xf8E8M0FNU>
+}

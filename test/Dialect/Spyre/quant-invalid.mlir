@@ -220,3 +220,39 @@ func.func @scaled_codebook(%a: tensor<8x64xf16>, %d: tensor<16x32xi8>, %s: tenso
       : (tensor<8x64xf16>, tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x2xi8>) -> tensor<8x16xf16>
   return %c : tensor<8x16xf16>
 }
+
+// -----
+
+func.func @given_too_few(%x: tensor<16x64xf32>, %s: tensor<1x1xf32>) -> tensor<16x64xi8> {
+  // expected-error @+1 {{'spyre.quantize' op expects 2 given scales (scale, zero) for #spyre.quant<format = int8, scaling = tensor, zero_point = true> with given scales, got 1}}
+  %q = spyre.quantize %x scales(%s : tensor<1x1xf32>) {quant = #spyre.quant<format = int8, scaling = tensor, zero_point = true>}
+      : tensor<16x64xf32> -> tensor<16x64xi8>
+  return %q : tensor<16x64xi8>
+}
+
+// -----
+
+func.func @given_wrong_type(%x: tensor<16x64xf32>, %s: tensor<1x1xf16>, %z: tensor<1x1xi8>) -> tensor<16x64xi8> {
+  // expected-error @+1 {{'spyre.quantize' op given scale #0 (scale) must be 'tensor<1x1xf32>' for 'tensor<16x64xf32>', got 'tensor<1x1xf16>'}}
+  %q = spyre.quantize %x scales(%s, %z : tensor<1x1xf16>, tensor<1x1xi8>) {quant = #spyre.quant<format = int8, scaling = tensor, zero_point = true>}
+      : tensor<16x64xf32> -> tensor<16x64xi8>
+  return %q : tensor<16x64xi8>
+}
+
+// -----
+
+func.func @given_and_returned(%x: tensor<16x64xf32>, %s: tensor<16x2xf8E8M0FNU>) -> (tensor<16x64xf8E4M3FN>, tensor<16x2xf8E8M0FNU>) {
+  // expected-error @+1 {{'spyre.quantize' op expects 1 results (data) for #spyre.quant<format = e4m3fn, scaling = mx> with given scales, got 2}}
+  %q, %t = spyre.quantize %x scales(%s : tensor<16x2xf8E8M0FNU>) {quant = #spyre.quant<format = e4m3fn, scaling = mx>}
+      : tensor<16x64xf32> -> tensor<16x64xf8E4M3FN>, tensor<16x2xf8E8M0FNU>
+  return %q, %t : tensor<16x64xf8E4M3FN>, tensor<16x2xf8E8M0FNU>
+}
+
+// -----
+
+func.func @nothing_to_give(%x: tensor<16x64xf32>, %s: tensor<1x1xf32>) -> tensor<16x64xf8E4M3FN> {
+  // expected-error @+1 {{'spyre.quantize' op #spyre.quant<format = e4m3fn, scaling = none> has no scales to give}}
+  %q = spyre.quantize %x scales(%s : tensor<1x1xf32>) {quant = #spyre.quant<format = e4m3fn, scaling = none>}
+      : tensor<16x64xf32> -> tensor<16x64xf8E4M3FN>
+  return %q : tensor<16x64xf8E4M3FN>
+}

@@ -87,3 +87,23 @@ func.func @codebook(%d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>, %m: tensor
       : tensor<16x64xi8>, tensor<16x2xf32>, tensor<16x2xi8> -> tensor<16x64xf32>
   return %w, %v : tensor<16x64xf16>, tensor<16x64xf32>
 }
+
+// Scales the program gives (PyTorch's quantize_per_tensor; E8M0 scales of
+// MXFP8): the op returns the data alone, and the meta of a codebook, which
+// it still chooses.
+// CHECK-LABEL: func.func @given_scales
+// CHECK: spyre.quantize %{{.*}} scales(%{{.*}}, %{{.*}} : tensor<1x1xf32>, tensor<1x1xi8>) {quant = #spyre.quant<format = int8, scaling = tensor, zero_point = true>} : tensor<16x64xf32> -> tensor<16x64xi8>
+// CHECK: spyre.quantize %{{.*}} scales(%{{.*}} : tensor<16x2xf8E8M0FNU>) {quant = #spyre.quant<format = e4m3fn, scaling = mx>} : tensor<16x64xbf16> -> tensor<16x64xf8E4M3FN>
+// CHECK: spyre.quantize %{{.*}} scales(%{{.*}} : tensor<16x2xf8E8M0FNU>) {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb41fi_e2m3fnuz">} : tensor<16x64xf32> -> tensor<16x32xi8>, tensor<16x2xi8>
+func.func @given_scales(%x: tensor<16x64xf32>, %y: tensor<16x64xbf16>, %s: tensor<1x1xf32>, %z: tensor<1x1xi8>, %e: tensor<16x2xf8E8M0FNU>) -> (tensor<16x64xi8>, tensor<16x64xf8E4M3FN>, tensor<16x32xi8>, tensor<16x2xi8>) {
+  %q = spyre.quantize %x scales(%s, %z : tensor<1x1xf32>, tensor<1x1xi8>)
+      {quant = #spyre.quant<format = int8, scaling = tensor, zero_point = true>}
+      : tensor<16x64xf32> -> tensor<16x64xi8>
+  %m = spyre.quantize %y scales(%e : tensor<16x2xf8E8M0FNU>)
+      {quant = #spyre.quant<format = e4m3fn, scaling = mx>}
+      : tensor<16x64xbf16> -> tensor<16x64xf8E4M3FN>
+  %c, %meta = spyre.quantize %x scales(%e : tensor<16x2xf8E8M0FNU>)
+      {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb41fi_e2m3fnuz">}
+      : tensor<16x64xf32> -> tensor<16x32xi8>, tensor<16x2xi8>
+  return %q, %m, %c, %meta : tensor<16x64xi8>, tensor<16x64xf8E4M3FN>, tensor<16x32xi8>, tensor<16x2xi8>
+}

@@ -35,6 +35,18 @@ void SpyreDialect::initialize() {
       >();
 }
 
+/// Folded host tensors (the parts of a quantized constant) are arith
+/// constants.
+Operation *SpyreDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!dense || !tensor || tensor.getEncoding() || dense.getType() != type)
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, type, dense);
+}
+
 /// Checks that every layout in `module` is built for the target's stick.
 static LogicalResult verifyStickSize(Operation *module, TargetAttr target) {
   int64_t stickBytes = target.getStickBytes();

@@ -12,7 +12,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::spyre;
@@ -147,9 +151,168 @@ static LogicalResult verifyQuantParts(Operation *op, QuantAttr quant,
   return success();
 }
 
+/// The companions a program may give a quantize instead of the ones it
+/// finds.
+static bool isGivenScale(StringRef part) {
+  return part == "scale" || part == "zero" || part == "tenscale";
+}
+
 LogicalResult QuantizeOp::verify() {
-  return verifyQuantParts(*this, getQuant(), getInput().getType(),
-                          getParts().getTypes(), "result");
+  auto type = cast<RankedTensorType>(getInput().getType());
+  if (getScales().empty())
+    return verifyQuantParts(*this, getQuant(), type, getParts().getTypes(),
+                            "result");
+  FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> expected =
+      getQuant().getPartTypes(type, [&] { return emitOpError(); });
+  if (failed(expected))
+    return failure();
+  SmallVector<std::pair<StringRef, RankedTensorType>> given, returned;
+  for (const auto &part : *expected)
+    (isGivenScale(part.first) ? given : returned).push_back(part);
+  if (given.empty())
+    return emitOpError() << getQuant() << " has no scales to give";
+  auto check = [&](ArrayRef<std::pair<StringRef, RankedTensorType>> parts,
+                   TypeRange got, StringRef role) -> LogicalResult {
+    if (got.size() != parts.size()) {
+      auto diag = emitOpError("expects ")
+                  << parts.size() << " " << role << "s (";
+      llvm::interleaveComma(parts, diag,
+                            [&](const auto &part) { diag << part.first; });
+      return diag << ") for " << getQuant() << " with given scales, got "
+                  << got.size();
+    }
+    for (auto [i, part, t] : llvm::enumerate(parts, got))
+      if (t != part.second)
+        return emitOpError()
+               << role << " #" << i << " (" << part.first << ") must be "
+               << part.second << " for " << type << ", got " << t;
+    return success();
+  };
+  if (failed(check(given, getScales().getTypes(), "given scale")))
+    return failure();
+  return check(returned, getParts().getTypes(), "result");
+}
+
+/// The elements of a constant as the quantization library's host buffers
+/// store them (row-major, little-endian, one or more whole bytes each).
+static std::optional<std::vector<uint8_t>> hostBytes(DenseElementsAttr attr) {
+  Type element = attr.getElementType();
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits % 8 != 0 || bits > 64)
+    return std::nullopt;
+  std::vector<uint8_t> bytes;
+  bytes.reserve(attr.getNumElements() * bits / 8);
+  auto append = [&](const APInt &value) {
+    uint64_t word = value.getZExtValue();
+    for (unsigned b = 0; b < bits / 8; ++b)
+      bytes.push_back(static_cast<uint8_t>(word >> (8 * b)));
+  };
+  if (isa<FloatType>(element))
+    for (const APFloat &value : attr.getValues<APFloat>())
+      append(value.bitcastToAPInt());
+  else if (isa<IntegerType>(element))
+    for (const APInt &value : attr.getValues<APInt>())
+      append(value);
+  else
+    return std::nullopt;
+  return bytes;
+}
+
+/// The values of a float constant, dense or a resource blob (how front ends
+/// export weights).
+static std::optional<std::vector<float>> floatValues(Attribute attr) {
+  std::vector<float> values;
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(attr)) {
+    values.reserve(dense.getNumElements());
+    for (const APFloat &value : dense.getValues<APFloat>())
+      values.push_back(value.convertToFloat());
+    return values;
+  }
+  auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(attr);
+  if (!resource || !resource.getRawHandle().getBlob())
+    return std::nullopt;
+  ArrayRef<char> data = resource.getRawHandle().getBlob()->getData();
+  auto type = cast<FloatType>(resource.getType().getElementType());
+  unsigned bytes = type.getWidth() / 8;
+  int64_t count = resource.getNumElements();
+  if (type.getWidth() % 8 != 0 || bytes > 4 ||
+      static_cast<int64_t>(data.size()) != count * bytes)
+    return std::nullopt;
+  values.reserve(count);
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, data.data() + i * bytes, bytes);
+    values.push_back(
+        APFloat(type.getFloatSemantics(), APInt(type.getWidth(), bits))
+            .convertToFloat());
+  }
+  return values;
+}
+
+/// A quantize of a constant (with constant given scales) is its parts,
+/// computed by the quantization library as the host would compute them.
+LogicalResult QuantizeOp::fold(FoldAdaptor adaptor,
+                               SmallVectorImpl<OpFoldResult> &results) {
+  std::optional<std::vector<float>> values = floatValues(adaptor.getInput());
+  if (!values)
+    return failure();
+  auto type = cast<RankedTensorType>(getInput().getType());
+  quant::QuantSpec spec = getQuant().getSpec();
+  // Virtual data is the input's type, which the library returns as f32.
+  if (spec.mode == quant::CastMode::Virtual && !type.getElementType().isF32())
+    return failure();
+  for (Type part : getResultTypes())
+    if (getElementTypeOrSelf(part).getIntOrFloatBitWidth() % 8 != 0)
+      return failure();
+  quant::GivenScales given;
+  std::optional<quant::Buffer> *slots[] = {&given.scale, &given.zero,
+                                           &given.tenscale};
+  SmallVector<std::pair<StringRef, RankedTensorType>> expected =
+      *getQuant().getPartTypes(type, [&] { return emitOpError(); });
+  unsigned next = 0;
+  for (const auto &part : expected) {
+    if (getScales().empty() || !isGivenScale(part.first))
+      continue;
+    auto attr =
+        dyn_cast_if_present<DenseElementsAttr>(adaptor.getScales()[next++]);
+    std::optional<std::vector<uint8_t>> bytes =
+        attr ? hostBytes(attr) : std::nullopt;
+    if (!bytes)
+      return failure();
+    quant::Buffer buffer;
+    buffer.bytes = std::move(*bytes);
+    int slot = part.first == "scale" ? 0 : part.first == "zero" ? 1 : 2;
+    *slots[slot] = std::move(buffer);
+  }
+  llvm::Expected<quant::QuantizedTensor> q = quant::quantize(
+      *values, type.getShape(), spec, getScales().empty() ? nullptr : &given);
+  if (!q) {
+    llvm::consumeError(q.takeError());
+    return failure();
+  }
+  SmallVector<const quant::Buffer *> parts = {&q->data};
+  for (const std::optional<quant::Buffer> *part :
+       {&q->scale, &q->zero, &q->tenscale, &q->meta, &q->mask})
+    if (*part &&
+        (getScales().empty() ||
+         (part != &q->scale && part != &q->zero && part != &q->tenscale)))
+      parts.push_back(&**part);
+  if (parts.size() != getNumResults())
+    return failure();
+  for (auto [part, resultType] : llvm::zip(parts, getResultTypes())) {
+    auto shaped = cast<RankedTensorType>(resultType);
+    size_t bytes =
+        shaped.getNumElements() * (shaped.getElementTypeBitWidth() / 8);
+    if (part->bytes.size() != bytes)
+      return failure();
+    bool detectedSplat = false;
+    ArrayRef<char> raw(reinterpret_cast<const char *>(part->bytes.data()),
+                       part->bytes.size());
+    if (!DenseElementsAttr::isValidRawBuffer(shaped, raw, detectedSplat))
+      return failure();
+    results.push_back(DenseElementsAttr::getFromRawBuffer(shaped, raw));
+  }
+  return success();
 }
 
 LogicalResult DequantizeOp::verify() {

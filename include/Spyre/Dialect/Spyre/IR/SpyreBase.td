@@ -46,6 +46,7 @@ def Spyre_Dialect : Dialect {
     attributes that `--spyre-assign-default-layouts` turns into encodings.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;

@@ -297,14 +297,36 @@ def Spyre_QuantizeOp : Spyre_Op<"quantize", [Pure]> {
         : tensor<64x256xf32> -> tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>
     ```
 
-    The op runs on the host: the simulator's reference calls the
-    quantization library (what Python's `spyre.quantize` computes) from its
-    generated code; the device-side cast is not modelled yet.
+    With `scales(...)` the program gives the scales itself (the scale, zero
+    and tenscale companions the scheme has, in that order and in their stored
+    types) and the op returns the other parts: the data (and meta, mask).
+    Each value is divided by its scale in f32, rounded to nearest even and
+    offset by its zero point: PyTorch's `quantize_per_tensor`, which the
+    linalg conversion raises to this form, and MLIR's `arith.scaling_truncf`
+    with E8M0 scales.
+
+    ```mlir
+    %q = spyre.quantize %x scales(%s, %z : tensor<1x1xf32>, tensor<1x1xi8>)
+        {quant = #spyre.quant<format = int8, scaling = tensor, zero_point = true>}
+        : tensor<16x64xf32> -> tensor<16x64xi8>
+    ```
+
+    fp8 with float scales found per tensor, channel or tile runs on the
+    device (`--spyre-lower-quant-casts`: torch-spyre's
+    `quantize_fp8_with_scale`); every other form runs on the host, where the
+    simulator's reference calls the quantization library (what Python's
+    `spyre.quantize` computes) from its generated code. A quantize of a
+    constant folds to the constant parts at compile time.
   }];
-  let arguments = (ins Spyre_HostTensor:$input, Spyre_QuantAttr:$quant);
+  let arguments = (ins Spyre_HostTensor:$input,
+                       Variadic<Spyre_HostTensor>:$scales,
+                       Spyre_QuantAttr:$quant);
   let results = (outs Variadic<Spyre_HostTensor>:$parts);
-  let assemblyFormat =
-      "$input attr-dict `:` type($input) `->` type($parts)";
+  let assemblyFormat = [{
+    $input (`scales` `(` $scales^ `:` type($scales) `)`)? attr-dict `:`
+    type($input) `->` type($parts)
+  }];
+  let hasFolder = 1;
   let hasVerifier = 1;
 }
 
