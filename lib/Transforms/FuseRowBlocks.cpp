@@ -36,6 +36,12 @@
 // The ways that gain at least 10% are rewritten, the largest gain first,
 // each op in one group, in place of the group's first op.
 //
+// An elementwise group that is all a matmul's output feeds (a bias, a tanh
+// GELU) may instead join the matmul in one group without blocks, when the
+// kernel model gives that the larger gain: the matmul's output and the
+// chain's intermediates stay in LX while they are live (blocks of the chain
+// alone would send the matmul's output to DDR and copy it back in).
+//
 // Then every matmul whose users are all elementwise ops joins one group with
 // them, without blocks: its output may stay in LX for its epilogue.
 //
@@ -255,6 +261,15 @@ struct FuseRowBlocksPass
   /// blocks: its output may then stay in LX for them when its slices match
   /// and fit.
   void markEpilogues(Block &block);
+  /// The matmul an elementwise `group` is the whole epilogue of: the one
+  /// matmul whose result the group reads and nothing else does.
+  Operation *epilogueMatmul(ArrayRef<RowOp> group);
+  /// The modelled seconds that running `group` whole as `matmul`'s epilogue
+  /// (one fusion group: the matmul's output and every intermediate may stay
+  /// in LX while they are live) saves over the two run apart.
+  std::optional<double> epilogueGain(Operation *matmul, ArrayRef<RowOp> group);
+  /// Divides the block's ops as --spyre-divide-work would (once per block).
+  void ensureDivisions(Block &block, int64_t numCores);
   /// The modelled seconds running `group` (ops row-wise along host dim
   /// `cut` of their results, in program order) in blocks saves, when that
   /// pays; the blocks are kept when `commit`, else undone. With
@@ -299,6 +314,64 @@ void FuseRowBlocksPass::markEpilogues(Block &block) {
   }
 }
 
+Operation *FuseRowBlocksPass::epilogueMatmul(ArrayRef<RowOp> group) {
+  llvm::SmallPtrSet<Operation *, 16> members;
+  for (const RowOp &r : group) {
+    if (!isa<ElementwiseOpInterface>(r.op))
+      return nullptr;
+    members.insert(r.op);
+  }
+  Operation *matmul = nullptr;
+  for (const RowOp &r : group)
+    for (Value operand : r.op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!isa_and_nonnull<MatmulOp, BatchMatmulOp>(producer) ||
+          producer->hasAttr(SpyreDialect::kFusionGroupAttrName) ||
+          !isDeviceTensor(operand.getType()))
+        continue;
+      if (matmul && matmul != producer)
+        return nullptr;
+      matmul = producer;
+    }
+  if (!matmul ||
+      !llvm::all_of(matmul->getResult(0).getUsers(),
+                    [&](Operation *u) { return members.contains(u); }))
+    return nullptr;
+  return matmul;
+}
+
+void FuseRowBlocksPass::ensureDivisions(Block &block, int64_t numCores) {
+  if (divisions)
+    return;
+  divisions.emplace(target, numCores, kernel::Policy::Model);
+  for (Operation &op : block)
+    if (isKernelPayload(&op) && op.getNumResults() == 1 &&
+        isDeviceTensor(op.getResult(0).getType()) &&
+        !op.hasAttr(SpyreDialect::kFusionGroupAttrName))
+      llvm::consumeError(divisions->choose(&op).takeError());
+}
+
+std::optional<double> FuseRowBlocksPass::epilogueGain(Operation *matmul,
+                                                      ArrayRef<RowOp> group) {
+  ensureDivisions(*matmul->getBlock(), cores == 0 ? target.cores : cores);
+  SmallVector<Operation *> ops = {matmul};
+  for (const RowOp &r : group)
+    ops.push_back(r.op);
+  std::optional<double> apart = modelledSeconds(ops, *divisions);
+  // As one group, every output may stay in LX (the liveness check of
+  // modelledSeconds, as --spyre-plan-memory's, sees what fits).
+  auto marker =
+      IntegerAttr::get(IntegerType::get(matmul->getContext(), 64), -1);
+  for (Operation *op : ops)
+    op->setAttr(SpyreDialect::kFusionGroupAttrName, marker);
+  std::optional<double> together = modelledSeconds(ops, *divisions);
+  for (Operation *op : ops)
+    op->removeAttr(SpyreDialect::kFusionGroupAttrName);
+  if (!apart || !together || *together > *apart * (1 - kMinGain))
+    return std::nullopt;
+  return *apart - *together;
+}
+
 void FuseRowBlocksPass::fuseBlock(Block &block) {
   // Divided when the first group needs a cost check (most small programs
   // fit LX and never do).
@@ -308,16 +381,26 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
   // blocks whose rows every core shares evenly, or blocks that share the
   // cores between the cut dim and the next one (a few heads per block, their
   // queries across the cores: attention with both batch matmuls inside).
+  // An elementwise chain that is all a matmul's output feeds (a bias and a
+  // tanh GELU) may instead run whole as its epilogue: the matmul's output
+  // and the chain's intermediates stay in LX while live, which blocks of
+  // the chain alone cannot give the matmul's output.
   struct Candidate {
     SmallVector<RowOp> group;
     unsigned cut;
     bool wholeRowsPerCore;
     bool copyWholeInputs;
     double gain;
+    Operation *epilogueOf = nullptr;
   };
   SmallVector<Candidate> candidates;
+  llvm::SmallPtrSet<Operation *, 8> epilogueTried;
   for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
-    for (SmallVector<RowOp> &group : formGroups(block, cut))
+    for (SmallVector<RowOp> &group : formGroups(block, cut)) {
+      if (Operation *matmul = epilogueMatmul(group);
+          matmul && epilogueTried.insert(group.front().op).second)
+        if (std::optional<double> gain = epilogueGain(matmul, group))
+          candidates.push_back({group, cut, false, false, *gain, matmul});
       for (bool wholeRowsPerCore : {true, false}) {
         std::optional<double> plain =
             fuseGroup(group, cut, wholeRowsPerCore, /*copyWholeInputs=*/false,
@@ -333,16 +416,27 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
         else if (plain)
           candidates.push_back({group, cut, wholeRowsPerCore, false, *plain});
       }
+    }
   llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
     return a.gain > b.gain;
   });
   llvm::SmallPtrSet<Operation *, 32> taken;
   for (const Candidate &c : candidates) {
     if (llvm::any_of(c.group,
-                     [&](const RowOp &r) { return taken.contains(r.op); }))
+                     [&](const RowOp &r) { return taken.contains(r.op); }) ||
+        (c.epilogueOf && taken.contains(c.epilogueOf)))
       continue;
     for (const RowOp &r : c.group)
       taken.insert(r.op);
+    if (c.epilogueOf) {
+      taken.insert(c.epilogueOf);
+      auto group = IntegerAttr::get(
+          IntegerType::get(block.getParentOp()->getContext(), 64), nextGroup++);
+      c.epilogueOf->setAttr(SpyreDialect::kFusionGroupAttrName, group);
+      for (const RowOp &r : c.group)
+        r.op->setAttr(SpyreDialect::kFusionGroupAttrName, group);
+      continue;
+    }
     fuseGroup(c.group, c.cut, c.wholeRowsPerCore, c.copyWholeInputs,
               /*commit=*/true);
   }
@@ -721,14 +815,7 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   SmallVector<Operation *> wholeOps;
   for (const RowOp &r : group)
     wholeOps.push_back(r.op);
-  if (!divisions) {
-    divisions.emplace(target, numCores, kernel::Policy::Model);
-    for (Operation &op : *first->getBlock())
-      if (isKernelPayload(&op) && op.getNumResults() == 1 &&
-          isDeviceTensor(op.getResult(0).getType()) &&
-          !op.hasAttr(SpyreDialect::kFusionGroupAttrName))
-        llvm::consumeError(divisions->choose(&op).takeError());
-  }
+  ensureDivisions(*first->getBlock(), numCores);
   std::optional<double> whole = modelledSeconds(wholeOps, *divisions);
   DivisionChooser blockChooser(target, numCores, kernel::Policy::Model);
   SmallVector<Operation *> copiesAndFirstBlock(residentCopies);

@@ -170,6 +170,41 @@ func.func @epilogue(%x: !a, %w: !w, %bias: !b) -> (!a, !r) {
 
 // -----
 
+!a = tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+!w = tensor<768x3072xf16, #spyre.layout<device_size = [48, 768, 64], stride_map = [64, 3072, 1]>>
+!h = tensor<512x3072xf16, #spyre.layout<device_size = [48, 512, 64], stride_map = [64, 3072, 1]>>
+!b = tensor<3072xf16, #spyre.layout<device_size = [48, 64], stride_map = [64, 1]>>
+
+// An elementwise chain that is all a matmul's output feeds (GPT-2's
+// up-projection, its bias and a tanh GELU, here with a sigmoid gate
+// after it) has tensors that exceed half the cores' LX together (ten of
+// 3 MiB), but only two or three are live at once: run whole as the
+// matmul's epilogue, one fusion group without blocks, the matmul's output
+// and every intermediate may stay in LX, which beats blocks of the chain
+// alone (the matmul's output would go to DDR and be copied back in).
+// ATT-LABEL: func.func @gelu_chain_epilogue
+// ATT-NOT: spyre.extract_slice
+// ATT: spyre.matmul {{.*}}{spyre.fusion_group = [[G:[0-9]+]] : i64}
+// ATT-COUNT-9: fusion_group = [[G]] : i64
+// ATT-NOT: spyre.extract_slice
+// ATT-NOT: spyre.insert_slice
+// ATT: return
+func.func @gelu_chain_epilogue(%x: !a, %w: !w, %bias: !b) -> !h {
+  %0 = spyre.matmul %x, %w : !a, !w -> !h
+  %1 = spyre.add %0, %bias {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (!h, !b) -> !h
+  %2 = spyre.mul %1, %1 : (!h, !h) -> !h
+  %3 = spyre.mul %2, %1 : (!h, !h) -> !h
+  %4 = spyre.add %1, %3 : (!h, !h) -> !h
+  %5 = spyre.tanh %4 : (!h) -> !h
+  %6 = spyre.add %5, %1 : (!h, !h) -> !h
+  %7 = spyre.mul %6, %1 : (!h, !h) -> !h
+  %8 = spyre.sigmoid %7 : (!h) -> !h
+  %9 = spyre.mul %8, %7 : (!h, !h) -> !h
+  return %9 : !h
+}
+
+// -----
+
 // Attention with 12 heads on 32 cores: the heads cannot be cut into blocks
 // every core shares evenly, so each block takes 6 heads and splits them 2
 // ways and their queries 16 ways. Both batch matmuls join the block (cut
