@@ -29,6 +29,16 @@
 //    the ops run whole (both divided and kept in LX as the later passes
 //    would).
 //
+// After the blocks, a group whose tensors fit together may run whole, as
+// one group whose ops all split their rows across the cores alike (so that
+// every intermediate's slices match its readers' and may stay in LX,
+// whatever the op), a row input several of its ops read copied into LX
+// once. Those groups and the matmul epilogues below compete (a bias add
+// belongs to one or the other): each is costed on the whole block with the
+// kernel model (every op divided and kept in LX as the later passes would,
+// readers outside the group included) and kept, the largest gain first,
+// while it still saves kMinWholeGain of the block.
+//
 // Inputs every block reads whole may be copied once before the blocks (an
 // attention mask every head adds), so that the copy stays in LX for all of
 // them, when the kernel model gives that a gain 10% larger.
@@ -42,8 +52,9 @@
 // chain's intermediates stay in LX while they are live (blocks of the chain
 // alone would send the matmul's output to DDR and copy it back in).
 //
-// Then every matmul whose users are all elementwise ops joins one group with
-// them, without blocks: its output may stay in LX for its epilogue.
+// Then every matmul still in no group whose users are all elementwise ops
+// joins one group with them, without blocks: its output may stay in LX for
+// its epilogue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +70,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <numeric>
+#include <set>
 
 namespace mlir::spyre {
 #define GEN_PASS_DEF_SPYREFUSEROWBLOCKS
@@ -78,6 +90,11 @@ constexpr int64_t kMaxBlocks = 256;
 /// the simulator's timing differ by more than a few percent on small
 /// kernels, and every block adds kernel launches.
 constexpr double kMinGain = 0.10;
+
+/// The share of the whole block's modelled time a group run whole must save
+/// (it adds no kernel unless it copies an input, but each group constrains
+/// its ops' divisions).
+constexpr double kMinWholeGain = 0.005;
 
 /// The host dims tried as the cut, outermost first.
 constexpr unsigned kMaxCutDim = 4;
@@ -242,6 +259,7 @@ struct FuseRowBlocksPass
           target = getTarget(f).getModel();
           for (Block &block : f.getFunctionBody()) {
             fuseBlock(block);
+            keepGroupsWhole(block);
             markEpilogues(block);
           }
           return success();
@@ -268,6 +286,13 @@ struct FuseRowBlocksPass
   /// (one fusion group: the matmul's output and every intermediate may stay
   /// in LX while they are live) saves over the two run apart.
   std::optional<double> epilogueGain(Operation *matmul, ArrayRef<RowOp> group);
+  /// Runs whole, as one group each, the row-wise groups whose tensors fit
+  /// half the cores' LX together where the whole block's modelled time
+  /// says that pays (WholeGroup).
+  void keepGroupsWhole(Block &block);
+  /// The kernel model's time for every kernel of `block`, divided and kept
+  /// in LX as the later passes would.
+  std::optional<double> blockSeconds(Block &block, int64_t numCores);
   /// Divides the block's ops as --spyre-divide-work would (once per block).
   void ensureDivisions(Block &block, int64_t numCores);
   /// The modelled seconds running `group` (ops row-wise along host dim
@@ -293,18 +318,21 @@ struct FuseRowBlocksPass
   std::optional<DivisionChooser> divisions;
 };
 
+/// A matmul in no group whose readers are all elementwise ops in none.
+static bool isEpilogueMatmul(Operation *op) {
+  return isa<MatmulOp, BatchMatmulOp>(op) &&
+         !op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
+         isDeviceTensor(op->getResult(0).getType()) &&
+         !op->getResult(0).use_empty() &&
+         llvm::all_of(op->getResult(0).getUsers(), [](Operation *u) {
+           return isa<ElementwiseOpInterface>(u) &&
+                  !u->hasAttr(SpyreDialect::kFusionGroupAttrName);
+         });
+}
+
 void FuseRowBlocksPass::markEpilogues(Block &block) {
   for (Operation &op : block) {
-    if (!isa<MatmulOp, BatchMatmulOp>(op) ||
-        op.hasAttr(SpyreDialect::kFusionGroupAttrName) ||
-        !isDeviceTensor(op.getResult(0).getType()) ||
-        op.getResult(0).use_empty())
-      continue;
-    bool epilogue = llvm::all_of(op.getResult(0).getUsers(), [](Operation *u) {
-      return isa<ElementwiseOpInterface>(u) &&
-             !u->hasAttr(SpyreDialect::kFusionGroupAttrName);
-    });
-    if (!epilogue)
+    if (!isEpilogueMatmul(&op))
       continue;
     auto group =
         IntegerAttr::get(IntegerType::get(op.getContext(), 64), nextGroup++);
@@ -338,6 +366,208 @@ Operation *FuseRowBlocksPass::epilogueMatmul(ArrayRef<RowOp> group) {
                     [&](Operation *u) { return members.contains(u); }))
     return nullptr;
   return matmul;
+}
+
+/// `group` run whole as one fusion group, applied to the IR so that it can be
+/// costed and undone: every op's rows split across the cores alike (the op
+/// dim at the result's cut dim; so that each intermediate's slices match its
+/// readers' and may stay in LX whatever the op), and a row input several of
+/// its ops read (a LayerNorm's x, read for its mean and again to centre it)
+/// copied into LX once and read from there by all of them.
+struct WholeGroup {
+  struct Copy {
+    Operation *copy;
+    SmallVector<OpOperand *> uses;
+  };
+  SmallVector<Operation *> ops;
+  SmallVector<Operation *> hinted;
+  SmallVector<Copy> copies;
+
+  /// Applies the group; nullopt (nothing changed) when an op's result does
+  /// not index the cut dim with a plain loop.
+  static std::optional<WholeGroup> apply(ArrayRef<RowOp> group, unsigned cut,
+                                         int64_t numCores, IntegerAttr id) {
+    WholeGroup whole;
+    llvm::SmallPtrSet<Operation *, 16> members;
+    for (const RowOp &r : group) {
+      AffineMap result =
+          cast<KernelPayloadOpInterface>(r.op).getIndexingMapsArray().back();
+      if (cut >= result.getNumResults() ||
+          !isa<AffineDimExpr>(result.getResult(cut)))
+        return std::nullopt;
+      members.insert(r.op);
+    }
+    Operation *first = group.front().op;
+    MLIRContext *context = first->getContext();
+    llvm::SetVector<Value> inputs;
+    for (const RowOp &r : group)
+      for (auto [o, operand] : llvm::enumerate(r.op->getOperands()))
+        if (r.cutDim[o] >= 0 && !members.contains(operand.getDefiningOp()) &&
+            isDeviceTensor(operand.getType()))
+          inputs.insert(operand);
+    OpBuilder builder(first);
+    for (Value in : inputs) {
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : in.getUses())
+        if (members.contains(use.getOwner()))
+          uses.push_back(&use);
+      if (uses.size() < 2)
+        continue;
+      Operation *copy = IdentityOp::create(builder, in.getLoc(), in.getType(),
+                                           ValueRange{in}, nullptr)
+                            .getOperation();
+      for (OpOperand *use : uses)
+        use->set(copy->getResult(0));
+      whole.copies.push_back({copy, std::move(uses)});
+      whole.ops.push_back(copy);
+    }
+    for (const RowOp &r : group)
+      whole.ops.push_back(r.op);
+    int64_t rows =
+        cast<RankedTensorType>(first->getResult(0).getType()).getDimSize(cut);
+    int64_t split = std::gcd(rows, numCores);
+    for (Operation *op : whole.ops) {
+      op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
+      if (op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
+        continue;
+      AffineMap result =
+          cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
+      SmallVector<int64_t> splits(result.getNumDims(), 1);
+      splits[cast<AffineDimExpr>(result.getResult(cut)).getPosition()] = split;
+      op->setAttr(SpyreDialect::kWorkDivisionAttrName,
+                  DenseI64ArrayAttr::get(context, splits));
+      whole.hinted.push_back(op);
+    }
+    return whole;
+  }
+
+  /// A matmul and the elementwise ops that read it as one group (its
+  /// output may stay in LX for them), applied.
+  static WholeGroup epilogue(Operation *matmul, IntegerAttr id) {
+    WholeGroup whole;
+    whole.ops.push_back(matmul);
+    for (Operation *user : matmul->getResult(0).getUsers())
+      if (!llvm::is_contained(whole.ops, user))
+        whole.ops.push_back(user);
+    for (Operation *op : whole.ops)
+      op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
+    return whole;
+  }
+
+  void undo() {
+    for (Operation *op : ops)
+      op->removeAttr(SpyreDialect::kFusionGroupAttrName);
+    for (Operation *op : hinted)
+      op->removeAttr(SpyreDialect::kWorkDivisionAttrName);
+    for (Copy &c : copies) {
+      for (OpOperand *use : c.uses)
+        use->set(c.copy->getOperand(0));
+      c.copy->erase();
+    }
+  }
+};
+
+std::optional<double> FuseRowBlocksPass::blockSeconds(Block &block,
+                                                      int64_t numCores) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    if (isKernelPayload(&op) && op.getNumResults() == 1 &&
+        isDeviceTensor(op.getResult(0).getType()))
+      ops.push_back(&op);
+  DivisionChooser chooser(target, numCores, kernel::Policy::Model);
+  for (Operation *op : ops) {
+    llvm::Expected<kernel::Division> division = chooser.choose(op);
+    if (!division) {
+      llvm::consumeError(division.takeError());
+      return std::nullopt;
+    }
+  }
+  return modelledSeconds(ops, chooser);
+}
+
+void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
+  int64_t numCores = cores == 0 ? target.cores : cores;
+  int64_t budget = target.usableLxBytes() * numCores / 2;
+  // The row-wise groups no block or epilogue took whose tensors fit half
+  // the cores' LX together, each once.
+  struct Candidate {
+    SmallVector<RowOp> group;
+    unsigned cut;
+    double gain;
+    /// Or a matmul with its elementwise readers (markEpilogues' group).
+    Operation *matmul = nullptr;
+  };
+  SmallVector<Candidate> candidates;
+  for (Operation &op : block)
+    if (isEpilogueMatmul(&op))
+      candidates.push_back({{}, 0, 0, &op});
+  std::set<SmallVector<Operation *>> seen;
+  for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
+    for (SmallVector<RowOp> &group : formGroups(block, cut)) {
+      SmallVector<Operation *> key;
+      int64_t total = 0;
+      llvm::SmallPtrSet<Operation *, 16> members;
+      for (const RowOp &r : group)
+        members.insert(r.op);
+      for (const RowOp &r : group) {
+        key.push_back(r.op);
+        total += deviceBytes(r.op->getResult(0).getType());
+        for (Value operand : r.op->getOperands())
+          if (!members.contains(operand.getDefiningOp()) &&
+              isDeviceTensor(operand.getType()))
+            total += deviceBytes(operand.getType());
+      }
+      if (total <= budget && seen.insert(key).second)
+        candidates.push_back({std::move(group), cut, 0});
+    }
+  if (candidates.empty())
+    return;
+  // Costed on the whole block (each op divided as --spyre-divide-work
+  // would, the tensors --spyre-plan-memory would keep in LX kept there,
+  // readers outside the group included), each against the block as it is;
+  // then kept, the largest gain first, each again against the block as the
+  // groups kept before left it.
+  std::optional<double> base = blockSeconds(block, numCores);
+  if (!base)
+    return;
+  auto marker = IntegerAttr::get(
+      IntegerType::get(block.getParentOp()->getContext(), 64), nextGroup);
+  auto applyCandidate = [&](const Candidate &c, IntegerAttr id) {
+    return c.matmul
+               ? std::optional<WholeGroup>(WholeGroup::epilogue(c.matmul, id))
+               : WholeGroup::apply(c.group, c.cut, numCores, id);
+  };
+  auto gainOf = [&](const Candidate &c, double against) -> double {
+    std::optional<WholeGroup> whole = applyCandidate(c, marker);
+    if (!whole)
+      return 0;
+    std::optional<double> seconds = blockSeconds(block, numCores);
+    whole->undo();
+    return seconds ? against - *seconds : 0;
+  };
+  for (Candidate &c : candidates)
+    c.gain = gainOf(c, *base);
+  llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
+    return a.gain > b.gain;
+  });
+  // A gain must be a share of the block's time (kMinWholeGain): the model
+  // and the simulator differ by a few percent on small kernels.
+  double current = *base;
+  for (const Candidate &c : candidates) {
+    if (c.gain <= 0 ||
+        llvm::any_of(c.group,
+                     [](const RowOp &r) {
+                       return r.op->hasAttr(SpyreDialect::kFusionGroupAttrName);
+                     }) ||
+        (c.matmul && !isEpilogueMatmul(c.matmul)))
+      continue;
+    double gain = gainOf(c, current);
+    if (gain < current * kMinWholeGain)
+      continue;
+    auto id = IntegerAttr::get(marker.getType(), nextGroup++);
+    if (applyCandidate(c, id))
+      current -= gain;
+  }
 }
 
 void FuseRowBlocksPass::ensureDivisions(Block &block, int64_t numCores) {
@@ -670,7 +900,7 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   int64_t numCores = cores == 0 ? target.cores : cores;
   int64_t budget = target.usableLxBytes() * numCores / 2;
   if (total <= budget)
-    return std::nullopt;
+    return std::nullopt; // (keepGroupsWhole may run it whole)
   // The peak of the tensors live at once, op by op in the group's order: a
   // row input is live from the block's start to its last reader in the
   // group, a result from its op to its last reader, or to the block's end

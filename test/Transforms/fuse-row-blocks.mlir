@@ -77,10 +77,17 @@ func.func @rmsnorm_two_results(%x: !x, %w: !w) -> (!x, !r) {
 !s = tensor<64x1024xf16, #spyre.layout<device_size = [16, 64, 64], stride_map = [64, 1024, 1]>>
 !r = tensor<64xf16, #spyre.layout<device_size = [1, 64, 64], stride_map = [-1, 1, -1]>>
 
-// A group whose tensors fit LX together is left to --spyre-plan-memory.
+// A group whose tensors fit LX together runs whole, as one group with its
+// rows split alike in every op, when that pays: here x, which max and sub
+// both read, is copied into LX once (one DDR read instead of two).
 // CHECK-LABEL: func.func @fits
+// CHECK-SAME: (%[[X:.*]]: tensor<64x1024xf16
 // CHECK-NOT: spyre.extract_slice
-// CHECK-NOT: fusion_group
+// CHECK: %[[C:.*]] = spyre.identity %[[X]] {spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 1, 1>}
+// CHECK: spyre.max %[[C]] dim = 1 {spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 1, 1>}
+// CHECK: spyre.sub %[[C]], %{{.*}} {{.*}}spyre.fusion_group = [[G]] : i64
+// CHECK: spyre.exp {{.*}}spyre.fusion_group = [[G]] : i64
+// CHECK-NOT: spyre.extract_slice
 // CHECK: return
 func.func @fits(%x: !s) -> !s {
   %0 = spyre.max %x dim = 1 : !s -> !r

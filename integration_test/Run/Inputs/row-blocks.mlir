@@ -136,3 +136,12 @@ func.func @gelu_tanh_up(%x: tensor<64x768xf16>, %w: tensor<3072x768xf16>, %b: te
   } -> tensor<64x3072xf16>
   return %y : tensor<64x3072xf16>
 }
+
+// Softmax over 512x768 fits the 32 cores' LX whole: it runs as one group,
+// each op's rows split across the cores alike, x copied into LX once for
+// both its readers (max and sub).
+func.func @softmax_whole(%x: tensor<512x768xf16>) -> tensor<512x768xf16> {
+  %e = tensor.empty() : tensor<512x768xf16>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<512x768xf16>) outs(%e : tensor<512x768xf16>) -> tensor<512x768xf16>
+  return %y : tensor<512x768xf16>
+}
