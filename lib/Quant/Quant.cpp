@@ -211,9 +211,10 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
                                 "e5m2, e3m2fn, e2m3fn, e2m1fn and their fnuz "
                                 "spellings, int8)",
                                 info.name));
-    if (spec.tile != 32)
-      return fail(llvm::formatv(
-          "MX scaling uses blocks of 32 values (tile = {0})", spec.tile));
+    if (spec.tile != kMxBlockSize)
+      return fail(
+          llvm::formatv("MX scaling uses blocks of {0} values (tile = {1})",
+                        kMxBlockSize, spec.tile));
     if (spec.scaleType && *spec.scaleType != ScaleType::E8M0)
       return fail("MX scales are E8M0");
     if (spec.zeroPoint)
@@ -294,7 +295,7 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
                                 "or mx scaling, not {1}",
                                 book.code, stringifyScaling(spec.scaling)));
     if (spec.subtile) {
-      int64_t tile = spec.scaling == Scaling::MX ? 32 : spec.tile;
+      int64_t tile = spec.scaling == Scaling::MX ? kMxBlockSize : spec.tile;
       if (spec.scaling != Scaling::Tile && spec.scaling != Scaling::MX)
         return fail("codebook subtiles divide 1-D tiles (tile or mx "
                     "scaling)");

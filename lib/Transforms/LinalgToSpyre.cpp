@@ -2084,6 +2084,20 @@ struct DelinearizeIndexing : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// The #spyre.quant of a compressed scheme with the library's defaults for
+/// the rest (the last dim scaled, its tiles, no sparsity or codebook).
+QuantAttr quantScheme(MLIRContext *context, quant::Format format,
+                      quant::Scaling scaling,
+                      std::optional<quant::ScaleType> scaleType,
+                      bool zeroPoint) {
+  quant::QuantSpec defaults;
+  return QuantAttr::get(context, format, scaling, quant::CastMode::Compressed,
+                        defaults.axis, defaults.tile, defaults.axis2,
+                        defaults.tile2, scaleType, /*multiscale=*/false,
+                        zeroPoint, /*sparsity=*/0, /*codebook=*/nullptr,
+                        /*subtile=*/0, /*mappings=*/nullptr);
+}
+
 /// A linalg.generic that dequantizes int8 with arith ops, as front ends
 /// write it (torch-mlir's `aten.dequantize` of a per-tensor or per-channel
 /// quantized tensor): over [N, K], `(sitofp(q) - zero) * scale` (the zero
@@ -2107,6 +2121,19 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     OpOperand *input = nullptr;
     std::optional<double> constant;
   };
+
+  /// What a generic yields, seen through a rounding of an f32 value to the
+  /// result's type (to nearest even, as spyre.dequantize rounds); nullopt
+  /// for any other truncation.
+  static std::optional<Value> valueBeforeRounding(linalg::GenericOp op) {
+    Value v = op.getBody()->getTerminator()->getOperand(0);
+    if (auto trunc = v.getDefiningOp<arith::TruncFOp>()) {
+      if (trunc.getRoundingmodeAttr() || !trunc.getIn().getType().isF32())
+        return std::nullopt;
+      return trunc.getIn();
+    }
+    return v;
+  }
 
   static bool feedsContraction(Value value) {
     for (Operation *user : value.getUsers()) {
@@ -2172,13 +2199,10 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
       return failure();
     // Walk the body back from the yield: the product in the result's type,
     // or in f32 rounded to it (to nearest even, as the dequantize rounds).
-    Value v = op.getBody()->getTerminator()->getOperand(0);
-    if (auto trunc = v.getDefiningOp<arith::TruncFOp>()) {
-      if (trunc.getRoundingmodeAttr() || !trunc.getIn().getType().isF32())
-        return failure();
-      v = trunc.getIn();
-    }
-    auto mul = v.getDefiningOp<arith::MulFOp>();
+    std::optional<Value> v = valueBeforeRounding(op);
+    if (!v)
+      return failure();
+    auto mul = v->getDefiningOp<arith::MulFOp>();
     if (!mul)
       return failure();
     Type computeType = mul.getType();
@@ -2303,13 +2327,10 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     SmallVector<Value> parts = {data, part(scale, computeType)};
     if (zero)
       parts.push_back(part(*zero, rewriter.getI8Type()));
-    auto quantAttr = QuantAttr::get(
+    auto quantAttr = quantScheme(
         context, quant::Format::Int8,
-        channel ? quant::Scaling::Channel : quant::Scaling::Tensor,
-        quant::CastMode::Compressed, /*axis=*/-1, /*tile=*/32, /*axis2=*/-2,
-        /*tile2=*/32, scaleType, /*multiscale=*/false,
-        /*zero_point=*/zero.has_value(), /*sparsity=*/0, /*codebook=*/nullptr,
-        /*subtile=*/0, /*mappings=*/nullptr);
+        channel ? quant::Scaling::Channel : quant::Scaling::Tensor, scaleType,
+        /*zeroPoint=*/zero.has_value());
     rewriter.replaceOpWithNewOp<DequantizeOp>(op, resultType, parts, quantAttr);
     return success();
   }
@@ -2406,12 +2427,9 @@ struct QuantizeIdiom : OpRewritePattern<linalg::GenericOp> {
       return failure();
 
     MLIRContext *context = op.getContext();
-    auto quantAttr = QuantAttr::get(
-        context, quant::Format::Int8, quant::Scaling::Tensor,
-        quant::CastMode::Compressed, /*axis=*/-1, /*tile=*/32, /*axis2=*/-2,
-        /*tile2=*/32, /*scale_type=*/std::nullopt, /*multiscale=*/false,
-        /*zero_point=*/true, /*sparsity=*/0, /*codebook=*/nullptr,
-        /*subtile=*/0, /*mappings=*/nullptr);
+    auto quantAttr =
+        quantScheme(context, quant::Format::Int8, quant::Scaling::Tensor,
+                    /*scaleType=*/std::nullopt, /*zeroPoint=*/true);
     FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> parts =
         quantAttr.getPartTypes(inputType, [&] { return op.emitError(); });
     if (failed(parts) || parts->size() != 3 || (*parts)[0].second != resultType)
@@ -2428,6 +2446,102 @@ struct QuantizeIdiom : OpRewritePattern<linalg::GenericOp> {
                  rewriter.getI8IntegerAttr(static_cast<int8_t>(*zero)))};
     rewriter.replaceOpWithNewOp<QuantizeOp>(op, TypeRange{resultType}, input,
                                             scales, quantAttr);
+    return success();
+  }
+};
+
+/// MX fake quantization as MLIR writes it: a linalg.generic computing
+/// `scaling_extf(scaling_truncf(x, s), s)` (quantize and dequantize in one
+/// body) from an f32 x (or an f16 / bf16 one widened) and E8M0 scales read
+/// per block of 32 along the last dim (`(..., d floordiv 32)`), to FP4 or
+/// FP6 (formats without infinities or NaN, whose truncation saturates as the
+/// quantization library's does), its f32 result optionally rounded to f16 /
+/// bf16, read by a matmul, becomes `spyre.quantize` of the MX scheme with
+/// those scales given and `spyre.dequantize`: the same values (the quotient
+/// in f32, rounded to nearest even; the product exact), and the matmul then
+/// multiplies the packed data (a scaled matmul; for a constant weight the
+/// quantize folds).
+struct MxFakeQuantIdiom : OpRewritePattern<linalg::GenericOp> {
+  MxFakeQuantIdiom(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/3) {}
+
+  static std::optional<quant::Format> mxFormatOf(Type type) {
+    if (isa<Float4E2M1FNType>(type))
+      return quant::Format::E2M1FN;
+    if (isa<Float6E2M3FNType>(type))
+      return quant::Format::E2M3FN;
+    if (isa<Float6E3M2FNType>(type))
+      return quant::Format::E3M2FN;
+    return std::nullopt;
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTopLevel(op) || op.getNumResults() != 1 ||
+        op.getNumDpsInputs() != 2 || op.getNumReductionLoops() != 0 ||
+        !op.hasPureTensorSemantics() ||
+        !DequantizeIdiom::feedsContraction(op.getResult(0)))
+      return failure();
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    Type element = resultType.getElementType();
+    int64_t rank = resultType.getRank();
+    if (rank < 1 || !resultType.hasStaticShape() ||
+        !(element.isF32() || element.isF16() || element.isBF16()))
+      return failure();
+    std::optional<Value> v = DequantizeIdiom::valueBeforeRounding(op);
+    if (!v)
+      return failure();
+    auto extend = v->getDefiningOp<arith::ScalingExtFOp>();
+    if (!extend || !extend.getType().isF32())
+      return failure();
+    auto truncate = extend.getIn().getDefiningOp<arith::ScalingTruncFOp>();
+    if (!truncate || truncate.getScale() != extend.getScale())
+      return failure();
+    std::optional<quant::Format> format = mxFormatOf(truncate.getType());
+    Value x = truncate.getIn();
+    if (auto widen = x.getDefiningOp<arith::ExtFOp>())
+      x = widen.getIn();
+    auto xArg = dyn_cast<BlockArgument>(x);
+    auto scaleArg = dyn_cast<BlockArgument>(truncate.getScale());
+    if (!format || !truncate.getIn().getType().isF32() || !xArg || !scaleArg ||
+        xArg.getOwner() != op.getBody() ||
+        scaleArg.getOwner() != op.getBody() ||
+        xArg.getArgNumber() >= op.getNumDpsInputs() ||
+        scaleArg.getArgNumber() >= op.getNumDpsInputs() ||
+        !isa<Float8E8M0FNUType>(scaleArg.getType()))
+      return failure();
+    OpOperand *xOperand = op.getDpsInputOperand(xArg.getArgNumber());
+    OpOperand *scaleOperand = op.getDpsInputOperand(scaleArg.getArgNumber());
+    // x read as it is; the scales per block of 32 along the last dim.
+    MLIRContext *context = op.getContext();
+    SmallVector<AffineExpr> blocks;
+    for (int64_t d = 0; d < rank; ++d)
+      blocks.push_back(d + 1 == rank ? rewriter.getAffineDimExpr(d).floorDiv(
+                                           quant::kMxBlockSize)
+                                     : rewriter.getAffineDimExpr(d));
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    if (op.getMatchingIndexingMap(xOperand) != identity ||
+        op.getIndexingMapsArray().back() != identity ||
+        op.getMatchingIndexingMap(scaleOperand) !=
+            AffineMap::get(rank, 0, blocks, context))
+      return failure();
+    Value input = xOperand->get();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto quantAttr = quantScheme(context, *format, quant::Scaling::MX,
+                                 /*scaleType=*/std::nullopt,
+                                 /*zeroPoint=*/false);
+    FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> parts =
+        quantAttr.getPartTypes(inputType, [&] { return op.emitError(); });
+    Value scales = scaleOperand->get();
+    if (failed(parts) || parts->size() != 2 ||
+        (*parts)[1].second != scales.getType())
+      return failure();
+    Location loc = op.getLoc();
+    auto quantize =
+        QuantizeOp::create(rewriter, loc, TypeRange{(*parts)[0].second}, input,
+                           ValueRange{scales}, quantAttr);
+    rewriter.replaceOpWithNewOp<DequantizeOp>(
+        op, resultType, ValueRange{quantize.getResult(0), scales}, quantAttr);
     return success();
   }
 };
@@ -2558,7 +2672,7 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
                ReshapePattern<tensor::CollapseShapeOp>, ExtractSlicePattern,
                InsertSlicePattern, ConcatPattern, PadPattern, ConstantPattern>(
       context, state);
-  patterns
-      .add<TransposePattern, ActivationIdioms, MaterializeInDestinationPattern,
-           DequantizeIdiom, QuantizeIdiom, DelinearizeIndexing>(context);
+  patterns.add<TransposePattern, ActivationIdioms,
+               MaterializeInDestinationPattern, DequantizeIdiom, QuantizeIdiom,
+               MxFakeQuantIdiom, DelinearizeIndexing>(context);
 }

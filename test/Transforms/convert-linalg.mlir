@@ -1357,6 +1357,67 @@ func.func @quantize_idiom_near_misses(%x: tensor<16x64xf32>, %h: tensor<16x64xf1
 
 // -----
 
+// MX fake quantization (scaling_truncf to FP4 and scaling_extf back in one
+// body, E8M0 scales read per block of 32) read by a matmul: spyre.quantize
+// of the MXFP4 scheme with the scales given, which the matmul then reads
+// packed (a scaled matmul).
+// CHECK-LABEL: func.func @mx_fake_quant
+// CHECK-SAME: (%[[X:.+]]: tensor<8x256xf16>, %[[W:.+]]: tensor<64x256xf32>, %[[S:.+]]: tensor<64x8xf8E8M0FNU>)
+// CHECK: %[[D:.+]] = spyre.quantize %[[W]] scales(%[[S]] : tensor<64x8xf8E8M0FNU>) {quant = #spyre.quant<format = e2m1fn, scaling = mx>} : tensor<64x256xf32> -> tensor<64x128xi8>
+// CHECK: spyre.scaled_matmul %[[X]], %[[D]], %[[S]] {quant = #spyre.quant<format = e2m1fn, scaling = mx>}
+// CHECK-NOT: linalg.generic
+func.func @mx_fake_quant(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>, %s: tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16> {
+  %e0 = tensor.empty() : tensor<64x256xf16>
+  %wq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w, %s : tensor<64x256xf32>, tensor<64x8xf8E8M0FNU>) outs(%e0 : tensor<64x256xf16>) {
+  ^bb0(%v: f32, %e: f8E8M0FNU, %o: f16):
+    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f4E2M1FN
+    %d = arith.scaling_extf %q, %e : f4E2M1FN, f8E8M0FNU to f32
+    %h = arith.truncf %d : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %wq : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
+// Not MX fake quantization as the library computes it: to fp8 e4m3fn
+// (whose truncation overflows to NaN where the library saturates), and
+// scales per block of 16.
+// CHECK-LABEL: func.func @mx_fake_quant_near_misses
+// CHECK-NOT: spyre.quantize
+// CHECK-COUNT-2: linalg.generic
+func.func @mx_fake_quant_near_misses(%w: tensor<64x256xf32>, %s: tensor<64x8xf8E8M0FNU>, %s16: tensor<64x16xf8E8M0FNU>, %x: tensor<8x256xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %e0 = tensor.empty() : tensor<64x256xf32>
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w, %s : tensor<64x256xf32>, tensor<64x8xf8E8M0FNU>) outs(%e0 : tensor<64x256xf32>) {
+  ^bb0(%v: f32, %e: f8E8M0FNU, %o: f32):
+    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f8E4M3FN
+    %d = arith.scaling_extf %q, %e : f8E4M3FN, f8E8M0FNU to f32
+    linalg.yield %d : f32
+  } -> tensor<64x256xf32>
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 16)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w, %s16 : tensor<64x256xf32>, tensor<64x16xf8E8M0FNU>) outs(%e0 : tensor<64x256xf32>) {
+  ^bb0(%v: f32, %e: f8E8M0FNU, %o: f32):
+    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f4E2M1FN
+    %d = arith.scaling_extf %q, %e : f4E2M1FN, f8E8M0FNU to f32
+    linalg.yield %d : f32
+  } -> tensor<64x256xf32>
+  %e = tensor.empty() : tensor<8x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+  // expected-remark @+1 {{stays on the host}}
+  %ya = linalg.matmul_transpose_b ins(%x, %a : tensor<8x256xf32>, tensor<64x256xf32>) outs(%f : tensor<8x64xf32>) -> tensor<8x64xf32>
+  // expected-remark @+1 {{stays on the host}}
+  %yb = linalg.matmul_transpose_b ins(%x, %b : tensor<8x256xf32>, tensor<64x256xf32>) outs(%f : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %ya, %yb : tensor<8x64xf32>, tensor<8x64xf32>
+}
+
+// -----
+
 // A product rounded to f16 and widened again is not the dequantize's one
 // rounding: left as written.
 // CHECK-LABEL: func.func @dequantize_idiom_widened

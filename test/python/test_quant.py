@@ -696,6 +696,42 @@ def test_torch_quantize_per_tensor_in_mlir_against_numpy():
     assert (q == 127).any() and (q == -128).any()
 
 
+def test_mx_fake_quant_linear_on_the_device_against_numpy():
+    # MXFP4 fake quantization as MLIR writes it (scaling_truncf, then
+    # scaling_extf, the E8M0 scales given per block of 32) before a linear
+    # layer: raised to a quantize with the scales given and the device's
+    # scaled matmul; NumPy rounds each quotient to the e2m1 grid.
+    rng = np.random.default_rng(23)
+    x = rng.standard_normal((8, 256)).astype(np.float16)
+    w = rng.standard_normal((64, 256)).astype(np.float32)
+    s = rng.integers(124, 128, (64, 8), dtype=np.uint8)
+    text = """func.func @f(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>, %s: tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16> {
+  %e0 = tensor.empty() : tensor<64x256xf16>
+  %wq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w, %s : tensor<64x256xf32>, tensor<64x8xf8E8M0FNU>) outs(%e0 : tensor<64x256xf16>) {
+  ^bb0(%v: f32, %e: f8E8M0FNU, %o: f16):
+    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f4E2M1FN
+    %d = arith.scaling_extf %q, %e : f4E2M1FN, f8E8M0FNU to f32
+    %h = arith.truncf %d : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %wq : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+"""
+    compiled = spyre.compile(text)
+    assert "_scaledbatchmatmul" in compiled.ir
+    (y,), stats = spyre.run(text, [x, w, s], check=True)
+    assert stats["check_ok"]
+    scale = 2.0 ** (s.astype(np.float64) - 127).repeat(32, axis=1)
+    wq = round_to_grid(w.astype(np.float64) / scale, FP4) * scale
+    want = x.astype(np.float64) @ wq.astype(np.float16).astype(np.float64).T
+    np.testing.assert_allclose(y.astype(np.float64), want, rtol=2e-2,
+                               atol=2e-2 * np.abs(want).max())
+
+
 FP8_CASTS = """func.func @quantize(%x: tensor<64x256xf16>) -> (tensor<64x256xf8E4M3FN>, tensor<64x1xf32>) {
   %d, %s = spyre.quantize %x {quant = #spyre.quant<format = e4m3fn, scaling = channel>}
       : tensor<64x256xf16> -> tensor<64x256xf8E4M3FN>, tensor<64x1xf32>

@@ -423,12 +423,18 @@ int main(int argc, char **argv) {
   }
 
   const SimStats &stats = result->stats;
-  llvm::outs() << llvm::formatv(
-      "modelled time: {0:f2} us, {1:f1}% of the program roofline ({2:f2} "
-      "us), {3:f3} MB of DDR traffic ({4:f2}x the compulsory {5:f3} MB)\n",
-      stats.seconds * 1e6, stats.programUtilisation() * 100,
-      stats.programRoofline() * 1e6, stats.ddrBytes / 1e6, stats.trafficRatio(),
-      stats.compulsoryBytes / 1e6);
+  if (stats.kernels.empty())
+    llvm::outs() << llvm::formatv(
+        "modelled time: {0:f2} us, {1:f3} MB of DDR traffic (no device "
+        "kernels: no roofline to measure against)\n",
+        stats.seconds * 1e6, stats.ddrBytes / 1e6);
+  else
+    llvm::outs() << llvm::formatv(
+        "modelled time: {0:f2} us, {1:f1}% of the program roofline ({2:f2} "
+        "us), {3:f3} MB of DDR traffic ({4:f2}x the compulsory {5:f3} MB)\n",
+        stats.seconds * 1e6, stats.programUtilisation() * 100,
+        stats.programRoofline() * 1e6, stats.ddrBytes / 1e6,
+        stats.trafficRatio(), stats.compulsoryBytes / 1e6);
   if (!stats.hostSegments.empty())
     llvm::outs() << llvm::formatv(
         "(the device part: {0} host segment(s) ran on this machine, outside "

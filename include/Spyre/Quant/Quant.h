@@ -84,6 +84,9 @@ double decode(Format format, uint32_t code);
 // Quantization schemes
 //===----------------------------------------------------------------------===//
 
+/// Values per OCP MX block, which share one E8M0 scale (OCP MX v1.0, 5.2).
+constexpr int64_t kMxBlockSize = 32;
+
 /// How the scales are found (TensorCast's scale specs).
 enum class Scaling : uint8_t {
   None,    ///< unscaled cast (float formats only)
@@ -91,7 +94,7 @@ enum class Scaling : uint8_t {
   Channel, ///< one scale per slice: the tile spans the whole `axis`
   Tile,    ///< 1-D tiles of `tile` elements along `axis`
   Matrix,  ///< 2-D tiles: `tile` along `axis`, `tile2` along `axis2`
-  MX,      ///< OCP MX: tiles of 32 along `axis`, E8M0 scales
+  MX,      ///< OCP MX: blocks of kMxBlockSize along `axis`, E8M0 scales
 };
 
 enum class CastMode : uint8_t { Virtual, Actual, Compressed };

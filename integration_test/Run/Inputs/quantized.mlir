@@ -436,6 +436,27 @@ func.func @torch_qdq_weight(%x: tensor<8x64xf16>) -> tensor<8x32xf16> {
   return %y : tensor<8x32xf16>
 }
 
+
+// An MXFP4 fake-quantized weight (scaling_truncf and scaling_extf in one
+// body, E8M0 scales given per block of 32): raised to spyre.quantize with
+// the scales given (on the host) and a scaled matmul reading the packed
+// data on the device.
+func.func @mx_fake_quant_linear(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>, %s: tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16> {
+  %e0 = tensor.empty() : tensor<64x256xf16>
+  %wq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w, %s : tensor<64x256xf32>, tensor<64x8xf8E8M0FNU>) outs(%e0 : tensor<64x256xf16>) {
+  ^bb0(%v: f32, %e: f8E8M0FNU, %o: f16):
+    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f4E2M1FN
+    %d = arith.scaling_extf %q, %e : f4E2M1FN, f8E8M0FNU to f32
+    %h = arith.truncf %d : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %wq : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
 {-#
   dialect_resources: {
     builtin: {
