@@ -773,12 +773,18 @@ LogicalResult lowerQuantize(IRRewriter &rewriter, QuantizeOp op,
   }
   // The given scales' companion names, in the order the op takes them.
   SmallVector<std::string> given;
-  if (!op.getScales().empty())
-    for (const auto &part :
-         *op.getQuant().getPartTypes(inputType, [&] { return op.emitError(); }))
+  if (!op.getScales().empty()) {
+    FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> parts =
+        op.getQuant().getPartTypes(inputType, [&] { return op.emitError(); });
+    if (failed(parts)) {
+      why = "its parts do not follow from its scheme";
+      return failure();
+    }
+    for (const auto &part : *parts)
       if (part.first == "scale" || part.first == "zero" ||
           part.first == "tenscale")
         given.push_back(part.first.str());
+  }
   int64_t index;
   {
     std::lock_guard<std::mutex> lock(hostQuantizeMutex());

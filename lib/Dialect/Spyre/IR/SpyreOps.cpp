@@ -267,10 +267,12 @@ LogicalResult QuantizeOp::fold(FoldAdaptor adaptor,
   quant::GivenScales given;
   std::optional<quant::Buffer> *slots[] = {&given.scale, &given.zero,
                                            &given.tenscale};
-  SmallVector<std::pair<StringRef, RankedTensorType>> expected =
-      *getQuant().getPartTypes(type, [&] { return emitOpError(); });
+  FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> expected =
+      getQuant().getPartTypes(type, [&] { return emitOpError(); });
+  if (failed(expected))
+    return failure();
   unsigned next = 0;
-  for (const auto &part : expected) {
+  for (const auto &part : *expected) {
     if (getScales().empty() || !isGivenScale(part.first))
       continue;
     auto attr =
