@@ -29,16 +29,6 @@
 //    the ops run whole (both divided and kept in LX as the later passes
 //    would).
 //
-// After the blocks, a group whose tensors fit together may run whole, as
-// one group whose ops all split their rows across the cores alike (so that
-// every intermediate's slices match its readers' and may stay in LX,
-// whatever the op), a row input several of its ops read copied into LX
-// once. Those groups and the matmul epilogues below compete (a bias add
-// belongs to one or the other): each is costed on the whole block with the
-// kernel model (every op divided and kept in LX as the later passes would,
-// readers outside the group included) and kept, the largest gain first,
-// while it still saves kMinWholeGain of the block.
-//
 // Inputs every block reads whole may be copied once before the blocks (an
 // attention mask every head adds), so that the copy stays in LX for all of
 // them, when the kernel model gives that a gain 10% larger.
@@ -51,6 +41,16 @@
 // kernel model gives that the larger gain: the matmul's output and the
 // chain's intermediates stay in LX while they are live (blocks of the chain
 // alone would send the matmul's output to DDR and copy it back in).
+//
+// After the blocks, a group whose tensors fit together may run whole, as
+// one group whose ops all split their rows across the cores alike (so that
+// every intermediate's slices match its readers' and may stay in LX,
+// whatever the op), a row input several of its ops read copied into LX
+// once. Those groups and the matmul epilogues below compete (a bias add
+// belongs to one or the other): each is costed on the whole block with the
+// kernel model (every op divided and kept in LX as the later passes would,
+// readers outside the group included) and kept, the largest gain first,
+// while it still saves kMinWholeGain of the block.
 //
 // Then every matmul still in no group whose users are all elementwise ops
 // joins one group with them, without blocks: its output may stay in LX for
