@@ -255,7 +255,7 @@ void bindQuant(py::module_ &m) {
           };
           for (auto item : parts) {
             std::string name = item.first.cast<std::string>();
-            if (name != "scale" && name != "zero" && name != "tenscale")
+            if (!GivenScales::holds(name))
               throw py::value_error("scales gives '" + name +
                                     "'; it may give scale, zero and "
                                     "tenscale");

@@ -719,9 +719,7 @@ extern "C" void spyreQuantizeHost(int64_t index, int64_t r0, void *d0,
         unrankedBytes(outs[firstGiven + i].first, outs[firstGiven + i].second);
     spyre::quant::Buffer buffer;
     buffer.bytes.assign(bytes.begin(), bytes.end());
-    (name == "scale"  ? given.scale
-     : name == "zero" ? given.zero
-                      : given.tenscale) = std::move(buffer);
+    *given.slot(name) = std::move(buffer);
   }
   llvm::Expected<spyre::quant::QuantizedTensor> q = spyre::quant::quantize(
       values, entry.shape, entry.spec, entry.given.empty() ? nullptr : &given);
@@ -781,8 +779,7 @@ LogicalResult lowerQuantize(IRRewriter &rewriter, QuantizeOp op,
       return failure();
     }
     for (const auto &part : *parts)
-      if (part.first == "scale" || part.first == "zero" ||
-          part.first == "tenscale")
+      if (spyre::quant::GivenScales::holds(part.first))
         given.push_back(part.first.str());
   }
   int64_t index;

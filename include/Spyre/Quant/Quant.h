@@ -226,6 +226,18 @@ llvm::StringRef storageDtype(llvm::StringRef dtype);
 /// stores them (zero points packed in compressed mode).
 struct GivenScales {
   std::optional<Buffer> scale, zero, tenscale;
+
+  /// The companion named `name` ("scale", "zero" or "tenscale"; null for
+  /// the others, which a program cannot give).
+  std::optional<Buffer> *slot(llvm::StringRef name) {
+    return name == "scale"      ? &scale
+           : name == "zero"     ? &zero
+           : name == "tenscale" ? &tenscale
+                                : nullptr;
+  }
+  static bool holds(llvm::StringRef name) {
+    return GivenScales().slot(name) != nullptr;
+  }
 };
 
 /// Quantizes a row-major float32 tensor of `shape`. With `given`, the scales

@@ -151,12 +151,6 @@ static LogicalResult verifyQuantParts(Operation *op, QuantAttr quant,
   return success();
 }
 
-/// The companions a program may give a quantize instead of the ones it
-/// finds.
-static bool isGivenScale(StringRef part) {
-  return part == "scale" || part == "zero" || part == "tenscale";
-}
-
 LogicalResult QuantizeOp::verify() {
   auto type = cast<RankedTensorType>(getInput().getType());
   if (getScales().empty())
@@ -168,7 +162,7 @@ LogicalResult QuantizeOp::verify() {
     return failure();
   SmallVector<std::pair<StringRef, RankedTensorType>> given, returned;
   for (const auto &part : *expected)
-    (isGivenScale(part.first) ? given : returned).push_back(part);
+    (quant::GivenScales::holds(part.first) ? given : returned).push_back(part);
   if (given.empty())
     return emitOpError() << getQuant() << " has no scales to give";
   auto check = [&](ArrayRef<std::pair<StringRef, RankedTensorType>> parts,
@@ -265,15 +259,13 @@ LogicalResult QuantizeOp::fold(FoldAdaptor adaptor,
     if (getElementTypeOrSelf(part).getIntOrFloatBitWidth() % 8 != 0)
       return failure();
   quant::GivenScales given;
-  std::optional<quant::Buffer> *slots[] = {&given.scale, &given.zero,
-                                           &given.tenscale};
   FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> expected =
       getQuant().getPartTypes(type, [&] { return emitOpError(); });
   if (failed(expected))
     return failure();
   unsigned next = 0;
   for (const auto &part : *expected) {
-    if (getScales().empty() || !isGivenScale(part.first))
+    if (getScales().empty() || !quant::GivenScales::holds(part.first))
       continue;
     auto attr =
         dyn_cast_if_present<DenseElementsAttr>(adaptor.getScales()[next++]);
@@ -283,8 +275,7 @@ LogicalResult QuantizeOp::fold(FoldAdaptor adaptor,
       return failure();
     quant::Buffer buffer;
     buffer.bytes = std::move(*bytes);
-    int slot = part.first == "scale" ? 0 : part.first == "zero" ? 1 : 2;
-    *slots[slot] = std::move(buffer);
+    *given.slot(part.first) = std::move(buffer);
   }
   llvm::Expected<quant::QuantizedTensor> q = quant::quantize(
       *values, type.getShape(), spec, getScales().empty() ? nullptr : &given);
