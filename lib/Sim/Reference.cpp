@@ -727,11 +727,8 @@ extern "C" void spyreQuantizeHost(int64_t index, int64_t r0, void *d0,
     llvm::consumeError(q.takeError());
     return;
   }
-  SmallVector<const spyre::quant::Buffer *> parts = {&q->data};
-  for (const std::optional<spyre::quant::Buffer> *part :
-       {&q->scale, &q->zero, &q->tenscale, &q->meta, &q->mask})
-    if (*part && (entry.given.empty() || part == &q->meta || part == &q->mask))
-      parts.push_back(&**part);
+  SmallVector<const spyre::quant::Buffer *> parts =
+      q->storedParts(/*scalesGiven=*/!entry.given.empty());
   for (auto [i, part] : llvm::enumerate(parts)) {
     MutableArrayRef<uint8_t> out = unrankedBytes(outs[i].first, outs[i].second);
     // Virtual data holds the values in the input's own type.

@@ -213,6 +213,18 @@ struct QuantizedTensor {
   llvm::SmallVector<int64_t> shape;
   Buffer data;
   std::optional<Buffer> scale, zero, tenscale, meta, mask;
+
+  /// The parts present, in spyre.quantize's result order (data, scale,
+  /// zero, tenscale, meta, mask); without the ones GivenScales holds when
+  /// the scales were given.
+  llvm::SmallVector<const Buffer *> storedParts(bool scalesGiven) const {
+    llvm::SmallVector<const Buffer *> parts = {&data};
+    for (const std::optional<Buffer> *part :
+         {&scale, &zero, &tenscale, &meta, &mask})
+      if (*part && (!scalesGiven || part == &meta || part == &mask))
+        parts.push_back(&**part);
+    return parts;
+  }
 };
 
 /// The numpy dtype a host buffer holds elements of `dtype` (a torch

@@ -283,13 +283,8 @@ LogicalResult QuantizeOp::fold(FoldAdaptor adaptor,
     llvm::consumeError(q.takeError());
     return failure();
   }
-  SmallVector<const quant::Buffer *> parts = {&q->data};
-  for (const std::optional<quant::Buffer> *part :
-       {&q->scale, &q->zero, &q->tenscale, &q->meta, &q->mask})
-    if (*part &&
-        (getScales().empty() ||
-         (part != &q->scale && part != &q->zero && part != &q->tenscale)))
-      parts.push_back(&**part);
+  SmallVector<const quant::Buffer *> parts =
+      q->storedParts(/*scalesGiven=*/!getScales().empty());
   if (parts.size() != getNumResults())
     return failure();
   for (auto [part, resultType] : llvm::zip(parts, getResultTypes())) {
