@@ -318,12 +318,16 @@ struct FuseRowBlocksPass
   std::optional<DivisionChooser> divisions;
 };
 
+/// A matmul on the device in no group.
+static bool isUngroupedMatmul(Operation *op) {
+  return isa_and_nonnull<MatmulOp, BatchMatmulOp>(op) &&
+         !op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
+         isDeviceTensor(op->getResult(0).getType());
+}
+
 /// A matmul in no group whose readers are all elementwise ops in none.
 static bool isEpilogueMatmul(Operation *op) {
-  return isa<MatmulOp, BatchMatmulOp>(op) &&
-         !op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
-         isDeviceTensor(op->getResult(0).getType()) &&
-         !op->getResult(0).use_empty() &&
+  return isUngroupedMatmul(op) && !op->getResult(0).use_empty() &&
          llvm::all_of(op->getResult(0).getUsers(), [](Operation *u) {
            return isa<ElementwiseOpInterface>(u) &&
                   !u->hasAttr(SpyreDialect::kFusionGroupAttrName);
@@ -353,9 +357,7 @@ Operation *FuseRowBlocksPass::epilogueMatmul(ArrayRef<RowOp> group) {
   for (const RowOp &r : group)
     for (Value operand : r.op->getOperands()) {
       Operation *producer = operand.getDefiningOp();
-      if (!isa_and_nonnull<MatmulOp, BatchMatmulOp>(producer) ||
-          producer->hasAttr(SpyreDialect::kFusionGroupAttrName) ||
-          !isDeviceTensor(operand.getType()))
+      if (!isUngroupedMatmul(producer))
         continue;
       if (matmul && matmul != producer)
         return nullptr;
@@ -467,12 +469,17 @@ struct WholeGroup {
   }
 };
 
+/// An op that becomes one kernel of its own (what divide-work divides).
+static bool isDividedKernel(Operation &op) {
+  return isKernelPayload(&op) && op.getNumResults() == 1 &&
+         isDeviceTensor(op.getResult(0).getType());
+}
+
 std::optional<double> FuseRowBlocksPass::blockSeconds(Block &block,
                                                       int64_t numCores) {
   SmallVector<Operation *> ops;
   for (Operation &op : block)
-    if (isKernelPayload(&op) && op.getNumResults() == 1 &&
-        isDeviceTensor(op.getResult(0).getType()))
+    if (isDividedKernel(op))
       ops.push_back(&op);
   DivisionChooser chooser(target, numCores, kernel::Policy::Model);
   for (Operation *op : ops) {
@@ -553,6 +560,7 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
   // A gain must be a share of the block's time (kMinWholeGain): the model
   // and the simulator differ by a few percent on small kernels.
   double current = *base;
+  bool kept = false;
   for (const Candidate &c : candidates) {
     if (c.gain <= 0 ||
         llvm::any_of(c.group,
@@ -561,12 +569,15 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
                      }) ||
         (c.matmul && !isEpilogueMatmul(c.matmul)))
       continue;
-    double gain = gainOf(c, current);
+    // (Until one is kept, the block is as each gain was costed against.)
+    double gain = kept ? gainOf(c, current) : c.gain;
     if (gain < current * kMinWholeGain)
       continue;
     auto id = IntegerAttr::get(marker.getType(), nextGroup++);
-    if (applyCandidate(c, id))
+    if (applyCandidate(c, id)) {
       current -= gain;
+      kept = true;
+    }
   }
 }
 
@@ -575,9 +586,7 @@ void FuseRowBlocksPass::ensureDivisions(Block &block, int64_t numCores) {
     return;
   divisions.emplace(target, numCores, kernel::Policy::Model);
   for (Operation &op : block)
-    if (isKernelPayload(&op) && op.getNumResults() == 1 &&
-        isDeviceTensor(op.getResult(0).getType()) &&
-        !op.hasAttr(SpyreDialect::kFusionGroupAttrName))
+    if (isDividedKernel(op) && !op.hasAttr(SpyreDialect::kFusionGroupAttrName))
       llvm::consumeError(divisions->choose(&op).takeError());
 }
 
