@@ -272,10 +272,14 @@ llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
   if (mem->getSpace() == MemorySpace::LX)
     return llvm::createStringError(
         llvm::formatv("{0} lives in LX and cannot be downloaded", what));
-  int64_t bytes = bound->layout().deviceBytes();
+  // A view of a block of rows starts inside its buffer.
+  int64_t window = 0;
+  Value root = getBufferRoot(value, &window);
+  int64_t bytes = window + bound->layout().deviceBytes();
   Memory &buffer = ddrBuffer(*mem, bytes);
-  int64_t base = mem->getSpace() == MemorySpace::Pool ? mem->getValue() : 0;
-  int32_t id = machine.idOf(getBufferRoot(value), what);
+  int64_t base =
+      window + (mem->getSpace() == MemorySpace::Pool ? mem->getValue() : 0);
+  int32_t id = machine.idOf(root, what);
   if (llvm::Error error =
           machine.checkRealSticks(*bound, buffer, base, id, what))
     return std::move(error);

@@ -60,6 +60,11 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer) {
       bound->dmaPlan(transfer.hostToDevice ? DmaDirection::HostToDevice
                                            : DmaDirection::DeviceToHost,
                      DmaForm::DeviceRank);
+  // A view of a block of rows starts inside the buffer the runtime moves.
+  int64_t windowBytes = 0;
+  getBufferRoot(transfer.value, &windowBytes);
+  const SpyreTensorLayout &layout = bound->layout();
+  int64_t window = windowBytes * layout.elemsPerStick() / layout.stickBytes();
   Array infos;
   for (const DmaNest &nest : plan.nests) {
     SmallVector<int64_t> sizes, hostStrides, deviceStrides;
@@ -69,12 +74,12 @@ FailureOr<JValue> describe(Operation *anchor, const Transfer &transfer) {
       deviceStrides.push_back(loop.deviceStride);
     }
     bool h2d = transfer.hostToDevice;
-    infos.push_back(
-        Object{{"size_", reversed(sizes)},
-               {"stride_src_", reversed(h2d ? hostStrides : deviceStrides)},
-               {"stride_dst_", reversed(h2d ? deviceStrides : hostStrides)},
-               {"offset_src_", h2d ? nest.hostOffset : nest.deviceOffset},
-               {"offset_dst_", h2d ? nest.deviceOffset : nest.hostOffset}});
+    infos.push_back(Object{
+        {"size_", reversed(sizes)},
+        {"stride_src_", reversed(h2d ? hostStrides : deviceStrides)},
+        {"stride_dst_", reversed(h2d ? deviceStrides : hostStrides)},
+        {"offset_src_", h2d ? nest.hostOffset : nest.deviceOffset + window},
+        {"offset_dst_", h2d ? nest.deviceOffset + window : nest.hostOffset}});
   }
   bool h2d = transfer.hostToDevice;
   // Every descriptor is named as the runtime names it; which tensor and

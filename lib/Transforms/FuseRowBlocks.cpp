@@ -99,55 +99,6 @@ constexpr double kMinWholeGain = 0.005;
 /// The host dims tried as the cut, outermost first.
 constexpr unsigned kMaxCutDim = 4;
 
-/// `type` cut to `rows` positions along host dim `dim`, with the layout of
-/// the full tensor restricted to them: the dim must be tiled by one device
-/// dim (not the stick), one element per position, and not padded. Fails
-/// otherwise.
-FailureOr<RankedTensorType> sliceRows(RankedTensorType type, unsigned dim,
-                                      int64_t rows) {
-  if (!isDeviceTensor(type) || dim >= type.getRank() || rows < 1)
-    return failure();
-  llvm::Expected<BoundLayout> bound = bindLayout(type);
-  if (!bound) {
-    llvm::consumeError(bound.takeError());
-    return failure();
-  }
-  ArrayRef<int> pieces = bound->piecesOf(static_cast<int>(dim));
-  const SpyreTensorLayout &layout = bound->layout();
-  if (pieces.size() != 1 ||
-      pieces.front() == static_cast<int>(layout.deviceRank()) - 1 ||
-      bound->roles()[pieces.front()].multiplier != 1 ||
-      layout.getDeviceSize()[pieces.front()] != type.getDimSize(dim))
-    return failure();
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] = rows;
-  // Host strides change for the dims outside the cut one.
-  SmallVector<int64_t> hostStrides(shape.size(), 1);
-  for (int64_t h = static_cast<int64_t>(shape.size()) - 2; h >= 0; --h)
-    hostStrides[h] = hostStrides[h + 1] * shape[h + 1];
-  SmallVector<int64_t> deviceSize(layout.getDeviceSize());
-  deviceSize[pieces.front()] = rows;
-  LayoutAttr full = getLayoutAttr(type);
-  SmallVector<int64_t> strideMap(full.getStrideMap());
-  for (auto [d, role] : llvm::enumerate(bound->roles()))
-    if (role.kind == BoundLayout::DimKind::Piece)
-      strideMap[d] = hostStrides[role.hostDim] * role.multiplier;
-  // A dim of one position steps nowhere (the layout's `-1`).
-  if (rows == 1)
-    strideMap[pieces.front()] = -1;
-  auto sliced = LayoutAttr::get(type.getContext(), deviceSize, strideMap,
-                                full.getFormat(), full.getArrangement(),
-                                full.getStickBytes());
-  auto result = cast<RankedTensorType>(
-      withLayout(RankedTensorType::get(shape, type.getElementType()), sliced));
-  llvm::Expected<BoundLayout> check = bindLayout(result);
-  if (!check) {
-    llvm::consumeError(check.takeError());
-    return failure();
-  }
-  return result;
-}
-
 /// Device bytes of laid-out `type` (0 when it has no layout).
 int64_t deviceBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -468,6 +419,70 @@ struct WholeGroup {
     }
   }
 };
+
+/// When `in` is a restickify only the group (`members`) reads and the
+/// block of its input's rows at `offsets` (along host dim `dim`) is a view,
+/// the restickify of that view to `blockType` (the block of `in`), else
+/// null. Restickifying each block of rows where it is read moves them once;
+/// restickifying the whole tensor and copying out each block of the result
+/// moves them three times.
+static Operation *
+restickifyBlock(OpBuilder &builder, Value in, unsigned dim,
+                ArrayRef<int64_t> offsets, RankedTensorType blockType,
+                const llvm::SmallPtrSetImpl<Operation *> &members) {
+  auto restick = in.getDefiningOp<RestickifyOp>();
+  if (!restick || llvm::any_of(in.getUsers(), [&](Operation *user) {
+        return !members.contains(user);
+      }))
+    return nullptr;
+  FailureOr<RankedTensorType> sourceBlock = getRowBlockType(
+      restick.getInput().getType(), dim, blockType.getDimSize(dim));
+  if (failed(sourceBlock))
+    return nullptr;
+  auto view = ExtractSliceOp::create(builder, in.getLoc(), *sourceBlock,
+                                     restick.getInput(), offsets);
+  if (!isViewOp(view)) {
+    view->erase();
+    return nullptr;
+  }
+  return RestickifyOp::create(builder, in.getLoc(), blockType, view.getResult())
+      .getOperation();
+}
+
+/// Splits a block's `op` that reads its rows through a view (no copy whose
+/// division it would carry over) as the copy would have been split
+/// (`viewSplits`, over the view's dims), unless an earlier operand is a
+/// kernel's result, whose division it carries over instead.
+static void
+hintViewReader(Operation *op,
+               const DenseMap<Value, SmallVector<int64_t>> &viewSplits) {
+  auto payload = dyn_cast<KernelPayloadOpInterface>(op);
+  if (!payload || op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
+    return;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Operation *def = operand.get().getDefiningOp();
+    if (def && isKernelPayload(def))
+      return;
+    auto it = viewSplits.find(operand.get());
+    if (it == viewSplits.end())
+      continue;
+    AffineMap map = payload.getIndexingMapsArray()[operand.getOperandNumber()];
+    SmallVector<utils::IteratorType> iterators =
+        payload.getIteratorTypesArray();
+    SmallVector<int64_t> splits(payload.getNumLoops(), 1);
+    for (auto [h, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (it->second[h] == 1)
+        continue;
+      if (!dim || iterators[dim.getPosition()] != utils::IteratorType::parallel)
+        return;
+      splits[dim.getPosition()] = it->second[h];
+    }
+    op->setAttr(SpyreDialect::kWorkDivisionAttrName,
+                DenseI64ArrayAttr::get(op->getContext(), splits));
+    return;
+  }
+}
 
 /// An op that becomes one kernel of its own (what divide-work divides).
 static bool isDividedKernel(Operation &op) {
@@ -964,7 +979,7 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   DenseMap<Value, RankedTensorType> blockType;
   for (auto [v, dim] : rowInputs) {
     FailureOr<RankedTensorType> t =
-        sliceRows(cast<RankedTensorType>(v.getType()), dim, blockRows);
+        getRowBlockType(cast<RankedTensorType>(v.getType()), dim, blockRows);
     if (failed(t))
       return std::nullopt;
     blockType[v] = *t;
@@ -972,7 +987,7 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   for (const RowOp &r : group) {
     Value v = r.op->getResult(0);
     FailureOr<RankedTensorType> t =
-        sliceRows(cast<RankedTensorType>(v.getType()), cut, blockRows);
+        getRowBlockType(cast<RankedTensorType>(v.getType()), cut, blockRows);
     if (failed(t))
       return std::nullopt;
     blockType[v] = *t;
@@ -1010,26 +1025,44 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   for (int64_t b = 0, built = commit ? numBlocks : 1; b < built; ++b) {
     size_t begin = created.size();
     IRMapping mapping = resident;
+    DenseMap<Value, SmallVector<int64_t>> viewSplits;
     for (auto [in, dim] : rowInputs) {
       auto type = cast<RankedTensorType>(in.getType());
       SmallVector<int64_t> offsets(type.getRank(), 0);
       offsets[dim] = b * blockRows;
+      // The rows are split across the cores; every op of the block
+      // carries the split over (from the copy, or, reading a view, from
+      // the split the copy would have had).
+      std::optional<SmallVector<int64_t>> splits =
+          blockSplits(blockType[in], dim, numCores);
+      if (Operation *restick = restickifyBlock(builder, in, dim, offsets,
+                                               blockType[in], members)) {
+        created.push_back(restick->getOperand(0).getDefiningOp());
+        created.push_back(restick);
+        // Divided as a restickify is (both sides' sticks matter).
+        restick->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
+        mapping.map(in, restick->getResult(0));
+        continue;
+      }
       auto slice = ExtractSliceOp::create(builder, in.getLoc(), blockType[in],
                                           in, offsets);
-      slice->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
-      // The rows are split across the cores; every op of the block
-      // carries the split over.
-      if (std::optional<SmallVector<int64_t>> splits =
-              blockSplits(blockType[in], dim, numCores))
-        slice->setAttr(SpyreDialect::kWorkDivisionAttrName,
-                       DenseI64ArrayAttr::get(context, *splits));
       mapping.map(in, slice.getResult());
       created.push_back(slice);
+      if (isViewOp(slice)) {
+        if (splits)
+          viewSplits[slice.getResult()] = std::move(*splits);
+        continue;
+      }
+      slice->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
+      if (splits)
+        slice->setAttr(SpyreDialect::kWorkDivisionAttrName,
+                       DenseI64ArrayAttr::get(context, *splits));
     }
     for (const RowOp &r : group) {
       Operation *clone = builder.clone(*r.op, mapping);
       clone->getResult(0).setType(blockType[r.op->getResult(0)]);
       clone->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
+      hintViewReader(clone, viewSplits);
       created.push_back(clone);
     }
     for (auto [i, out] : llvm::enumerate(outputs)) {
@@ -1057,8 +1090,12 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   ensureDivisions(*first->getBlock(), numCores);
   std::optional<double> whole = modelledSeconds(wholeOps, *divisions);
   DivisionChooser blockChooser(target, numCores, kernel::Policy::Model);
+  // Views of the inputs' rows are no kernels: each reader addresses the
+  // block in the input's buffer.
   SmallVector<Operation *> copiesAndFirstBlock(residentCopies);
-  llvm::append_range(copiesAndFirstBlock, firstBlock);
+  for (Operation *op : firstBlock)
+    if (isDividedKernel(*op))
+      copiesAndFirstBlock.push_back(op);
   bool divided = llvm::all_of(copiesAndFirstBlock, [&](Operation *op) {
     llvm::Expected<kernel::Division> division = blockChooser.choose(op);
     if (division)
@@ -1095,6 +1132,11 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
     out.replaceAllUsesWith(buffer);
   for (const RowOp &r : llvm::reverse(group))
     r.op->erase();
+  // Restickifies now done block by block.
+  for (auto [in, dim] : rowInputs)
+    if (Operation *def = in.getDefiningOp();
+        isa_and_nonnull<RestickifyOp>(def) && def->use_empty())
+      def->erase();
   return *whole - blockedTotal;
 }
 

@@ -331,7 +331,10 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     int64_t segment = mem.getSpace() == MemorySpace::Pool
                           ? 0
                           : llvm::find(segments, mem) - segments.begin();
-    int64_t base = segment * target.segmentBytes +
+    // A view of a block of rows starts inside its buffer.
+    int64_t window = 0;
+    getBufferRoot(tensors[i], &window);
+    int64_t base = segment * target.segmentBytes + window +
                    (mem.getSpace() == MemorySpace::Pool ? mem.getValue() : 0);
     SmallVector<int64_t> lxOffsets;
     for (int64_t b = 0; b < t.buffers; ++b) {

@@ -119,3 +119,25 @@ func.func @kpad(%a: tensor<64x1000xf16>, %b: tensor<1000x512xf16>) -> tensor<64x
 // CHECK-NEXT: "name_": "n",
 // CHECK-NEXT: "out_": 512
 // CHECK-NOT: "backGapCore_"
+
+// -----
+
+// A block of rows whose bytes are one contiguous range of the input's (rows
+// [128, 192) of f16 [256, 64], device dims [1, 256, 64]) is a view, not a
+// copy: the exp is the only kernel and reads the block at its first stick,
+// 128 rows x 128 bytes = 16384 bytes into the input.
+func.func @row_block(%x: tensor<256x64xf16>) -> tensor<64x64xf16> {
+  %s = tensor.extract_slice %x[128, 0] [64, 64] [1, 1] : tensor<256x64xf16> to tensor<64x64xf16>
+  %e = tensor.empty() : tensor<64x64xf16>
+  %y = linalg.exp ins(%s : tensor<64x64xf16>) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
+  return %y : tensor<64x64xf16>
+}
+
+// CHECK: // -----
+// CHECK-NOT: "{{[0-9]+}}_identity"
+// CHECK: "{{[0-9]+}}_exp"
+// CHECK: "name_": "allocate-Tensor0_hbm"
+// CHECK: "startAddressCoreCorelet_"
+// CHECK-NEXT: "data_": {
+// CHECK-NEXT: "[0, 0, 0]": "16384"
+// CHECK-NOT: "{{[0-9]+}}_identity"

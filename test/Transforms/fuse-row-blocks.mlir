@@ -103,10 +103,14 @@ func.func @fits(%x: !s) -> !s {
 
 // Rows that are the stick dim (a transposed layout) are not cut: the
 // blocks run along host dim 1 instead, whose positions are the outermost
-// device dim.
+// device dim. Each block's bytes are then one contiguous range of x's
+// (64 device rows of 16 sticks): the block is a view of x, no copy (and no
+// kernel attributes), and the first op of the block takes the split a copy
+// would have carried over.
 // CHECK-LABEL: func.func @rows_on_the_stick
-// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 0] {{.*}}work_division = array<i64: 1, 1>} : tensor<1024x512xf16, {{.*}} -> tensor<1024x64xf16, #spyre.layout<device_size = [64, 16, 64], stride_map = [1, 4096, 64]>>
-// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 64]
+// CHECK: %[[B:.*]] = spyre.extract_slice %{{.*}} offsets = [0, 0] : tensor<1024x512xf16, {{.*}} -> tensor<1024x64xf16, #spyre.layout<device_size = [64, 16, 64], stride_map = [1, 4096, 64]>>
+// CHECK-NEXT: spyre.exp %[[B]] {spyre.fusion_group = {{[0-9]+}} : i64, spyre.work_division = array<i64: 1, 1>}
+// CHECK: spyre.extract_slice %{{.*}} offsets = [0, 64] :
 // CHECK: return
 func.func @rows_on_the_stick(%x: !t) -> !t {
   %0 = spyre.exp %x : (!t) -> !t
@@ -247,5 +251,46 @@ func.func @attention(%arg0: tensor<12x512x64xf16, #spyre.layout<device_size = [5
   %5 = spyre.reciprocal %4 : (tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>) -> tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>
   %6 = spyre.mul %3, %5 {indexing_maps = [#map3, #map4, #map3]} : (tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>) -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
   %7 = spyre.batch_matmul %6, %arg2 : tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>> -> tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
+  return %7 : tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
+}
+
+// -----
+
+// The same attention with Q, K and V head-major, as a projection and a head
+// split leave them (device dims [heads, 512, 64]), K restickified for Q.K^T
+// (device dims [64, 8, heads, 64]). A block of 6 heads of Q or V is one
+// contiguous range of their bytes: a view, no copy; the first batch matmul
+// takes the split (2 x 16) the copy of Q would have carried over. K's
+// restickify, read only by the blocks, is done block by block on a view of
+// K's heads (each block's K moved once, not restickified whole and then
+// copied out), and the whole restickify is gone.
+// ATT-LABEL: func.func @attention_head_major
+// ATT-NOT: spyre.restickify %arg1
+// ATT: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 0, 0] : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [6, 512, 64], stride_map = [32768, 64, 1]>>
+// ATT: %[[KB:.*]] = spyre.extract_slice %arg1 offsets = [0, 0, 0] : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [6, 512, 64], stride_map = [32768, 64, 1]>>
+// ATT: %[[K:.*]] = spyre.restickify %[[KB]] {spyre.fusion_group = [[G:[0-9]+]] : i64} : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [64, 8, 6, 64], stride_map = [1, 4096, 32768, 64]>>
+// ATT: %[[V:.*]] = spyre.extract_slice %arg2 offsets = [0, 0, 0] :
+// ATT: spyre.batch_matmul %[[Q]], %[[K]] {{{.*}}spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 2, 16, 1, 1>}
+// ATT: spyre.batch_matmul %{{.*}}, %[[V]] {spyre.fusion_group = [[G]] : i64}
+// ATT: spyre.extract_slice %arg0 offsets = [6, 0, 0] :
+// ATT: %[[KB2:.*]] = spyre.extract_slice %arg1 offsets = [6, 0, 0] :
+// ATT-NEXT: spyre.restickify %[[KB2]]
+// ATT-NOT: spyre.restickify
+// ATT: return
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map4 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @attention_head_major(%arg0: tensor<12x512x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [32768, 64, 1]>>, %arg1: tensor<12x512x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [32768, 64, 1]>>, %arg2: tensor<12x512x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [32768, 64, 1]>>) -> tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>> {
+  %kt = spyre.restickify %arg1 : tensor<12x512x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [32768, 64, 1]>> -> tensor<12x512x64xf16, #spyre.layout<device_size = [64, 8, 12, 64], stride_map = [1, 4096, 32768, 64]>>
+  %0 = spyre.batch_matmul %arg0, %kt {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]} : tensor<12x512x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [32768, 64, 1]>>, tensor<12x512x64xf16, #spyre.layout<device_size = [64, 8, 12, 64], stride_map = [1, 4096, 32768, 64]>> -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
+  %1 = spyre.max %0 dim = 2 : tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>> -> tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>
+  %2 = spyre.sub %0, %1 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>) -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
+  %3 = spyre.exp %2 : (tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>) -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
+  %4 = spyre.sum %3 dim = 2 : tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>> -> tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>
+  %5 = spyre.reciprocal %4 : (tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>) -> tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>
+  %6 = spyre.mul %3, %5 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [1, -1, 512, -1]>>) -> tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>
+  %7 = spyre.batch_matmul %6, %arg2 : tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [32768, 64, 1]>> -> tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
   return %7 : tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
 }

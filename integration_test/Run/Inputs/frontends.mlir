@@ -648,6 +648,21 @@ func.func @exp_then_slice(%x: tensor<64x256xf16>) -> tensor<32x128xf16> {
   %r = linalg.exp ins(%s : tensor<32x128xf16>) outs(%e2 : tensor<32x128xf16>) -> tensor<32x128xf16>
   return %r : tensor<32x128xf16>
 }
+// Blocks of rows whose bytes are one contiguous range of the tensor's (one
+// stick column): views, read and returned in place at the block's offset.
+func.func @row_block_view(%x: tensor<256x64xf16>) -> tensor<64x64xf16> {
+  %s = tensor.extract_slice %x[128, 0] [64, 64] [1, 1] : tensor<256x64xf16> to tensor<64x64xf16>
+  %e = tensor.empty() : tensor<64x64xf16>
+  %y = linalg.exp ins(%s : tensor<64x64xf16>) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
+  return %y : tensor<64x64xf16>
+}
+func.func @row_block_result(%x: tensor<256x64xf16>) -> (tensor<64x64xf16>, tensor<32x64xf16>) {
+  %e = tensor.empty() : tensor<256x64xf16>
+  %y = linalg.exp ins(%x : tensor<256x64xf16>) outs(%e : tensor<256x64xf16>) -> tensor<256x64xf16>
+  %s = tensor.extract_slice %y[128, 0] [64, 64] [1, 1] : tensor<256x64xf16> to tensor<64x64xf16>
+  %t = tensor.extract_slice %s[32, 0] [32, 64] [1, 1] : tensor<64x64xf16> to tensor<32x64xf16>
+  return %s, %t : tensor<64x64xf16>, tensor<32x64xf16>
+}
 // Written boxes: a pad with 1.0 whose box starts on a whole stick and ends
 // inside one (the rest of that stick is padding), an insert into a kernel's
 // result (in place), two inserts into one argument (each into a copy), a

@@ -145,3 +145,27 @@ func.func @softmax_whole(%x: tensor<512x768xf16>) -> tensor<512x768xf16> {
   %y = linalg.softmax dimension(1) ins(%x : tensor<512x768xf16>) outs(%e : tensor<512x768xf16>) -> tensor<512x768xf16>
   return %y : tensor<512x768xf16>
 }
+
+// Attention after three projections and the head split (BERT's form).
+func.func @attention_head_split(%x: tensor<512x64xf16>, %wq: tensor<64x768xf16>, %wk: tensor<64x768xf16>, %wv: tensor<64x768xf16>) -> tensor<12x512x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %ep = tensor.empty() : tensor<512x768xf16>
+  %zp = linalg.fill ins(%zero : f16) outs(%ep : tensor<512x768xf16>) -> tensor<512x768xf16>
+  %q = linalg.matmul ins(%x, %wq : tensor<512x64xf16>, tensor<64x768xf16>) outs(%zp : tensor<512x768xf16>) -> tensor<512x768xf16>
+  %k = linalg.matmul ins(%x, %wk : tensor<512x64xf16>, tensor<64x768xf16>) outs(%zp : tensor<512x768xf16>) -> tensor<512x768xf16>
+  %v = linalg.matmul ins(%x, %wv : tensor<512x64xf16>, tensor<64x768xf16>) outs(%zp : tensor<512x768xf16>) -> tensor<512x768xf16>
+  %eh = tensor.empty() : tensor<12x512x64xf16>
+  %qs = tensor.expand_shape %q [[0], [1, 2]] output_shape [512, 12, 64] : tensor<512x768xf16> into tensor<512x12x64xf16>
+  %qh = linalg.transpose ins(%qs : tensor<512x12x64xf16>) outs(%eh : tensor<12x512x64xf16>) permutation = [1, 0, 2]
+  %ks = tensor.expand_shape %k [[0], [1, 2]] output_shape [512, 12, 64] : tensor<512x768xf16> into tensor<512x12x64xf16>
+  %kh = linalg.transpose ins(%ks : tensor<512x12x64xf16>) outs(%eh : tensor<12x512x64xf16>) permutation = [1, 0, 2]
+  %vs = tensor.expand_shape %v [[0], [1, 2]] output_shape [512, 12, 64] : tensor<512x768xf16> into tensor<512x12x64xf16>
+  %vh = linalg.transpose ins(%vs : tensor<512x12x64xf16>) outs(%eh : tensor<12x512x64xf16>) permutation = [1, 0, 2]
+  %e = tensor.empty() : tensor<12x512x512xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%qh, %kh : tensor<12x512x64xf16>, tensor<12x512x64xf16>) outs(%z : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<12x512x512xf16>) outs(%e : tensor<12x512x512xf16>) -> tensor<12x512x512xf16>
+  %z2 = linalg.fill ins(%zero : f16) outs(%eh : tensor<12x512x64xf16>) -> tensor<12x512x64xf16>
+  %o = linalg.batch_matmul ins(%p, %vh : tensor<12x512x512xf16>, tensor<12x512x64xf16>) outs(%z2 : tensor<12x512x64xf16>) -> tensor<12x512x64xf16>
+  return %o : tensor<12x512x64xf16>
+}

@@ -185,6 +185,55 @@ llvm::Expected<BoundLayout> mlir::spyre::bindLayout(RankedTensorType type) {
   return bound;
 }
 
+FailureOr<RankedTensorType> mlir::spyre::getRowBlockType(RankedTensorType type,
+                                                         unsigned dim,
+                                                         int64_t rows,
+                                                         unsigned *deviceDim) {
+  if (!isDeviceTensor(type) || dim >= type.getRank() || rows < 1)
+    return failure();
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return failure();
+  }
+  ArrayRef<int> pieces = bound->piecesOf(static_cast<int>(dim));
+  const SpyreTensorLayout &layout = bound->layout();
+  if (pieces.size() != 1 ||
+      pieces.front() == static_cast<int>(layout.deviceRank()) - 1 ||
+      bound->roles()[pieces.front()].multiplier != 1 ||
+      layout.getDeviceSize()[pieces.front()] != type.getDimSize(dim))
+    return failure();
+  if (deviceDim)
+    *deviceDim = static_cast<unsigned>(pieces.front());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = rows;
+  // Host strides change for the dims outside the cut one.
+  SmallVector<int64_t> hostStrides(shape.size(), 1);
+  for (int64_t h = static_cast<int64_t>(shape.size()) - 2; h >= 0; --h)
+    hostStrides[h] = hostStrides[h + 1] * shape[h + 1];
+  SmallVector<int64_t> deviceSize(layout.getDeviceSize());
+  deviceSize[pieces.front()] = rows;
+  LayoutAttr full = getLayoutAttr(type);
+  SmallVector<int64_t> strideMap(full.getStrideMap());
+  for (auto [d, role] : llvm::enumerate(bound->roles()))
+    if (role.kind == BoundLayout::DimKind::Piece)
+      strideMap[d] = hostStrides[role.hostDim] * role.multiplier;
+  // A dim of one position steps nowhere (the layout's `-1`).
+  if (rows == 1)
+    strideMap[pieces.front()] = -1;
+  auto sliced = LayoutAttr::get(type.getContext(), deviceSize, strideMap,
+                                full.getFormat(), full.getArrangement(),
+                                full.getStickBytes());
+  auto result = cast<RankedTensorType>(
+      withLayout(RankedTensorType::get(shape, type.getElementType()), sliced));
+  llvm::Expected<BoundLayout> check = bindLayout(result);
+  if (!check) {
+    llvm::consumeError(check.takeError());
+    return failure();
+  }
+  return result;
+}
+
 llvm::Expected<SpyreTensorLayout>
 mlir::spyre::getDefaultLayout(RankedTensorType type,
                               std::optional<ArrayRef<int32_t>> dimOrder,

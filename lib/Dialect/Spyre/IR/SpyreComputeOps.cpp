@@ -495,9 +495,35 @@ FailureOr<int64_t> ExtractSliceOp::getWindowBytes() {
 }
 
 bool ExtractSliceOp::isView() {
-  LayoutAttr input = getLayoutAttr(getInput().getType());
-  return input && input == getLayoutAttr(getType()) &&
-         llvm::all_of(getOffsets(), [](int64_t o) { return o == 0; });
+  RankedTensorType inputType = getInput().getType(), type = getType();
+  LayoutAttr input = getLayoutAttr(inputType);
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (!input || !getLayoutAttr(type) || inputType.getRank() != type.getRank())
+    return false;
+  if (input == getLayoutAttr(type) &&
+      llvm::all_of(offsets, [](int64_t o) { return o == 0; }))
+    return true;
+  // A block of rows laid out as the input's restricted to them, whose
+  // device dim comes first: its bytes are a contiguous range of the
+  // input's, at the box's start.
+  std::optional<unsigned> cut;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    if (offsets[d] == 0 && type.getDimSize(d) == inputType.getDimSize(d))
+      continue;
+    if (cut)
+      return false;
+    cut = d;
+  }
+  unsigned deviceDim = 0;
+  FailureOr<RankedTensorType> block =
+      cut ? getRowBlockType(inputType, *cut, type.getDimSize(*cut), &deviceDim)
+          : FailureOr<RankedTensorType>(failure());
+  if (failed(block) || *block != type)
+    return false;
+  ArrayRef<int64_t> deviceSize = input.getDeviceSize();
+  return llvm::all_of(deviceSize.take_front(deviceDim),
+                      [](int64_t size) { return size == 1; }) &&
+         succeeded(getWindowBytes());
 }
 
 LogicalResult ExtractSliceOp::verify() {

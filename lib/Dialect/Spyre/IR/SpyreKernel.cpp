@@ -43,9 +43,15 @@ int mlir::spyre::getInPlaceOperand(Operation *op) {
   return -1;
 }
 
-Value mlir::spyre::getBufferRoot(Value value) {
+Value mlir::spyre::getBufferRoot(Value value, int64_t *windowBytes) {
+  if (windowBytes)
+    *windowBytes = 0;
   while (Operation *def = value.getDefiningOp()) {
     if (isViewOp(def)) {
+      if (auto slice = dyn_cast<ExtractSliceOp>(def); slice && windowBytes)
+        if (FailureOr<int64_t> window = slice.getWindowBytes();
+            succeeded(window))
+          *windowBytes += *window;
       value = def->getOperand(0);
       continue;
     }

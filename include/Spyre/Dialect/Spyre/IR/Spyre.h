@@ -91,6 +91,15 @@ RankedTensorType withoutLayout(RankedTensorType type);
 /// Binds the layout of a device tensor type to its shape.
 llvm::Expected<BoundLayout> bindLayout(RankedTensorType type);
 
+/// `type` cut to `rows` positions along host dim `dim`, with the layout of
+/// the full tensor restricted to them: the dim must be tiled by one device
+/// dim (not the stick), one element per position, and not padded. Fails
+/// otherwise. `deviceDim`, when given, receives that device dim: when it is
+/// the outermost, a block's bytes are a contiguous range of the tensor's.
+FailureOr<RankedTensorType> getRowBlockType(RankedTensorType type, unsigned dim,
+                                            int64_t rows,
+                                            unsigned *deviceDim = nullptr);
+
 /// The default layout (or the one for `dimOrder`) of a host tensor type, as
 /// the reference stack builds it, for sticks of `stickBytes` bytes.
 llvm::Expected<SpyreTensorLayout>
@@ -215,8 +224,11 @@ LogicalResult verifyArrangements(ComputeOpInterface op);
 
 namespace mlir::spyre {
 
-/// A transpose, reshape or leading box (`spyre.extract_slice` at offset 0
-/// with the input's layout) that only reinterprets its input's bytes.
+/// A transpose, reshape or box that only reinterprets its input's bytes: a
+/// `spyre.extract_slice` at offset 0 with the input's layout, or one of a
+/// block of rows (`getRowBlockType`) whose device dim comes first, which
+/// looks at a contiguous range of the input's bytes (`getBufferRoot`'s
+/// window).
 bool isViewOp(Operation *op);
 
 /// The inputs of a pointwise or reduction op read lane by lane with its
@@ -240,8 +252,10 @@ inline bool isKernelPayload(Operation *op) {
 int getInPlaceOperand(Operation *op);
 
 /// The value whose buffer `value` looks at: itself, or the root of the
-/// chain of views (and in-place writes) it is computed by.
-Value getBufferRoot(Value value);
+/// chain of views (and in-place writes) it is computed by. `windowBytes`,
+/// when given, receives where in the root's bytes `value`'s first device
+/// byte lies (nonzero for a view of a block of rows).
+Value getBufferRoot(Value value, int64_t *windowBytes = nullptr);
 
 /// Where the buffer `value` looks at lives, as --spyre-plan-memory recorded
 /// it: the `spyre.mem` of its buffer root (the op defining it, or the

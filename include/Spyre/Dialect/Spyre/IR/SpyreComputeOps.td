@@ -322,6 +322,12 @@ def Spyre_ExtractSliceOp : Spyre_ComputeOp<"extract_slice", "identity", [],
     element keeps its device bytes, so no kernel runs and the result reads
     the input's buffer in place (how a matmul reads the first K rows of a
     zero-padded `[K_pad, N]` buffer, as `--spyre-insert-padding` builds it).
+    So is a block of rows along one dim whose layout is the input's
+    restricted to them, when that dim's device dim comes first (the
+    outermost, or after dims of one position): the block's bytes are a
+    contiguous range of the input's, starting at the box's first byte,
+    which a kernel reading the block adds to its addresses (a row block of
+    attention heads, as `--spyre-fuse-row-blocks` cuts them).
 
     ```mlir
     %q = spyre.extract_slice %qkv offsets = [0, 768]
@@ -351,7 +357,9 @@ def Spyre_ExtractSliceOp : Spyre_ComputeOp<"extract_slice", "identity", [],
     /// sides are laid out and the box is one of device positions.
     ::mlir::FailureOr<int64_t> getWindowBytes();
     /// Whether the op moves no data: the box starts at the origin and the
-    /// result has the input's layout (every element at the same bytes).
+    /// result has the input's layout (every element at the same bytes), or
+    /// it is a block of rows that lies in one contiguous range of the
+    /// input's bytes.
     bool isView();
   }];
 }
