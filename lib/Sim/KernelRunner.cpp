@@ -69,6 +69,8 @@ private:
                         ArrayRef<int64_t> sliceStart, int64_t &stores,
                         std::vector<float> &acc, double ready,
                         LaunchState &launch);
+  /// Gives the core's pending store to its DMA engine.
+  void flushStore(int64_t core, LaunchState &launch);
   llvm::Error combinePartials(LaunchState &launch, double &combineSeconds);
   void span(int64_t core, StringRef name, StringRef category, double start,
             double duration) {
@@ -220,13 +222,27 @@ llvm::Error KernelExecution::storeTile(int64_t core, ArrayRef<int64_t> region,
   if (!error.empty())
     return fail(kernel, error);
   Timeline &timeline = launch.timelines[core];
-  double start = std::max(ready, timeline.dmaFree);
   double duration = static_cast<double>(bytes) / rate;
+  launch.ddrBytes += bytes;
+  // A double-buffered tile is stored after the next step's loads are
+  // issued (the compute writes the other buffer meanwhile).
+  flushStore(core, launch);
+  timeline.pendingStore = {ready, duration};
+  if (out.buffers < 2)
+    flushStore(core, launch);
+  return llvm::Error::success();
+}
+
+void KernelExecution::flushStore(int64_t core, LaunchState &launch) {
+  Timeline &timeline = launch.timelines[core];
+  if (!timeline.pendingStore)
+    return;
+  auto [ready, duration] = *timeline.pendingStore;
+  timeline.pendingStore.reset();
+  double start = std::max(ready, timeline.dmaFree);
   span(core, "store", "dma", start, duration);
   timeline.dmaFree = start + duration;
   timeline.dmaBusy += duration;
-  launch.ddrBytes += bytes;
-  return llvm::Error::success();
 }
 
 /// One core's walk over its slice in this launch.
@@ -316,6 +332,7 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
     span(core, "load", "dma", loadStart, loadSeconds);
     timeline.dmaFree = loadEnd;
     timeline.dmaBusy += loadSeconds;
+    flushStore(core, launch);
     double computeStart = std::max(loadEnd, timeline.unitFree);
     span(core, payload->getName().getStringRef(),
          problem.unit == kernel::Unit::PT ? "pt" : "sfp", computeStart,
@@ -365,6 +382,7 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
     }
     done = pos < 0;
   }
+  flushStore(core, launch);
   for (auto [i, range] : llvm::enumerate(reach))
     if (range.second >= 0 && range.second - range.first > target.spanBytes)
       return fail(
@@ -401,6 +419,7 @@ llvm::Error KernelExecution::combinePartials(LaunchState &launch,
             storeTile(core, partial.region, sliceStart(core, launch), stores,
                       partial.acc, start + ring, launch))
       return error;
+    flushStore(core, launch);
   }
   return llvm::Error::success();
 }

@@ -19,6 +19,8 @@
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace mlir::spyre::sim {
 
@@ -27,6 +29,10 @@ namespace mlir::spyre::sim {
 struct Timeline {
   double dmaFree = 0, unitFree = 0, prev = 0, prevPrev = 0;
   double dmaBusy = 0, computeBusy = 0;
+  /// The store of the last step's double-buffered result tile, not yet
+  /// given to the DMA engine: a pipelined core issues the next step's loads
+  /// first (they only wait for their buffer), then this store.
+  std::optional<std::pair<double, double>> pendingStore; ///< ready, seconds
   double end() const { return std::max(dmaFree, unitFree); }
 };
 
