@@ -335,6 +335,8 @@ struct WholeGroup {
   SmallVector<Operation *> ops;
   SmallVector<Operation *> hinted;
   SmallVector<Copy> copies;
+  /// Ops joined from outside, with the group they were in (or null).
+  SmallVector<std::pair<Operation *, Attribute>> relabeled;
 
   /// Applies the group; nullopt (nothing changed) when an op's result does
   /// not index the cut dim with a plain loop.
@@ -407,9 +409,61 @@ struct WholeGroup {
     return whole;
   }
 
+  /// Joins `producers` (a matmul only the group reads, or a matmul's
+  /// epilogue group whose results only it and the group read) to the
+  /// applied group, their rows split as the group's, so that their outputs
+  /// may stay in LX for the group (a projection, its bias, the residual add
+  /// and the LayerNorm after them); false (nothing changed) when a result
+  /// does not index the cut dim with a plain loop.
+  bool absorb(ArrayRef<Operation *> producers, unsigned cut, int64_t numCores,
+              IntegerAttr id) {
+    for (Operation *op : producers) {
+      AffineMap result =
+          cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
+      if (cut >= result.getNumResults() ||
+          !isa<AffineDimExpr>(result.getResult(cut)) ||
+          op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
+        return false;
+    }
+    for (Operation *op : producers) {
+      AffineMap result =
+          cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
+      int64_t rows =
+          cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(cut);
+      SmallVector<int64_t> splits(result.getNumDims(), 1);
+      splits[cast<AffineDimExpr>(result.getResult(cut)).getPosition()] =
+          std::gcd(rows, numCores);
+      relabeled.push_back(
+          {op, op->getAttr(SpyreDialect::kFusionGroupAttrName)});
+      op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
+      op->setAttr(SpyreDialect::kWorkDivisionAttrName,
+                  DenseI64ArrayAttr::get(op->getContext(), splits));
+      hinted.push_back(op);
+    }
+    // An input the group copied into LX once for its readers is now made
+    // there.
+    llvm::erase_if(copies, [&](Copy &c) {
+      if (!llvm::is_contained(producers, c.copy->getOperand(0).getDefiningOp()))
+        return false;
+      for (OpOperand *use : c.uses)
+        use->set(c.copy->getOperand(0));
+      llvm::erase(ops, c.copy);
+      llvm::erase(hinted, c.copy);
+      c.copy->erase();
+      return true;
+    });
+    return true;
+  }
+
   void undo() {
     for (Operation *op : ops)
       op->removeAttr(SpyreDialect::kFusionGroupAttrName);
+    for (auto [op, group] : relabeled) {
+      if (group)
+        op->setAttr(SpyreDialect::kFusionGroupAttrName, group);
+      else
+        op->removeAttr(SpyreDialect::kFusionGroupAttrName);
+    }
     for (Operation *op : hinted)
       op->removeAttr(SpyreDialect::kWorkDivisionAttrName);
     for (Copy &c : copies) {
@@ -507,6 +561,46 @@ std::optional<double> FuseRowBlocksPass::blockSeconds(Block &block,
   return modelledSeconds(ops, chooser);
 }
 
+/// What a row group (`members`) may join: a matmul in no group whose
+/// result only the group reads, or a matmul's epilogue group (one matmul
+/// and elementwise ops sharing a fusion group) whose results only that
+/// group and the row group read; with the fusion group the ops are in
+/// (null for the lone matmul).
+static std::optional<std::pair<SmallVector<Operation *>, Attribute>>
+producersOf(Block &block, const llvm::SmallPtrSetImpl<Operation *> &members) {
+  for (Operation *member : members)
+    for (Value operand : member->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || members.contains(def))
+        continue;
+      SmallVector<Operation *> ops;
+      Attribute group = def->getAttr(SpyreDialect::kFusionGroupAttrName);
+      if (isUngroupedMatmul(def)) {
+        ops.push_back(def);
+      } else if (group) {
+        for (Operation &op : block)
+          if (op.getAttr(SpyreDialect::kFusionGroupAttrName) == group)
+            ops.push_back(&op);
+      } else {
+        continue;
+      }
+      llvm::SmallPtrSet<Operation *, 16> inside(ops.begin(), ops.end());
+      bool epilogue =
+          llvm::count_if(
+              ops, [](Operation *op) { return isa<MatmulOp>(op); }) == 1 &&
+          llvm::all_of(ops, [&](Operation *op) {
+            return (isa<MatmulOp>(op) || isa<ElementwiseOpInterface>(op)) &&
+                   isDividedKernel(*op) &&
+                   llvm::all_of(op->getUsers(), [&](Operation *user) {
+                     return inside.contains(user) || members.contains(user);
+                   });
+          });
+      if (epilogue)
+        return std::make_pair(std::move(ops), group);
+    }
+  return std::nullopt;
+}
+
 void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
   int64_t numCores = cores == 0 ? target.cores : cores;
   int64_t budget = target.usableLxBytes() * numCores / 2;
@@ -518,6 +612,10 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     double gain;
     /// Or a matmul with its elementwise readers (markEpilogues' group).
     Operation *matmul = nullptr;
+    /// A matmul only the row group reads, or its epilogue group (the ops
+    /// with fusion group `producersGroup`), joined to the row group.
+    SmallVector<Operation *> producers;
+    Attribute producersGroup;
   };
   SmallVector<Candidate> candidates;
   for (Operation &op : block)
@@ -539,8 +637,16 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
               isDeviceTensor(operand.getType()))
             total += deviceBytes(operand.getType());
       }
-      if (total <= budget && seen.insert(key).second)
-        candidates.push_back({std::move(group), cut, 0});
+      if (total > budget || !seen.insert(key).second)
+        continue;
+      // The group with the matmul whose result only it reads (a
+      // projection feeding its bias, the residual add and the LayerNorm):
+      // the matmul's output may then stay in LX too.
+      if (std::optional<std::pair<SmallVector<Operation *>, Attribute>>
+              producers = producersOf(block, members))
+        candidates.push_back(
+            {group, cut, 0, nullptr, producers->first, producers->second});
+      candidates.push_back({std::move(group), cut, 0});
     }
   if (candidates.empty())
     return;
@@ -555,9 +661,16 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
   auto marker = IntegerAttr::get(
       IntegerType::get(block.getParentOp()->getContext(), 64), nextGroup);
   auto applyCandidate = [&](const Candidate &c, IntegerAttr id) {
-    return c.matmul
-               ? std::optional<WholeGroup>(WholeGroup::epilogue(c.matmul, id))
-               : WholeGroup::apply(c.group, c.cut, numCores, id);
+    if (c.matmul)
+      return std::optional<WholeGroup>(WholeGroup::epilogue(c.matmul, id));
+    std::optional<WholeGroup> whole =
+        WholeGroup::apply(c.group, c.cut, numCores, id);
+    if (whole && !c.producers.empty() &&
+        !whole->absorb(c.producers, c.cut, numCores, id)) {
+      whole->undo();
+      return std::optional<WholeGroup>();
+    }
+    return whole;
   };
   auto gainOf = [&](const Candidate &c, double against) -> double {
     std::optional<WholeGroup> whole = applyCandidate(c, marker);
@@ -582,7 +695,11 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
                      [](const RowOp &r) {
                        return r.op->hasAttr(SpyreDialect::kFusionGroupAttrName);
                      }) ||
-        (c.matmul && !isEpilogueMatmul(c.matmul)))
+        (c.matmul && !isEpilogueMatmul(c.matmul)) ||
+        llvm::any_of(c.producers, [&](Operation *op) {
+          return op->getAttr(SpyreDialect::kFusionGroupAttrName) !=
+                 c.producersGroup;
+        }))
       continue;
     // (Until one is kept, the block is as each gain was costed against.)
     double gain = kept ? gainOf(c, current) : c.gain;

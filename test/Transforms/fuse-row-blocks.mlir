@@ -294,3 +294,40 @@ func.func @attention_head_major(%arg0: tensor<12x512x64xf16, #spyre.layout<devic
   %7 = spyre.batch_matmul %6, %arg2 : tensor<12x512x512xf16, #spyre.layout<device_size = [512, 8, 12, 64], stride_map = [512, 64, 262144, 1]>>, tensor<12x512x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [32768, 64, 1]>> -> tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
   return %7 : tensor<12x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
 }
+
+// -----
+
+// BERT's post-LN: a projection, its bias, the residual add and the
+// LayerNorm. The row group of the LayerNorm joins the projection's
+// epilogue group (the projection and its elementwise readers): every op's
+// rows split 32 ways as the LayerNorm's, so the residual sum the LayerNorm
+// reads twice is made in LX and read there (no copy of it), instead of
+// going to DDR and being copied back.
+// ATT-LABEL: func.func @post_ln
+// ATT: spyre.matmul {{.*}}spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 32, 1, 1>}
+// ATT: %[[B:.*]] = spyre.add {{.*}}spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 32, 1>}
+// ATT: %[[R:.*]] = spyre.add %arg1, %[[B]] {spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 32, 1>}
+// ATT-NOT: spyre.identity
+// ATT: spyre.sum %[[R]] dim = 1 {spyre.fusion_group = [[G]] : i64
+// ATT: spyre.sub %[[R]], {{.*}}spyre.fusion_group = [[G]] : i64
+// ATT: spyre.rsqrt {{.*}}spyre.fusion_group = [[G]] : i64
+// ATT: return
+func.func @post_ln(%arg0: tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, %arg1: tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, %arg2: tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>>, %arg3: tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>, %arg4: tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>, %arg5: tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>> {
+  %0 = spyre.constant dense<1.001360e-05> : tensor<f16> -> tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>
+  %1 = spyre.constant dense<7.680000e+02> : tensor<f16> -> tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>
+  %2 = spyre.matmul %arg0, %arg2 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]} : tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>> -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+  %3 = spyre.add %2, %arg3 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+  %4 = spyre.add %arg1, %3 : (tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+  %5 = spyre.sum %4 dim = 1 : tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>> -> tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
+  %6 = spyre.div %5, %1 : (tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>, tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>) -> tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
+  %7 = spyre.sub %4, %6 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+  %8 = spyre.mul %7, %7 : (tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+  %9 = spyre.sum %8 dim = 1 : tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>> -> tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
+  %10 = spyre.div %9, %1 : (tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>, tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>) -> tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
+  %11 = spyre.add %10, %0 : (tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>, tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>) -> tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
+  %12 = spyre.rsqrt %11 : (tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>) -> tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>
+  %13 = spyre.mul %7, %12 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<512xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [-1, 1, -1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+  %14 = spyre.mul %13, %arg4 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+  %15 = spyre.add %14, %arg5 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+  return %15 : tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+}

@@ -245,7 +245,11 @@ def SpyreFuseRowBlocks
     attention at sequence 2048), with rows a multiple of the cores
     (split across them), or any rows with the cores shared between the cut
     dim and the next one (`spyre.work_division` on the block's copies; the
-    other ops carry the split over). Each way a group can be cut is costed
+    other ops carry the split over). A block along the tensor's first
+    device dim is a contiguous range of its bytes and is read through a
+    view (`spyre.extract_slice`, no copy; the block's first op takes the
+    split), and a restickify only the group reads is done block by block
+    on such a view of its input. Each way a group can be cut is costed
     with the kernel model on both sides - the ops whole and one block, each
     divided and kept in LX as `--spyre-divide-work` and
     `--spyre-plan-memory` would - and kept only for a modelled gain of at
@@ -269,7 +273,10 @@ def SpyreFuseRowBlocks
     the kernel model (every kernel divided and kept in LX as the later
     passes would, readers outside the group included) and kept greedily,
     the largest gain first, each re-costed against what the earlier ones
-    left, while it saves 0.5% of the function.
+    left, while it saves 0.5% of the function. A group may also be costed
+    with what only it reads joined to it: a matmul, or a matmul's epilogue
+    group (a projection, its bias and the residual add before a
+    LayerNorm), their rows split as the group's.
 
     Matmul epilogues: then a matmul still in no group whose users are all
     elementwise ops (a bias, an activation, a residual add, a scaling) is

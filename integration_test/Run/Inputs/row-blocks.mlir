@@ -169,3 +169,68 @@ func.func @attention_head_split(%x: tensor<512x64xf16>, %wq: tensor<64x768xf16>,
   %o = linalg.batch_matmul ins(%p, %vh : tensor<12x512x512xf16>, tensor<12x512x64xf16>) outs(%z2 : tensor<12x512x64xf16>) -> tensor<12x512x64xf16>
   return %o : tensor<12x512x64xf16>
 }
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row0 = affine_map<(d0, d1) -> (d0, 0)>
+#col = affine_map<(d0, d1) -> (d1)>
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+
+// A projection, its bias, the residual add and the LayerNorm after them
+// (BERT's post-LN): the row group of the residual add and the LayerNorm
+// joins the projection's epilogue group, the projection's rows split as
+// the group's, so the residual sum stays in LX for the LayerNorm instead of
+// going to DDR and coming back.
+func.func @post_ln(%ctx: tensor<512x768xf16>, %x: tensor<512x768xf16>, %w_o: tensor<768x768xf16>, %b_o: tensor<768xf16>, %g_ln1: tensor<768xf16>, %b_ln1: tensor<768xf16>) -> tensor<512x768xf16> {
+  %zero = arith.constant 0.0 : f16
+  %dim = arith.constant 768.0 : f16
+  %two = arith.constant 2.0 : f16
+  %eps = arith.constant 1.0e-05 : f16
+  %e40 = tensor.empty() : tensor<512x768xf16>
+  %z39 = linalg.fill ins(%zero : f16) outs(%e40 : tensor<512x768xf16>) -> tensor<512x768xf16>
+  %o38 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%ctx, %w_o : tensor<512x768xf16>, tensor<768x768xf16>) outs(%z39 : tensor<512x768xf16>) -> tensor<512x768xf16>
+  %e42 = tensor.empty() : tensor<512x768xf16>
+  %ob41 = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%o38, %b_o : tensor<512x768xf16>, tensor<768xf16>) outs(%e42 : tensor<512x768xf16>) {
+  ^bb0(%a: f16, %c: f16, %o: f16):
+    %r = arith.addf %a, %c : f16
+    linalg.yield %r : f16
+  } -> tensor<512x768xf16>
+  %e44 = tensor.empty() : tensor<512x768xf16>
+  %add43 = linalg.add ins(%x, %ob41 : tensor<512x768xf16>, tensor<512x768xf16>) outs(%e44 : tensor<512x768xf16>) -> tensor<512x768xf16>
+  %e46 = tensor.empty() : tensor<512x1xf16>
+  %racc45 = linalg.fill ins(%zero : f16) outs(%e46 : tensor<512x1xf16>) -> tensor<512x1xf16>
+  %rsum47 = linalg.generic {indexing_maps = [#id, #row0], iterator_types = ["parallel", "reduction"]} ins(%add43 : tensor<512x768xf16>) outs(%racc45 : tensor<512x1xf16>) {
+  ^bb0(%v: f16, %a: f16):
+    %r = arith.addf %v, %a : f16
+    linalg.yield %r : f16
+  } -> tensor<512x1xf16>
+  %e49 = tensor.empty() : tensor<512x768xf16>
+  %centred48 = linalg.generic {indexing_maps = [#id, #row0, #id], iterator_types = ["parallel", "parallel"]} ins(%add43, %rsum47 : tensor<512x768xf16>, tensor<512x1xf16>) outs(%e49 : tensor<512x768xf16>) {
+  ^bb0(%v: f16, %m: f16, %o: f16):
+    %mu = arith.divf %m, %dim : f16
+    %r = arith.subf %v, %mu : f16
+    linalg.yield %r : f16
+  } -> tensor<512x768xf16>
+  %e51 = tensor.empty() : tensor<512x1xf16>
+  %racc50 = linalg.fill ins(%zero : f16) outs(%e51 : tensor<512x1xf16>) -> tensor<512x1xf16>
+  %rsum52 = linalg.generic {indexing_maps = [#id, #row0], iterator_types = ["parallel", "reduction"]} ins(%centred48 : tensor<512x768xf16>) outs(%racc50 : tensor<512x1xf16>) {
+  ^bb0(%v: f16, %a: f16):
+    %q = math.powf %v, %two : f16
+    %r = arith.addf %q, %a : f16
+    linalg.yield %r : f16
+  } -> tensor<512x1xf16>
+  %e54 = tensor.empty() : tensor<512x768xf16>
+  %ln153 = linalg.generic {indexing_maps = [#id, #row0, #col, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%centred48, %rsum52, %g_ln1, %b_ln1 : tensor<512x768xf16>, tensor<512x1xf16>, tensor<768xf16>, tensor<768xf16>) outs(%e54 : tensor<512x768xf16>) {
+  ^bb0(%v: f16, %q: f16, %gv: f16, %bv: f16, %o: f16):
+    %va = arith.divf %q, %dim : f16
+    %ve = arith.addf %va, %eps : f16
+    %rs = math.rsqrt %ve : f16
+    %n = arith.mulf %v, %rs : f16
+    %sc = arith.mulf %n, %gv : f16
+    %r = arith.addf %sc, %bv : f16
+    linalg.yield %r : f16
+  } -> tensor<512x768xf16>
+  %e57 = tensor.empty() : tensor<512x3072xf16>
+  %z56 = linalg.fill ins(%zero : f16) outs(%e57 : tensor<512x3072xf16>) -> tensor<512x3072xf16>
+  return %ln153 : tensor<512x768xf16>
+}
