@@ -23,6 +23,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
+#include <functional>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::spyre;
@@ -622,15 +624,39 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
            llvm::any_of(value.getUsers(),
                         [](Operation *user) { return isa<ToDeviceOp>(user); });
   };
+  // A tensor the program only reads boxes of (`tensor.extract_slice`:
+  // views, or kernels copying the box) needs only those boxes read.
+  std::function<int64_t(Value)> needed = [&](Value value) -> int64_t {
+    int64_t whole = compulsory(value.getType());
+    auto boxOf = [&](Operation *user) -> std::optional<Value> {
+      if (isa<ExtractSliceOp>(user))
+        return user->getResult(0);
+      if (auto kernel = dyn_cast<KernelOp>(user);
+          kernel && isa<ExtractSliceOp>(kernel.getPayload()) &&
+          kernel->getOperand(0) == value)
+        return kernel.getResult();
+      return std::nullopt;
+    };
+    if (value.use_empty() || !llvm::all_of(value.getUsers(), [&](Operation *u) {
+          return boxOf(u).has_value();
+        }))
+      return whole;
+    int64_t boxes = 0;
+    for (Operation *user : value.getUsers())
+      boxes += needed(*boxOf(user));
+    return std::min(whole, boxes);
+  };
   for (BlockArgument arg : block.getArguments())
     if (reachesDevice(arg)) // (an unread `outs` is never read)
-      result.stats.compulsoryBytes += compulsory(arg.getType());
+      result.stats.compulsoryBytes += isDeviceTensor(arg.getType())
+                                          ? needed(arg)
+                                          : compulsory(arg.getType());
   for (Value value : block.getTerminator()->getOperands())
     if (isDeviceTensor(value.getType()) || value.getDefiningOp<FromDeviceOp>())
       result.stats.compulsoryBytes += compulsory(value.getType());
   for (auto constant : block.getOps<ConstantOp>())
     if (isDeviceTensor(constant.getType()) && !constant->use_empty())
-      result.stats.compulsoryBytes += compulsory(constant.getType());
+      result.stats.compulsoryBytes += needed(constant.getResult());
   if (options.trace)
     result.trace = runner.takeTrace();
   return std::move(result);
