@@ -506,16 +506,20 @@ restickifyBlock(OpBuilder &builder, Value in, unsigned dim,
 /// Splits a block's `op` that reads its rows through a view (no copy whose
 /// division it would carry over) as the copy would have been split
 /// (`viewSplits`, over the view's dims), unless an earlier operand is a
-/// kernel's result, whose division it carries over instead.
+/// result of the block's kernels, whose division it carries over instead.
 static void
 hintViewReader(Operation *op,
                const DenseMap<Value, SmallVector<int64_t>> &viewSplits) {
   auto payload = dyn_cast<KernelPayloadOpInterface>(op);
   if (!payload || op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
     return;
+  Attribute group = op->getAttr(SpyreDialect::kFusionGroupAttrName);
   for (OpOperand &operand : op->getOpOperands()) {
+    // A kernel of the block (a member, or a copy every block reads): the
+    // op carries its division over. One outside the block is read whole.
     Operation *def = operand.get().getDefiningOp();
-    if (def && isKernelPayload(def))
+    if (def && isKernelPayload(def) &&
+        def->getAttr(SpyreDialect::kFusionGroupAttrName) == group)
       return;
     auto it = viewSplits.find(operand.get());
     if (it == viewSplits.end())

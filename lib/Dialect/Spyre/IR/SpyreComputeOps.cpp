@@ -498,7 +498,9 @@ bool ExtractSliceOp::isView() {
   RankedTensorType inputType = getInput().getType(), type = getType();
   LayoutAttr input = getLayoutAttr(inputType);
   ArrayRef<int64_t> offsets = getOffsets();
-  if (!input || !getLayoutAttr(type) || inputType.getRank() != type.getRank())
+  // (Called from verifiers on ops not verified yet.)
+  if (!input || !getLayoutAttr(type) || inputType.getRank() != type.getRank() ||
+      static_cast<int64_t>(offsets.size()) != type.getRank())
     return false;
   if (input == getLayoutAttr(type) &&
       llvm::all_of(offsets, [](int64_t o) { return o == 0; }))
