@@ -338,6 +338,26 @@ struct WholeGroup {
   /// Ops joined from outside, with the group they were in (or null).
   SmallVector<std::pair<Operation *, Attribute>> relabeled;
 
+  /// Whether `op`'s result indexes host dim `cut` with a plain loop.
+  static bool indexesCut(Operation *op, unsigned cut) {
+    AffineMap result =
+        cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
+    return cut < result.getNumResults() &&
+           isa<AffineDimExpr>(result.getResult(cut));
+  }
+
+  /// Splits `op`'s rows (the op dim its result indexes at host dim `cut`)
+  /// `split` ways across the cores, and no other dim; undone by undo().
+  void hintRows(Operation *op, unsigned cut, int64_t split) {
+    AffineMap result =
+        cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
+    SmallVector<int64_t> splits(result.getNumDims(), 1);
+    splits[cast<AffineDimExpr>(result.getResult(cut)).getPosition()] = split;
+    op->setAttr(SpyreDialect::kWorkDivisionAttrName,
+                DenseI64ArrayAttr::get(op->getContext(), splits));
+    hinted.push_back(op);
+  }
+
   /// Applies the group; nullopt (nothing changed) when an op's result does
   /// not index the cut dim with a plain loop.
   static std::optional<WholeGroup> apply(ArrayRef<RowOp> group, unsigned cut,
@@ -345,15 +365,11 @@ struct WholeGroup {
     WholeGroup whole;
     llvm::SmallPtrSet<Operation *, 16> members;
     for (const RowOp &r : group) {
-      AffineMap result =
-          cast<KernelPayloadOpInterface>(r.op).getIndexingMapsArray().back();
-      if (cut >= result.getNumResults() ||
-          !isa<AffineDimExpr>(result.getResult(cut)))
+      if (!indexesCut(r.op, cut))
         return std::nullopt;
       members.insert(r.op);
     }
     Operation *first = group.front().op;
-    MLIRContext *context = first->getContext();
     llvm::SetVector<Value> inputs;
     for (const RowOp &r : group)
       for (auto [o, operand] : llvm::enumerate(r.op->getOperands()))
@@ -383,15 +399,8 @@ struct WholeGroup {
     int64_t split = std::gcd(rows, numCores);
     for (Operation *op : whole.ops) {
       op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
-      if (op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
-        continue;
-      AffineMap result =
-          cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
-      SmallVector<int64_t> splits(result.getNumDims(), 1);
-      splits[cast<AffineDimExpr>(result.getResult(cut)).getPosition()] = split;
-      op->setAttr(SpyreDialect::kWorkDivisionAttrName,
-                  DenseI64ArrayAttr::get(context, splits));
-      whole.hinted.push_back(op);
+      if (!op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
+        whole.hintRows(op, cut, split);
     }
     return whole;
   }
@@ -417,28 +426,18 @@ struct WholeGroup {
   /// does not index the cut dim with a plain loop.
   bool absorb(ArrayRef<Operation *> producers, unsigned cut, int64_t numCores,
               IntegerAttr id) {
+    if (llvm::any_of(producers, [&](Operation *op) {
+          return !indexesCut(op, cut) ||
+                 op->hasAttr(SpyreDialect::kWorkDivisionAttrName);
+        }))
+      return false;
     for (Operation *op : producers) {
-      AffineMap result =
-          cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
-      if (cut >= result.getNumResults() ||
-          !isa<AffineDimExpr>(result.getResult(cut)) ||
-          op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
-        return false;
-    }
-    for (Operation *op : producers) {
-      AffineMap result =
-          cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
       int64_t rows =
           cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(cut);
-      SmallVector<int64_t> splits(result.getNumDims(), 1);
-      splits[cast<AffineDimExpr>(result.getResult(cut)).getPosition()] =
-          std::gcd(rows, numCores);
       relabeled.push_back(
           {op, op->getAttr(SpyreDialect::kFusionGroupAttrName)});
       op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
-      op->setAttr(SpyreDialect::kWorkDivisionAttrName,
-                  DenseI64ArrayAttr::get(op->getContext(), splits));
-      hinted.push_back(op);
+      hintRows(op, cut, std::gcd(rows, numCores));
     }
     // An input the group copied into LX once for its readers is now made
     // there.
@@ -643,9 +642,9 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
       }
       if (total > budget || !seen.insert(key).second)
         continue;
-      // The group with the matmul whose result only it reads (a
-      // projection feeding its bias, the residual add and the LayerNorm):
-      // the matmul's output may then stay in LX too.
+      // The group with what only it reads joined (a projection, or the
+      // projection's epilogue group of its bias and the residual add,
+      // before a LayerNorm): their outputs may then stay in LX too.
       if (std::optional<std::pair<SmallVector<Operation *>, Attribute>>
               producers = producersOf(block, members))
         candidates.push_back(
