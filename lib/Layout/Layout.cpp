@@ -790,6 +790,18 @@ static void crossProduct(const BoundLayout &bound,
   }
 }
 
+int64_t BoundLayout::usedBytes() const {
+  int64_t last = -1;
+  for (const DmaNest &nest : dmaPlan().nests) {
+    int64_t end = nest.deviceOffset;
+    for (const DmaLoop &loop : nest.loops)
+      if (loop.range > 0 && loop.deviceStride > 0)
+        end += (loop.range - 1) * loop.deviceStride;
+    last = std::max(last, end);
+  }
+  return (last / layout_.elemsPerStick() + 1) * layout_.stickBytes();
+}
+
 DmaPlan BoundLayout::dmaPlan(DmaDirection direction, DmaForm form) const {
   SmallVector<Group, 8> groups = groupsOf(*this);
   SmallVector<SmallVector<Box, 2>, 8> perGroup;

@@ -108,6 +108,13 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
       t.ddr = &machine.memoryOf(mem);
       t.regionBegin = t.access.getBase() % segmentBytes;
       t.regionEnd = t.regionBegin + layout.deviceBytes();
+      // A strided view of a block of rows runs past its tensor's buffer:
+      // its padding is the tensor's other rows. It must end, at its last
+      // stick holding elements, inside the buffer.
+      if (!t.isResult && static_cast<int>(i) != inPlace &&
+          t.regionEnd > t.ddr->size())
+        t.regionEnd =
+            std::max(t.regionBegin + t.bound->usedBytes(), t.ddr->size());
       if (t.ddr->size() < t.regionEnd) {
         // A result buffer (or one written in place) is created by its first
         // writer.

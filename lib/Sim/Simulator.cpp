@@ -277,7 +277,7 @@ llvm::Expected<HostTensor> FunctionSimulator::download(Value value,
   // A view of a block of rows starts inside its buffer.
   int64_t window = 0;
   Value root = getBufferRoot(value, &window);
-  int64_t bytes = window + bound->layout().deviceBytes();
+  int64_t bytes = window + bound->usedBytes();
   Memory &buffer = ddrBuffer(*mem, bytes);
   int64_t base =
       window + (mem->getSpace() == MemorySpace::Pool ? mem->getValue() : 0);

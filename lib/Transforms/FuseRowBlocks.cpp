@@ -877,6 +877,7 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
     kernel::Problem problem;
     kernel::Division division;
     SmallVector<AffineMap> maps;
+    kernel::Tiling tiling;
     int64_t lxBytes = 0;
   };
   DenseMap<Operation *, size_t> position;
@@ -897,7 +898,7 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
     plans.push_back(
         Planned{std::move(*problem), *division,
                 cast<KernelPayloadOpInterface>(op).getIndexingMapsArray(),
-                plan->estimate.lxBytes});
+                plan->tiling, plan->estimate.lxBytes});
   }
 
   // Candidates, as --spyre-plan-memory picks them.
@@ -945,10 +946,30 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   });
   SmallVector<int64_t> live(ops.size(), 0);
   llvm::SmallPtrSet<Value, 16> resident;
+  // Op `p`'s staging buffers at its tiles with the resident tensors and
+  // `extra` in LX (as --spyre-plan-memory counts them: those need none).
+  auto stagingOf = [&](size_t p, Value extra) {
+    kernel::Problem problem = plans[p].problem;
+    bool changed = false;
+    auto mark = [&](kernel::Tensor &t, Value v) {
+      if (!t.lxResident && (v == extra || resident.contains(v)))
+        changed = t.lxResident = true;
+    };
+    Operation *op = ops[p];
+    for (unsigned i = 0, e = op->getNumOperands();
+         i < e && i + 1 < problem.tensors.size(); ++i)
+      mark(problem.tensors[i], op->getOperand(i));
+    mark(problem.tensors.back(), op->getResult(0));
+    if (!changed)
+      return plans[p].lxBytes;
+    return kernel::estimate(problem, plans[p].division, plans[p].tiling, target)
+        .lxBytes;
+  };
   for (const Candidate &c : candidates) {
     bool fits = true;
     for (size_t p = c.def; p <= c.last; ++p)
-      fits &= live[p] + c.bytes + plans[p].lxBytes <= target.usableLxBytes();
+      fits &=
+          live[p] + c.bytes + stagingOf(p, c.value) <= target.usableLxBytes();
     if (!fits)
       continue;
     for (size_t p = c.def; p <= c.last; ++p)
@@ -1124,6 +1145,10 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
     created.push_back(buffers.back().getDefiningOp());
   }
   int64_t numBlocks = rows / blockRows;
+  auto readers = [&](Value in) {
+    return llvm::count_if(
+        in.getUsers(), [&](Operation *user) { return members.contains(user); });
+  };
   // Inputs every block reads whole (an attention mask every head adds):
   // copied once, before the blocks, so that the copy may stay in LX for
   // all of them instead of each block reading it from DDR.
@@ -1166,6 +1191,23 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
       }
       auto slice = ExtractSliceOp::create(builder, in.getLoc(), blockType[in],
                                           in, offsets);
+      if (!isViewOp(slice) && readers(in) == 1) {
+        // Not a contiguous range: read in place with the input's strides
+        // by its one reader (several read a copy in LX, not DDR again).
+        FailureOr<RankedTensorType> strided =
+            getRowBlockType(cast<RankedTensorType>(in.getType()), dim,
+                            blockRows, /*deviceDim=*/nullptr, /*strided=*/true);
+        if (succeeded(strided)) {
+          auto view = ExtractSliceOp::create(builder, in.getLoc(), *strided, in,
+                                             offsets);
+          if (isViewOp(view)) {
+            slice->erase();
+            slice = view;
+          } else {
+            view->erase();
+          }
+        }
+      }
       mapping.map(in, slice.getResult());
       created.push_back(slice);
       if (isViewOp(slice)) {

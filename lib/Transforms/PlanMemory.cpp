@@ -150,6 +150,25 @@ void PlanMemoryPass::chooseResidents(
   };
   SmallVector<Placed> placed;
   int64_t usable = target.usableLxBytes();
+  // The staging buffers of `k`, at its tiles, with the tensors whose
+  // buffers are `resident` (or `extra`) in LX: those need none.
+  DenseSet<Value> resident;
+  auto stagingOf = [&](const Kernel &k, Value extra) {
+    kernel::Problem problem = k.problem;
+    bool changed = false;
+    auto mark = [&](kernel::Tensor &t, Value v) {
+      Value root = getBufferRoot(v);
+      if (!t.lxResident && (root == extra || resident.contains(root)))
+        changed = t.lxResident = true;
+    };
+    unsigned numOperands = k.op->getNumOperands();
+    for (unsigned i = 0; i < numOperands && i + 1 < problem.tensors.size(); ++i)
+      mark(problem.tensors[i], k.op->getOperand(i));
+    mark(problem.tensors.back(), k.op->getResult(0));
+    if (!changed)
+      return k.lxBytes;
+    return kernel::estimate(problem, k.division, k.tiling, target).lxBytes;
+  };
   for (Buffer *buffer : candidates) {
     const Kernel *producer = byOp.lookup(buffer->root.getDefiningOp());
     const kernel::Tensor &result = producer->problem.result();
@@ -158,13 +177,14 @@ void PlanMemoryPass::chooseResidents(
             result, kernel::sliceSizes(producer->problem, producer->division)) *
             result.stickBytes,
         target.stickBytes);
-    // Staging buffers of every kernel the tensor lives across sit below.
+    // Staging buffers of every kernel the tensor lives across sit below
+    // (none for the tensors in LX, this one included).
     int64_t floor = 0;
     auto first = llvm::partition_point(
         kernels, [&](const Kernel &k) { return k.position < buffer->def; });
     for (auto it = first; it != kernels.end() && it->position <= buffer->last;
          ++it)
-      floor = std::max(floor, it->lxBytes);
+      floor = std::max(floor, stagingOf(*it, buffer->root));
     SmallVector<std::pair<int64_t, int64_t>> busy;
     for (const Placed &p : placed)
       if (p.def <= buffer->last && buffer->def <= p.last)
@@ -191,6 +211,7 @@ void PlanMemoryPass::chooseResidents(
       continue;
     buffer->space = MemorySpace::LX;
     buffer->value = *offset;
+    resident.insert(buffer->root);
     placed.push_back({buffer->def, buffer->last, *offset, *offset + bytes});
   }
 }

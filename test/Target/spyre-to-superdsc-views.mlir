@@ -141,3 +141,36 @@ func.func @row_block(%x: tensor<256x64xf16>) -> tensor<64x64xf16> {
 // CHECK-NEXT: "data_": {
 // CHECK-NEXT: "[0, 0, 0]": "16384"
 // CHECK-NOT: "{{[0-9]+}}_identity"
+
+// -----
+
+// A strided block of rows (as --spyre-fuse-row-blocks reads one): rows
+// [64, 128) of f16 [256, 128], whose device dims [2, 256, 64] put the stick
+// columns outermost, so the block is not one range of bytes. Laid out with
+// the input's device dims (rows past 64 are its padding), it is a view all
+// the same: the exp reads it from its first stick, 64 rows x 128 bytes =
+// 8192 bytes in, with the input's strides: of the 256 rows on the device
+// it iterates 64, the gap 192 (torch-spyre's backGapCore_ for a view of a
+// larger tensor).
+!whole = tensor<256x128xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [64, 128, 1]>>
+!rows = tensor<64x128xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [64, 128, 1]>>
+!dense = tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>>
+func.func @strided_rows(%x: !whole) -> !dense {
+  %v = spyre.extract_slice %x offsets = [64, 0] : !whole -> !rows
+  %r = spyre.exp %v : (!rows) -> !dense
+  return %r : !dense
+}
+
+// CHECK: // -----
+// CHECK-NOT: "{{[0-9]+}}_identity"
+// CHECK: "0_exp"
+// CHECK: "backGapCore_": {
+// CHECK-NEXT:   "mb": {
+// CHECK-NEXT:     "-1": "192"
+// CHECK-NEXT:   }
+// CHECK-NEXT: },
+// CHECK: "name_": "allocate-Tensor0_hbm"
+// CHECK: "startAddressCoreCorelet_"
+// CHECK-NEXT: "data_": {
+// CHECK-NEXT: "[0, 0, 0]": "8192"
+// CHECK-NOT: "{{[0-9]+}}_identity"

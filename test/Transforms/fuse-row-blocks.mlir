@@ -220,14 +220,17 @@ func.func @gelu_chain_epilogue(%x: !a, %w: !w, %bias: !b) -> !h {
 // every core shares evenly, so each block takes 6 heads and splits them 2
 // ways and their queries 16 ways. Both batch matmuls join the block (cut
 // along their batch dim, nothing is read twice): per block Q, K and V are
-// copied in, the scores, the softmax and P.V stay in LX, and the result is
-// written out.
+// read in place, the scores, the softmax and P.V stay in LX, and the result
+// is written out. The heads are not the outermost device dim, so a block of
+// heads is not one range of bytes: it is a strided view, laid out with the
+// whole tensor's device dims (the other heads are its padding), and the
+// first batch matmul takes the split a copy would have had.
 // ATT-LABEL: func.func @attention
 // ATT: spyre.empty
-// ATT: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 0, 0] {spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 2, 16, 1>} : {{.*}} -> tensor<6x512x64xf16
-// ATT: %[[K:.*]] = spyre.extract_slice %arg1 offsets = [0, 0, 0]
-// ATT: %[[V:.*]] = spyre.extract_slice %arg2 offsets = [0, 0, 0]
-// ATT: %[[S:.*]] = spyre.batch_matmul %[[Q]], %[[K]] {{.*}}spyre.fusion_group = [[G]] : i64} : {{.*}} -> tensor<6x512x512xf16
+// ATT: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 0, 0] : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
+// ATT: %[[K:.*]] = spyre.extract_slice %arg1 offsets = [0, 0, 0] : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [64, 8, 12, 64], stride_map = [1, 4096, 32768, 64]>>
+// ATT: %[[V:.*]] = spyre.extract_slice %arg2 offsets = [0, 0, 0] :
+// ATT: %[[S:.*]] = spyre.batch_matmul %[[Q]], %[[K]] {{.*}}spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 2, 16, 1, 1>} : {{.*}} -> tensor<6x512x512xf16
 // ATT: spyre.max %[[S]]
 // ATT: %[[P:.*]] = spyre.mul
 // ATT: %[[O:.*]] = spyre.batch_matmul %[[P]], %[[V]] {spyre.fusion_group = [[G]] : i64}

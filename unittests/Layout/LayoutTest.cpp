@@ -417,6 +417,21 @@ TEST(Padding, StickTail) {
   EXPECT_EQ(bound.hostOffset({3, 999, 7}), 999 * 200 + 199);
 }
 
+TEST(Padding, UsedBytesEndAtTheLastRealStick) {
+  // Dense, and a stick tail: every stick holds elements.
+  BoundLayout dense = bindContiguous(defaultLayout({2048, 768}), {2048, 768});
+  EXPECT_EQ(dense.usedBytes(), 12 * 2048 * 128);
+  BoundLayout tail = bindContiguous(defaultLayout({1000, 200}), {1000, 200});
+  EXPECT_EQ(tail.usedBytes(), tail.layout().deviceBytes());
+  // Rows [0, 1024) of [2048, 768] laid out with the whole tensor's device
+  // dims (a strided block of rows): the last stick column's rows past 1023
+  // are padding. 12 x 2048 sticks less 1024: 23552 sticks of 128 bytes.
+  SpyreTensorLayout whole = defaultLayout({2048, 768});
+  BoundLayout block = bindContiguous(whole, {1024, 768});
+  EXPECT_TRUE(block.isPadding({11, 1024, 0}));
+  EXPECT_EQ(block.usedBytes(), (12 * 2048 - 1024) * 128);
+}
+
 TEST(Coordinates, InverseMapping) {
   BoundLayout bound =
       bindContiguous(defaultLayout({50, 10, 200}), {50, 10, 200});

@@ -330,6 +330,13 @@ TEST(LayoutProperties, RandomDefaultLayoutsAgreeWithDimMapSemantics) {
     for (auto [offset, count] : hits)
       ASSERT_EQ(count, 1) << "host offset " << offset;
 
+    // The used bytes end with the last stick holding an element.
+    int64_t lastElement = 0;
+    for (auto [device, host] : pairs)
+      lastElement = std::max(lastElement, device);
+    EXPECT_EQ(bound.usedBytes(), (lastElement / eps + 1) * layout.stickBytes());
+    EXPECT_LE(bound.usedBytes(), layout.deviceBytes());
+
     // The DMA nests move exactly these pairs; padding nests the rest. The
     // runtime's form (one loop per device dim, nothing merged) moves the
     // same pairs; broadcast dims it writes in full, like HostToDevice.

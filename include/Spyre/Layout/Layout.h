@@ -266,6 +266,11 @@ public:
   /// only their first copy is read.
   DmaPlan dmaPlan(DmaDirection direction = DmaDirection::HostToDevice,
                   DmaForm form = DmaForm::Compact) const;
+  /// Bytes from the device tensor's start to the end of its last stick
+  /// holding a host element: at most layout().deviceBytes(), less when the
+  /// last sticks are padding (a strided block of a larger tensor's rows,
+  /// whose padding is the rest of that tensor).
+  int64_t usedBytes() const;
   /// Nests (host strides 0) covering exactly the padding positions.
   DmaPlan paddingPlan() const;
 

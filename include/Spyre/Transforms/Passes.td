@@ -249,7 +249,14 @@ def SpyreFuseRowBlocks
     device dim is a contiguous range of its bytes and is read through a
     view (`spyre.extract_slice`, no copy; the block's first op takes the
     split), and a restickify only the group reads is done block by block
-    on such a view of its input. Each way a group can be cut is costed
+    on such a view of its input. A block along another device dim that one
+    op of the group reads is a strided view: laid out with the tensor's own
+    device dims (the positions past the block are padding, the tensor's
+    other rows), read in place from the block's first stick with the
+    tensor's strides (the heads of Q, K and V laid out head-innermost, the
+    rows of a mask or of a [rows, cols] tensor whose stick columns are
+    outermost). An input several of the block's ops read is still copied
+    into LX once. Each way a group can be cut is costed
     with the kernel model on both sides - the ops whole and one block, each
     divided and kept in LX as `--spyre-divide-work` and
     `--spyre-plan-memory` would - and kept only for a modelled gain of at
@@ -375,7 +382,9 @@ def SpyrePlanMemory
       `spyre.pool_bytes`;
     - an intermediate whose producer and every consumer give each core the
       same slice stays in the cores' LX between the kernels
-      (`#spyre.mem<lx OFFSET>`) when it fits beside their staging buffers
+      (`#spyre.mem<lx OFFSET>`) when it fits beside their staging buffers,
+      counted at each kernel's tiles without the tensors already kept in LX
+      and this one (a kernel stages none of those): largest saving first
       (`lx-residency=false` turns this off);
     - every op gets `spyre.tiles`, the per-core tile of each op dim: the
       whole slice when its staging buffers (double-buffered where a tensor

@@ -185,11 +185,11 @@ llvm::Expected<BoundLayout> mlir::spyre::bindLayout(RankedTensorType type) {
   return bound;
 }
 
-FailureOr<RankedTensorType> mlir::spyre::getRowBlockType(RankedTensorType type,
-                                                         unsigned dim,
-                                                         int64_t rows,
-                                                         unsigned *deviceDim) {
-  if (!isDeviceTensor(type) || dim >= type.getRank() || rows < 1)
+FailureOr<RankedTensorType>
+mlir::spyre::getRowBlockType(RankedTensorType type, unsigned dim, int64_t rows,
+                             unsigned *deviceDim, bool strided) {
+  if (!isDeviceTensor(type) || dim >= type.getRank() || rows < 1 ||
+      rows > type.getDimSize(dim))
     return failure();
   llvm::Expected<BoundLayout> bound = bindLayout(type);
   if (!bound) {
@@ -212,14 +212,15 @@ FailureOr<RankedTensorType> mlir::spyre::getRowBlockType(RankedTensorType type,
   for (int64_t h = static_cast<int64_t>(shape.size()) - 2; h >= 0; --h)
     hostStrides[h] = hostStrides[h + 1] * shape[h + 1];
   SmallVector<int64_t> deviceSize(layout.getDeviceSize());
-  deviceSize[pieces.front()] = rows;
+  if (!strided)
+    deviceSize[pieces.front()] = rows;
   LayoutAttr full = getLayoutAttr(type);
   SmallVector<int64_t> strideMap(full.getStrideMap());
   for (auto [d, role] : llvm::enumerate(bound->roles()))
     if (role.kind == BoundLayout::DimKind::Piece)
       strideMap[d] = hostStrides[role.hostDim] * role.multiplier;
   // A dim of one position steps nowhere (the layout's `-1`).
-  if (rows == 1)
+  if (deviceSize[pieces.front()] == 1)
     strideMap[pieces.front()] = -1;
   auto sliced = LayoutAttr::get(type.getContext(), deviceSize, strideMap,
                                 full.getFormat(), full.getArrangement(),

@@ -516,16 +516,22 @@ bool ExtractSliceOp::isView() {
       return false;
     cut = d;
   }
+  if (!cut || failed(getWindowBytes()))
+    return false;
+  // A strided block: the input's device strides from the window on.
+  FailureOr<RankedTensorType> strided =
+      getRowBlockType(inputType, *cut, type.getDimSize(*cut),
+                      /*deviceDim=*/nullptr, /*strided=*/true);
+  if (succeeded(strided) && *strided == type)
+    return true;
   unsigned deviceDim = 0;
   FailureOr<RankedTensorType> block =
-      cut ? getRowBlockType(inputType, *cut, type.getDimSize(*cut), &deviceDim)
-          : FailureOr<RankedTensorType>(failure());
+      getRowBlockType(inputType, *cut, type.getDimSize(*cut), &deviceDim);
   if (failed(block) || *block != type)
     return false;
   ArrayRef<int64_t> deviceSize = input.getDeviceSize();
   return llvm::all_of(deviceSize.take_front(deviceDim),
-                      [](int64_t size) { return size == 1; }) &&
-         succeeded(getWindowBytes());
+                      [](int64_t size) { return size == 1; });
 }
 
 LogicalResult ExtractSliceOp::verify() {

@@ -96,9 +96,14 @@ llvm::Expected<BoundLayout> bindLayout(RankedTensorType type);
 /// dim (not the stick), one element per position, and not padded. Fails
 /// otherwise. `deviceDim`, when given, receives that device dim: when it is
 /// the outermost, a block's bytes are a contiguous range of the tensor's.
+/// With `strided`, the device dim keeps the full tensor's size (the
+/// positions past `rows` are padding), so that the block's device strides
+/// are the tensor's: a block anywhere in the tensor's bytes, read in place
+/// (a strided view) wherever its device dim lies.
 FailureOr<RankedTensorType> getRowBlockType(RankedTensorType type, unsigned dim,
                                             int64_t rows,
-                                            unsigned *deviceDim = nullptr);
+                                            unsigned *deviceDim = nullptr,
+                                            bool strided = false);
 
 /// The default layout (or the one for `dimOrder`) of a host tensor type, as
 /// the reference stack builds it, for sticks of `stickBytes` bytes.
@@ -228,7 +233,8 @@ namespace mlir::spyre {
 /// `spyre.extract_slice` at offset 0 with the input's layout, or one of a
 /// block of rows (`getRowBlockType`) whose device dim comes first, which
 /// looks at a contiguous range of the input's bytes (`getBufferRoot`'s
-/// window).
+/// window), or a strided block of rows anywhere (`getRowBlockType` with
+/// `strided`: the input's device strides, starting at the window).
 bool isViewOp(Operation *op);
 
 /// The inputs of a pointwise or reduction op read lane by lane with its
