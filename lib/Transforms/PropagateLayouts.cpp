@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 
 namespace mlir::spyre {
 /// A reshape copied through the host costs this many times its elements (a
@@ -822,6 +823,7 @@ LogicalResult FunctionPropagation::finishBoundary() {
 
 static void assignArrangements(func::FuncOp function,
                                ArrayRef<bool> fixedArguments);
+static void viewStridedRowBlocks(func::FuncOp function);
 
 LogicalResult FunctionPropagation::run() {
   if (function.isExternal())
@@ -885,8 +887,39 @@ LogicalResult FunctionPropagation::run() {
                             SpyreDialect::kLayoutAttrName));
   if (failed(finishBoundary()))
     return failure();
+  viewStridedRowBlocks(function);
   assignArrangements(function, fixedArguments);
   return success();
+}
+
+/// A block of rows one kernel reads, laid out as its input restricted to
+/// the rows, that is not one range of the input's bytes (the rows are not
+/// the outermost device dim) becomes a strided view: the input's device
+/// dims, the rest of them padding, read in place with the input's strides
+/// instead of copied out by a kernel of its own.
+static void viewStridedRowBlocks(func::FuncOp function) {
+  function.walk([](ExtractSliceOp slice) {
+    if (isViewOp(slice) || !slice->hasOneUse())
+      return;
+    Operation *reader = *slice->getUsers().begin();
+    if (!isKernelPayload(reader) || getInPlaceOperand(reader) >= 0)
+      return;
+    std::optional<unsigned> cut = slice.getCutDim();
+    RankedTensorType input = slice.getInput().getType(), type = slice.getType();
+    if (!cut)
+      return;
+    int64_t rows = type.getDimSize(*cut);
+    FailureOr<RankedTensorType> dense = getRowBlockType(input, *cut, rows);
+    if (failed(dense) || *dense != type)
+      return;
+    FailureOr<RankedTensorType> strided = getRowBlockType(
+        input, *cut, rows, /*deviceDim=*/nullptr, /*strided=*/true);
+    if (failed(strided))
+      return;
+    slice.getResult().setType(*strided);
+    if (!isViewOp(slice) || failed(mlir::verify(reader)))
+      slice.getResult().setType(type);
+  });
 }
 
 /// `value`'s type with element arrangement `arrangement`.

@@ -338,3 +338,25 @@ func.func @upload_default(%a: tensor<2x10x64xf32>) -> tensor<2x10x64xf32> {
   %e = spyre.exp %h : (tensor<2x10x64xf32>) -> tensor<2x10x64xf32>
   return %e : tensor<2x10x64xf32>
 }
+
+// -----
+
+// A block of rows one kernel reads whose rows are not the outermost device
+// dim (f16 [256, 128]: device dims [2, 256, 64], the stick columns first)
+// is not one range of bytes: it becomes a strided view, laid out with the
+// input's device dims (rows past 64 are padding) and read in place. A block
+// two kernels read stays a copy (each would read DDR again).
+// CHECK-LABEL: func.func @strided_row_block
+// CHECK: %[[V:.*]] = spyre.extract_slice %arg0 offsets = [64, 0] : {{.*}} -> tensor<64x128xf16, #spyre.layout<device_size = [2, 256, 64], stride_map = [64, 128, 1]>>
+// CHECK: spyre.exp %[[V]]
+// CHECK: %[[C:.*]] = spyre.extract_slice %arg0 offsets = [128, 0] : {{.*}} -> tensor<64x128xf16, #spyre.layout<device_size = [2, 64, 64], stride_map = [64, 128, 1]>>
+// CHECK: spyre.neg %[[C]]
+// CHECK: spyre.abs %[[C]]
+func.func @strided_row_block(%x: tensor<256x128xf16>) -> (tensor<64x128xf16>, tensor<64x128xf16>, tensor<64x128xf16>) {
+  %v = spyre.extract_slice %x offsets = [64, 0] : tensor<256x128xf16> -> tensor<64x128xf16>
+  %e = spyre.exp %v : (tensor<64x128xf16>) -> tensor<64x128xf16>
+  %c = spyre.extract_slice %x offsets = [128, 0] : tensor<256x128xf16> -> tensor<64x128xf16>
+  %n = spyre.neg %c : (tensor<64x128xf16>) -> tensor<64x128xf16>
+  %a = spyre.abs %c : (tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %e, %n, %a : tensor<64x128xf16>, tensor<64x128xf16>, tensor<64x128xf16>
+}

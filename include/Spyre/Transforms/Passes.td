@@ -170,7 +170,11 @@ def SpyrePropagateLayouts
     minimising the elements moved by `spyre.restickify` ops: exactly on
     small graphs, by beam search refined with local improvement otherwise.
     Host values used by spyre ops get `spyre.to_device`, spyre values used by
-    host ops `spyre.from_device`.
+    host ops `spyre.from_device`. A `spyre.extract_slice` of a block of rows
+    that one kernel reads, laid out as its input restricted to the rows but
+    not one range of the input's bytes, becomes a strided view (the input's
+    device dims, the rows past the block padding), read in place instead of
+    copied.
   }];
   let options = [
     Option<"beamWidth", "beam-width", "int", /*default=*/"64",

@@ -663,6 +663,15 @@ func.func @row_block_result(%x: tensor<256x64xf16>) -> (tensor<64x64xf16>, tenso
   %t = tensor.extract_slice %s[32, 0] [32, 64] [1, 1] : tensor<64x64xf16> to tensor<32x64xf16>
   return %s, %t : tensor<64x64xf16>, tensor<32x64xf16>
 }
+// A block of rows whose rows are not the outermost device dim ([256, 128]:
+// the stick columns come first) is a strided view: read in place by its
+// one reader, no copy.
+func.func @row_block_strided(%x: tensor<256x128xf16>) -> tensor<64x128xf16> {
+  %s = tensor.extract_slice %x[64, 0] [64, 128] [1, 1] : tensor<256x128xf16> to tensor<64x128xf16>
+  %e = tensor.empty() : tensor<64x128xf16>
+  %y = linalg.exp ins(%s : tensor<64x128xf16>) outs(%e : tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %y : tensor<64x128xf16>
+}
 // Written boxes: a pad with 1.0 whose box starts on a whole stick and ends
 // inside one (the rest of that stick is padding), an insert into a kernel's
 // result (in place), two inserts into one argument (each into a copy), a

@@ -494,6 +494,23 @@ FailureOr<int64_t> ExtractSliceOp::getWindowBytes() {
   return windowBytes(getInput().getType(), getOffsets());
 }
 
+std::optional<unsigned> ExtractSliceOp::getCutDim() {
+  RankedTensorType inputType = getInput().getType(), type = getType();
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (inputType.getRank() != type.getRank() ||
+      static_cast<int64_t>(offsets.size()) != type.getRank())
+    return std::nullopt;
+  std::optional<unsigned> cut;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    if (offsets[d] == 0 && type.getDimSize(d) == inputType.getDimSize(d))
+      continue;
+    if (cut)
+      return std::nullopt;
+    cut = d;
+  }
+  return cut;
+}
+
 bool ExtractSliceOp::isView() {
   RankedTensorType inputType = getInput().getType(), type = getType();
   LayoutAttr input = getLayoutAttr(inputType);
@@ -508,14 +525,7 @@ bool ExtractSliceOp::isView() {
   // A block of rows laid out as the input's restricted to them, whose
   // device dim comes first: its bytes are a contiguous range of the
   // input's, at the box's start.
-  std::optional<unsigned> cut;
-  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
-    if (offsets[d] == 0 && type.getDimSize(d) == inputType.getDimSize(d))
-      continue;
-    if (cut)
-      return false;
-    cut = d;
-  }
+  std::optional<unsigned> cut = getCutDim();
   if (!cut || failed(getWindowBytes()))
     return false;
   // A strided block: the input's device strides from the window on.

@@ -356,10 +356,14 @@ def Spyre_ExtractSliceOp : Spyre_ComputeOp<"extract_slice", "identity", [],
     /// Bytes from the input's first device byte to the box's, when both
     /// sides are laid out and the box is one of device positions.
     ::mlir::FailureOr<int64_t> getWindowBytes();
+    /// The one host dim the box cuts (a block of rows along it, every
+    /// other dim whole), or nullopt.
+    std::optional<unsigned> getCutDim();
     /// Whether the op moves no data: the box starts at the origin and the
     /// result has the input's layout (every element at the same bytes), or
     /// it is a block of rows that lies in one contiguous range of the
-    /// input's bytes.
+    /// input's bytes, or a strided block of rows laid out with the input's
+    /// device dims (`getRowBlockType` with `strided`).
     bool isView();
   }];
 }
