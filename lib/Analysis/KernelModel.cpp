@@ -455,7 +455,8 @@ tileCandidates(const Problem &problem, ArrayRef<int64_t> slice) {
 
 llvm::Expected<Tiling> searchTiles(const Problem &problem,
                                    const TargetModel &target,
-                                   const Division &division, int64_t lxBudget) {
+                                   const Division &division, int64_t lxBudget,
+                                   TileGoal goal) {
   TileEvaluator evaluator(problem, target, division);
   ArrayRef<int64_t> slice = evaluator.getSlice();
   auto options = tileCandidates(problem, slice);
@@ -551,6 +552,13 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
   for (const Candidate &c : all) {
     if (c.result.launchSeconds > fastest * 1.02)
       continue;
+    if (goal == TileGoal::LeastLx) {
+      if (!chosen || c.result.lxBytes < chosen->result.lxBytes ||
+          (c.result.lxBytes == chosen->result.lxBytes &&
+           c.result.steps < chosen->result.steps))
+        chosen = &c;
+      continue;
+    }
     if (!chosen || c.result.steps < chosen->result.steps ||
         (c.result.steps == chosen->result.steps &&
          c.result.launchSeconds < chosen->result.launchSeconds))
@@ -563,11 +571,10 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
 
 } // namespace
 
-llvm::Expected<Tiling>
-mlir::spyre::kernel::chooseTiles(const Problem &problem,
-                                 const TargetModel &target,
-                                 const Division &division, int64_t lxBudget) {
-  return searchTiles(problem, target, division, lxBudget);
+llvm::Expected<Tiling> mlir::spyre::kernel::chooseTiles(
+    const Problem &problem, const TargetModel &target, const Division &division,
+    int64_t lxBudget, TileGoal goal) {
+  return searchTiles(problem, target, division, lxBudget, goal);
 }
 
 Estimate mlir::spyre::kernel::estimate(const Problem &problem,

@@ -946,24 +946,33 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   });
   SmallVector<int64_t> live(ops.size(), 0);
   llvm::SmallPtrSet<Value, 16> resident;
-  // Op `p`'s staging buffers at its tiles with the resident tensors and
-  // `extra` in LX (as --spyre-plan-memory counts them: those need none).
+  // The least LX op `p`'s staging buffers take with the resident tensors
+  // and `extra` in LX (as --spyre-plan-memory counts them: those need none,
+  // and the kernel may be tiled again, within 2% of its fastest, to make
+  // room).
   auto stagingOf = [&](size_t p, Value extra) {
     kernel::Problem problem = plans[p].problem;
-    bool changed = false;
     auto mark = [&](kernel::Tensor &t, Value v) {
-      if (!t.lxResident && (v == extra || resident.contains(v)))
-        changed = t.lxResident = true;
+      t.lxResident |= v == extra || resident.contains(v);
     };
     Operation *op = ops[p];
     for (unsigned i = 0, e = op->getNumOperands();
          i < e && i + 1 < problem.tensors.size(); ++i)
       mark(problem.tensors[i], op->getOperand(i));
     mark(problem.tensors.back(), op->getResult(0));
-    if (!changed)
-      return plans[p].lxBytes;
-    return kernel::estimate(problem, plans[p].division, plans[p].tiling, target)
-        .lxBytes;
+    int64_t atTiles =
+        kernel::estimate(problem, plans[p].division, plans[p].tiling, target)
+            .lxBytes;
+    llvm::Expected<kernel::Tiling> least =
+        kernel::chooseTiles(problem, target, plans[p].division,
+                            target.usableLxBytes(), kernel::TileGoal::LeastLx);
+    if (!least) {
+      llvm::consumeError(least.takeError());
+      return atTiles;
+    }
+    return std::min(
+        atTiles,
+        kernel::estimate(problem, plans[p].division, *least, target).lxBytes);
   };
   for (const Candidate &c : candidates) {
     bool fits = true;
@@ -977,15 +986,16 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
     resident.insert(c.value);
   }
 
-  // Each op's time with those tensors in LX.
+  // Each op's time with those tensors in LX, tiled below them.
   double seconds = 0;
-  for (auto [op, planned] : llvm::zip(ops, plans)) {
+  for (auto [p, op, planned] : llvm::enumerate(ops, plans)) {
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
       planned.problem.tensors[i].lxResident |= resident.contains(operand);
     planned.problem.tensors.back().lxResident |=
         resident.contains(op->getResult(0));
-    llvm::Expected<kernel::Plan> plan = kernel::planDivision(
-        planned.problem, target, planned.division, target.usableLxBytes());
+    llvm::Expected<kernel::Plan> plan =
+        kernel::planDivision(planned.problem, target, planned.division,
+                             target.usableLxBytes() - live[p]);
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return std::nullopt;

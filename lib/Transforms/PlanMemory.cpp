@@ -78,9 +78,9 @@ struct PlanMemoryPass
   LogicalResult planFunction(FunctionOpInterface function);
   LogicalResult tileKernels(Block &block, DenseMap<Operation *, int> &position,
                             std::vector<Kernel> &kernels);
-  void chooseResidents(SmallVector<Buffer *> &candidates,
-                       ArrayRef<Kernel> kernels,
-                       const DenseMap<Operation *, const Kernel *> &byOp);
+  LogicalResult
+  chooseResidents(SmallVector<Buffer *> &candidates, ArrayRef<Kernel> kernels,
+                  const DenseMap<Operation *, const Kernel *> &byOp);
 
   TargetModel target;
   std::map<OpSignature, Kernel> planned;
@@ -141,7 +141,7 @@ LogicalResult PlanMemoryPass::tileKernels(Block &block,
   return success();
 }
 
-void PlanMemoryPass::chooseResidents(
+LogicalResult PlanMemoryPass::chooseResidents(
     SmallVector<Buffer *> &candidates, ArrayRef<Kernel> kernels,
     const DenseMap<Operation *, const Kernel *> &byOp) {
   struct Placed {
@@ -150,24 +150,36 @@ void PlanMemoryPass::chooseResidents(
   };
   SmallVector<Placed> placed;
   int64_t usable = target.usableLxBytes();
-  // The staging buffers of `k`, at its tiles, with the tensors whose
-  // buffers are `resident` (or `extra`) in LX: those need none.
+  // `k`'s problem with the tensors whose buffers are `resident` (or
+  // `extra`) in LX marked so: a kernel stages none of those.
   DenseSet<Value> resident;
-  auto stagingOf = [&](const Kernel &k, Value extra) {
+  auto withResidents = [&](const Kernel &k, Value extra) {
     kernel::Problem problem = k.problem;
-    bool changed = false;
     auto mark = [&](kernel::Tensor &t, Value v) {
       Value root = getBufferRoot(v);
-      if (!t.lxResident && (root == extra || resident.contains(root)))
-        changed = t.lxResident = true;
+      t.lxResident |= root == extra || resident.contains(root);
     };
     unsigned numOperands = k.op->getNumOperands();
     for (unsigned i = 0; i < numOperands && i + 1 < problem.tensors.size(); ++i)
       mark(problem.tensors[i], k.op->getOperand(i));
     mark(problem.tensors.back(), k.op->getResult(0));
-    if (!changed)
-      return k.lxBytes;
-    return kernel::estimate(problem, k.division, k.tiling, target).lxBytes;
+    return problem;
+  };
+  // The least LX `k`'s staging buffers can take with those tensors in LX:
+  // among its tilings within 2% of the fastest, the smallest (the kernel is
+  // tiled again below when its tiles do not leave that room).
+  auto stagingOf = [&](const Kernel &k, Value extra) {
+    kernel::Problem problem = withResidents(k, extra);
+    int64_t atTiles =
+        kernel::estimate(problem, k.division, k.tiling, target).lxBytes;
+    llvm::Expected<kernel::Tiling> least = kernel::chooseTiles(
+        problem, target, k.division, usable, kernel::TileGoal::LeastLx);
+    if (!least) {
+      llvm::consumeError(least.takeError());
+      return atTiles;
+    }
+    return std::min(
+        atTiles, kernel::estimate(problem, k.division, *least, target).lxBytes);
   };
   for (Buffer *buffer : candidates) {
     const Kernel *producer = byOp.lookup(buffer->root.getDefiningOp());
@@ -214,6 +226,32 @@ void PlanMemoryPass::chooseResidents(
     resident.insert(buffer->root);
     placed.push_back({buffer->def, buffer->last, *offset, *offset + bytes});
   }
+  // Each kernel's staging must stay below the tensors in LX while it runs:
+  // a kernel whose tiles take more is tiled again within that room (its
+  // fastest tiling there; one within 2% of its fastest fits, as placed).
+  for (const Kernel &k : kernels) {
+    int64_t room = usable;
+    for (const Placed &p : placed)
+      if (p.def <= k.position && k.position <= p.last)
+        room = std::min(room, p.begin);
+    kernel::Problem problem = withResidents(k, Value());
+    if (kernel::estimate(problem, k.division, k.tiling, target).lxBytes <= room)
+      continue;
+    llvm::Expected<kernel::Tiling> tiling =
+        kernel::chooseTiles(problem, target, k.division, room);
+    if (!tiling)
+      return k.op->emitOpError()
+             << "internal error: no tiling leaves room for the tensors kept "
+                "in LX ("
+             << room
+             << " bytes below them): " << llvm::toString(tiling.takeError());
+    k.op->setAttr(
+        SpyreDialect::kTilesAttrName,
+        DenseI64ArrayAttr::get(
+            k.op->getContext(),
+            SmallVector<int64_t>(tiling->tiles.begin(), tiling->tiles.end())));
+  }
+  return success();
 }
 
 LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
@@ -380,7 +418,8 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
       };
       return saving(a) > saving(b);
     });
-    chooseResidents(candidates, kernels, byOp);
+    if (failed(chooseResidents(candidates, kernels, byOp)))
+      return failure();
   }
 
   // The DDR pool: first fit over live ranges, in definition order.

@@ -68,6 +68,25 @@ func.func @staging_of_residents(%a: !big, %b: !big) -> !big {
   return %1 : !big
 }
 
+// When a kernel's tiles leave no room for a tensor it does not even stage,
+// it is tiled again, within 2% of its fastest, to make room. [2048, 256] f16
+// on one core (1 MiB a tensor): both ops first take tiles [2048, 64]
+// (four steps, double-buffered 256 KiB buffers: 1.5 MiB of staging for
+// three tensors, 1 MiB for the two left when %0 is in LX), which leave no
+// room for %0's 1 MiB. Tiles [1024, 64] stage the two in 512 KiB: %0 sits
+// at 1677696 - 1048576 = 629120 and both ops run in those tiles.
+// CHECK-LABEL: func.func @retiled_for_residents
+// CHECK: spyre.add {{.*}}spyre.mem = #spyre.mem<lx 629120>, spyre.tiles = array<i64: 1024, 64>
+// CHECK: spyre.mul {{.*}}spyre.tiles = array<i64: 1024, 64>
+// DDR-LABEL: func.func @retiled_for_residents
+// DDR: spyre.add {{.*}}spyre.mem = #spyre.mem<pool 0>, spyre.tiles = array<i64: 2048, 64>
+!huge = tensor<2048x256xf16, #spyre.layout<device_size = [4, 2048, 64], stride_map = [64, 256, 1]>>
+func.func @retiled_for_residents(%a: !huge, %b: !huge) -> !huge {
+  %0 = spyre.add %a, %b {spyre.division = #one} : (!huge, !huge) -> !huge
+  %1 = spyre.mul %0, %b {spyre.division = #one} : (!huge, !huge) -> !huge
+  return %1 : !huge
+}
+
 // A returned view makes its root host-visible; the view itself has no
 // buffer of its own.
 // CHECK-LABEL: func.func @view

@@ -387,9 +387,12 @@ def SpyrePlanMemory
     - an intermediate whose producer and every consumer give each core the
       same slice stays in the cores' LX between the kernels
       (`#spyre.mem<lx OFFSET>`) when it fits beside their staging buffers,
-      counted at each kernel's tiles without the tensors already kept in LX
-      and this one (a kernel stages none of those): largest saving first
-      (`lx-residency=false` turns this off);
+      counted without the tensors already kept in LX and this one (a
+      kernel stages none of those) at the tiling, within 2% of the
+      kernel's fastest, that takes the least LX; a kernel whose tiles then
+      leave no room below the tensors in LX while it runs is tiled again
+      within that room. Largest saving first (`lx-residency=false` turns
+      this off);
     - every op gets `spyre.tiles`, the per-core tile of each op dim: the
       whole slice when its staging buffers (double-buffered where a tensor
       is staged more than once) fit the target's usable LX, else the tiling
