@@ -230,13 +230,17 @@ struct FuseRowBlocksPass
   /// blocks: its output may then stay in LX for them when its slices match
   /// and fit.
   void markEpilogues(Block &block);
-  /// The matmul an elementwise `group` is the whole epilogue of: the one
-  /// matmul whose result the group reads and nothing else does.
-  Operation *epilogueMatmul(ArrayRef<RowOp> group);
-  /// The modelled seconds that running `group` whole as `matmul`'s epilogue
-  /// (one fusion group: the matmul's output and every intermediate may stay
-  /// in LX while they are live) saves over the two run apart.
-  std::optional<double> epilogueGain(Operation *matmul, ArrayRef<RowOp> group);
+  /// The matmuls an elementwise `group` is the whole epilogue of: the
+  /// matmuls whose results the group reads and nothing else does (one, or
+  /// several: SwiGLU's gate and up projections), in program order; empty
+  /// when there are none or another op reads one.
+  SmallVector<Operation *> epilogueMatmuls(ArrayRef<RowOp> group);
+  /// The modelled seconds that running `group` whole as the `matmuls`'
+  /// epilogue (one fusion group: the matmuls' outputs and every
+  /// intermediate may stay in LX while they are live) saves over the two
+  /// run apart.
+  std::optional<double> epilogueGain(ArrayRef<Operation *> matmuls,
+                                     ArrayRef<RowOp> group);
   /// Runs whole, as one group each, the row-wise groups whose tensors fit
   /// half the cores' LX together where the whole block's modelled time
   /// says that pays (WholeGroup).
@@ -297,28 +301,28 @@ void FuseRowBlocksPass::markEpilogues(Block &block) {
   }
 }
 
-Operation *FuseRowBlocksPass::epilogueMatmul(ArrayRef<RowOp> group) {
+SmallVector<Operation *>
+FuseRowBlocksPass::epilogueMatmuls(ArrayRef<RowOp> group) {
   llvm::SmallPtrSet<Operation *, 16> members;
   for (const RowOp &r : group) {
     if (!isa<ElementwiseOpInterface>(r.op))
-      return nullptr;
+      return {};
     members.insert(r.op);
   }
-  Operation *matmul = nullptr;
+  llvm::SetVector<Operation *> matmuls;
   for (const RowOp &r : group)
-    for (Value operand : r.op->getOperands()) {
-      Operation *producer = operand.getDefiningOp();
-      if (!isUngroupedMatmul(producer))
-        continue;
-      if (matmul && matmul != producer)
-        return nullptr;
-      matmul = producer;
-    }
-  if (!matmul ||
-      !llvm::all_of(matmul->getResult(0).getUsers(),
-                    [&](Operation *u) { return members.contains(u); }))
-    return nullptr;
-  return matmul;
+    for (Value operand : r.op->getOperands())
+      if (Operation *producer = operand.getDefiningOp();
+          isUngroupedMatmul(producer))
+        matmuls.insert(producer);
+  for (Operation *matmul : matmuls)
+    if (!llvm::all_of(matmul->getResult(0).getUsers(),
+                      [&](Operation *u) { return members.contains(u); }))
+      return {};
+  SmallVector<Operation *> ordered(matmuls.begin(), matmuls.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
 }
 
 /// `group` run whole as one fusion group, applied to the IR so that it can be
@@ -725,12 +729,17 @@ void FuseRowBlocksPass::ensureDivisions(Block &block, int64_t numCores) {
       llvm::consumeError(divisions->choose(&op).takeError());
 }
 
-std::optional<double> FuseRowBlocksPass::epilogueGain(Operation *matmul,
-                                                      ArrayRef<RowOp> group) {
+std::optional<double>
+FuseRowBlocksPass::epilogueGain(ArrayRef<Operation *> matmuls,
+                                ArrayRef<RowOp> group) {
+  Operation *matmul = matmuls.front();
   ensureDivisions(*matmul->getBlock(), cores == 0 ? target.cores : cores);
-  SmallVector<Operation *> ops = {matmul};
+  SmallVector<Operation *> ops(matmuls.begin(), matmuls.end());
   for (const RowOp &r : group)
     ops.push_back(r.op);
+  // In program order (an up projection may follow the gate's activation).
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   std::optional<double> apart = modelledSeconds(ops, *divisions);
   // As one group, every output may stay in LX (the liveness check of
   // modelledSeconds, as --spyre-plan-memory's, sees what fits).
@@ -765,16 +774,16 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
     bool wholeRowsPerCore;
     bool copyWholeInputs;
     double gain;
-    Operation *epilogueOf = nullptr;
+    SmallVector<Operation *> epilogueOf;
   };
   SmallVector<Candidate> candidates;
   llvm::SmallPtrSet<Operation *, 8> epilogueTried;
   for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
     for (SmallVector<RowOp> &group : formGroups(block, cut)) {
-      if (Operation *matmul = epilogueMatmul(group);
-          matmul && epilogueTried.insert(group.front().op).second)
-        if (std::optional<double> gain = epilogueGain(matmul, group))
-          candidates.push_back({group, cut, false, false, *gain, matmul});
+      if (SmallVector<Operation *> matmuls = epilogueMatmuls(group);
+          !matmuls.empty() && epilogueTried.insert(group.front().op).second)
+        if (std::optional<double> gain = epilogueGain(matmuls, group))
+          candidates.push_back({group, cut, false, false, *gain, matmuls});
       for (bool wholeRowsPerCore : {true, false}) {
         std::optional<double> plain =
             fuseGroup(group, cut, wholeRowsPerCore, /*copyWholeInputs=*/false,
@@ -798,15 +807,18 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
   for (const Candidate &c : candidates) {
     if (llvm::any_of(c.group,
                      [&](const RowOp &r) { return taken.contains(r.op); }) ||
-        (c.epilogueOf && taken.contains(c.epilogueOf)))
+        llvm::any_of(c.epilogueOf,
+                     [&](Operation *m) { return taken.contains(m); }))
       continue;
     for (const RowOp &r : c.group)
       taken.insert(r.op);
-    if (c.epilogueOf) {
-      taken.insert(c.epilogueOf);
+    if (!c.epilogueOf.empty()) {
       auto group = IntegerAttr::get(
           IntegerType::get(block.getParentOp()->getContext(), 64), nextGroup++);
-      c.epilogueOf->setAttr(SpyreDialect::kFusionGroupAttrName, group);
+      for (Operation *matmul : c.epilogueOf) {
+        taken.insert(matmul);
+        matmul->setAttr(SpyreDialect::kFusionGroupAttrName, group);
+      }
       for (const RowOp &r : c.group)
         r.op->setAttr(SpyreDialect::kFusionGroupAttrName, group);
       continue;

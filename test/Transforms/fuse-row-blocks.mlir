@@ -334,3 +334,30 @@ func.func @post_ln(%arg0: tensor<512x768xf16, #spyre.layout<device_size = [12, 5
   %15 = spyre.add %14, %arg5 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>, tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
   return %15 : tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
 }
+
+// -----
+
+!xa = tensor<512x4096xf16, #spyre.layout<device_size = [64, 512, 64], stride_map = [64, 4096, 1]>>
+!wa = tensor<4096x11008xf16, #spyre.layout<device_size = [172, 4096, 64], stride_map = [64, 11008, 1]>>
+!ha = tensor<512x11008xf16, #spyre.layout<device_size = [172, 512, 64], stride_map = [64, 11008, 1]>>
+
+// Llama's SwiGLU at sequence 512: an elementwise chain that is all two
+// matmuls' outputs feed (the gate and up projections) is costed as their
+// epilogue, one group with both, against row blocks of the chain alone
+// (whose four [512, 11008] tensors exceed half the cores' LX); the group
+// keeps the projections' outputs in LX for the chain.
+// ATT-LABEL: func.func @swiglu_epilogue
+// ATT-NOT: spyre.extract_slice
+// ATT: spyre.matmul {{.*}}{spyre.fusion_group = [[G:[0-9]+]] : i64}
+// ATT: spyre.matmul {{.*}}{spyre.fusion_group = [[G]] : i64}
+// ATT: spyre.silu {{.*}}{spyre.fusion_group = [[G]] : i64}
+// ATT: spyre.mul {{.*}}{spyre.fusion_group = [[G]] : i64}
+// ATT-NOT: spyre.insert_slice
+// ATT: return
+func.func @swiglu_epilogue(%x: !xa, %wg: !wa, %wu: !wa) -> !ha {
+  %g = spyre.matmul %x, %wg : !xa, !wa -> !ha
+  %u = spyre.matmul %x, %wu : !xa, !wa -> !ha
+  %s = spyre.silu %g : (!ha) -> !ha
+  %y = spyre.mul %s, %u : (!ha, !ha) -> !ha
+  return %y : !ha
+}

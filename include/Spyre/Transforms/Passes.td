@@ -270,10 +270,11 @@ def SpyreFuseRowBlocks
     them. DDR then sees each input read once and each result written once.
 
     Epilogue chains: an elementwise group that is all a matmul's output
-    feeds (GPT-2's bias and tanh GELU) is also costed as one group with the
-    matmul, without blocks (the matmul's output and the chain's
-    intermediates stay in LX while live), against blocks of the chain
-    alone; the larger gain wins.
+    feeds (GPT-2's bias and tanh GELU), or several matmuls' outputs
+    (Llama's SwiGLU after its gate and up projections), is also costed as
+    one group with the matmuls, without blocks (their outputs and the
+    chain's intermediates stay in LX while live), against blocks of the
+    chain alone; the larger gain wins.
 
     Groups that fit: a group whose tensors fit the cores' LX together may
     run whole as one group, every op's rows split across the cores alike

@@ -234,3 +234,21 @@ func.func @post_ln(%ctx: tensor<512x768xf16>, %x: tensor<512x768xf16>, %w_o: ten
   %z56 = linalg.fill ins(%zero : f16) outs(%e57 : tensor<512x3072xf16>) -> tensor<512x3072xf16>
   return %ln153 : tensor<512x768xf16>
 }
+func.func @swiglu(%x: tensor<512x256xf16>, %wg: tensor<256x8192xf16>, %wu: tensor<256x8192xf16>) -> tensor<512x8192xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<512x8192xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<512x8192xf16>) -> tensor<512x8192xf16>
+  %g = linalg.matmul ins(%x, %wg : tensor<512x256xf16>, tensor<256x8192xf16>) outs(%f : tensor<512x8192xf16>) -> tensor<512x8192xf16>
+  %u = linalg.matmul ins(%x, %wu : tensor<512x256xf16>, tensor<256x8192xf16>) outs(%f : tensor<512x8192xf16>) -> tensor<512x8192xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<512x8192xf16>, tensor<512x8192xf16>) outs(%e : tensor<512x8192xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %n = arith.negf %a : f16
+    %ex = math.exp %n : f16
+    %one = arith.constant 1.0 : f16
+    %d = arith.addf %ex, %one : f16
+    %s = arith.divf %a, %d : f16
+    %r = arith.mulf %s, %b : f16
+    linalg.yield %r : f16
+  } -> tensor<512x8192xf16>
+  return %y : tensor<512x8192xf16>
+}
