@@ -453,6 +453,15 @@ tileCandidates(const Problem &problem, ArrayRef<int64_t> slice) {
   return options;
 }
 
+/// Which of the tilings within 2% of the fastest `searchTiles` picks.
+enum class TileGoal {
+  /// The fewest tile steps (the model's per-step cost is small: tiny tiles
+  /// would otherwise win by a hair).
+  FewestSteps,
+  /// The least LX for staging buffers (room for tensors kept in LX).
+  LeastLx,
+};
+
 llvm::Expected<Tiling> searchTiles(const Problem &problem,
                                    const TargetModel &target,
                                    const Division &division, int64_t lxBudget,
@@ -464,8 +473,7 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
   auto feasible = [&](const TileEvaluator::Result &r) {
     return r.lxBytes <= lxBudget && r.maxLoopCount <= target.maxLoopCount;
   };
-  // Pick the fastest tiling; within 2% of it, the one with the fewest steps
-  // (the model has no per-step cost, so tiny tiles would win by a hair).
+  // Pick the fastest tiling; within 2% of it, the one `goal` asks for.
   struct Candidate {
     SmallVector<int64_t, 6> tiles;
     TileEvaluator::Result result;
@@ -571,10 +579,28 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
 
 } // namespace
 
-llvm::Expected<Tiling> mlir::spyre::kernel::chooseTiles(
-    const Problem &problem, const TargetModel &target, const Division &division,
-    int64_t lxBudget, TileGoal goal) {
-  return searchTiles(problem, target, division, lxBudget, goal);
+llvm::Expected<Tiling>
+mlir::spyre::kernel::chooseTiles(const Problem &problem,
+                                 const TargetModel &target,
+                                 const Division &division, int64_t lxBudget) {
+  return searchTiles(problem, target, division, lxBudget,
+                     TileGoal::FewestSteps);
+}
+
+int64_t mlir::spyre::kernel::leastStagingBytes(const Problem &problem,
+                                               const TargetModel &target,
+                                               const Division &division,
+                                               const Tiling &tiling,
+                                               int64_t lxBudget) {
+  int64_t atTiling = estimate(problem, division, tiling, target).lxBytes;
+  llvm::Expected<Tiling> least =
+      searchTiles(problem, target, division, lxBudget, TileGoal::LeastLx);
+  if (!least) {
+    llvm::consumeError(least.takeError());
+    return atTiling;
+  }
+  return std::min(atTiling,
+                  estimate(problem, division, *least, target).lxBytes);
 }
 
 Estimate mlir::spyre::kernel::estimate(const Problem &problem,

@@ -964,27 +964,10 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   // room).
   auto stagingOf = [&](size_t p, Value extra) {
     kernel::Problem problem = plans[p].problem;
-    auto mark = [&](kernel::Tensor &t, Value v) {
-      t.lxResident |= v == extra || resident.contains(v);
-    };
-    Operation *op = ops[p];
-    for (unsigned i = 0, e = op->getNumOperands();
-         i < e && i + 1 < problem.tensors.size(); ++i)
-      mark(problem.tensors[i], op->getOperand(i));
-    mark(problem.tensors.back(), op->getResult(0));
-    int64_t atTiles =
-        kernel::estimate(problem, plans[p].division, plans[p].tiling, target)
-            .lxBytes;
-    llvm::Expected<kernel::Tiling> least =
-        kernel::chooseTiles(problem, target, plans[p].division,
-                            target.usableLxBytes(), kernel::TileGoal::LeastLx);
-    if (!least) {
-      llvm::consumeError(least.takeError());
-      return atTiles;
-    }
-    return std::min(
-        atTiles,
-        kernel::estimate(problem, plans[p].division, *least, target).lxBytes);
+    markLxResident(problem, ops[p],
+                   [&](Value v) { return v == extra || resident.contains(v); });
+    return kernel::leastStagingBytes(problem, target, plans[p].division,
+                                     plans[p].tiling, target.usableLxBytes());
   };
   for (const Candidate &c : candidates) {
     bool fits = true;
@@ -1001,10 +984,8 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   // Each op's time with those tensors in LX, tiled below them.
   double seconds = 0;
   for (auto [p, op, planned] : llvm::enumerate(ops, plans)) {
-    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-      planned.problem.tensors[i].lxResident |= resident.contains(operand);
-    planned.problem.tensors.back().lxResident |=
-        resident.contains(op->getResult(0));
+    markLxResident(planned.problem, op,
+                   [&](Value v) { return resident.contains(v); });
     llvm::Expected<kernel::Plan> plan =
         kernel::planDivision(planned.problem, target, planned.division,
                              target.usableLxBytes() - live[p]);

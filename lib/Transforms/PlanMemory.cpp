@@ -155,31 +155,18 @@ LogicalResult PlanMemoryPass::chooseResidents(
   DenseSet<Value> resident;
   auto withResidents = [&](const Kernel &k, Value extra) {
     kernel::Problem problem = k.problem;
-    auto mark = [&](kernel::Tensor &t, Value v) {
+    markLxResident(problem, k.op, [&](Value v) {
       Value root = getBufferRoot(v);
-      t.lxResident |= root == extra || resident.contains(root);
-    };
-    unsigned numOperands = k.op->getNumOperands();
-    for (unsigned i = 0; i < numOperands && i + 1 < problem.tensors.size(); ++i)
-      mark(problem.tensors[i], k.op->getOperand(i));
-    mark(problem.tensors.back(), k.op->getResult(0));
+      return root == extra || resident.contains(root);
+    });
     return problem;
   };
-  // The least LX `k`'s staging buffers can take with those tensors in LX:
-  // among its tilings within 2% of the fastest, the smallest (the kernel is
-  // tiled again below when its tiles do not leave that room).
+  // The least LX `k`'s staging buffers can take with those tensors in LX
+  // (the kernel is tiled again below when its tiles do not leave that
+  // room).
   auto stagingOf = [&](const Kernel &k, Value extra) {
-    kernel::Problem problem = withResidents(k, extra);
-    int64_t atTiles =
-        kernel::estimate(problem, k.division, k.tiling, target).lxBytes;
-    llvm::Expected<kernel::Tiling> least = kernel::chooseTiles(
-        problem, target, k.division, usable, kernel::TileGoal::LeastLx);
-    if (!least) {
-      llvm::consumeError(least.takeError());
-      return atTiles;
-    }
-    return std::min(
-        atTiles, kernel::estimate(problem, k.division, *least, target).lxBytes);
+    return kernel::leastStagingBytes(withResidents(k, extra), target,
+                                     k.division, k.tiling, usable);
   };
   for (Buffer *buffer : candidates) {
     const Kernel *producer = byOp.lookup(buffer->root.getDefiningOp());

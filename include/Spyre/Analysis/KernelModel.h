@@ -186,24 +186,23 @@ int64_t stagingBuffers(const Problem &problem, const Tensor &tensor,
 int64_t lxWorkingSet(const Problem &problem, llvm::ArrayRef<int64_t> slice,
                      llvm::ArrayRef<int64_t> tiles);
 
-/// Which of the tilings within 2% of the fastest `chooseTiles` picks.
-enum class TileGoal {
-  /// The fewest tile steps (the model's per-step cost is small: tiny tiles
-  /// would otherwise win by a hair).
-  FewestSteps,
-  /// The least LX for staging buffers (room for tensors kept in LX).
-  LeastLx,
-};
-
 /// Tiles for the per-core slice of `division`: the modelled-fastest tiling
 /// whose staging buffers fit `lxBudget` and whose loop and DMA trip counts
-/// stay within the target's limit (within 2% of the fastest, the one
-/// `goal` asks for). Tiles are granule multiples dividing the slice. Fails
-/// when even one granule per dim does not fit.
+/// stay within the target's limit (within 2% of the fastest, the one with
+/// the fewest tile steps). Tiles are granule multiples dividing the slice.
+/// Fails when even one granule per dim does not fit.
 llvm::Expected<Tiling> chooseTiles(const Problem &problem,
                                    const TargetModel &target,
-                                   const Division &division, int64_t lxBudget,
-                                   TileGoal goal = TileGoal::FewestSteps);
+                                   const Division &division, int64_t lxBudget);
+
+/// The least LX the staging buffers of `problem` (the tensors it keeps in
+/// LX marked `lxResident`: those need none) take: at `tiling`, or at the
+/// tiling within 2% of its fastest (within `lxBudget`) that takes the
+/// least, whichever is less. Room that a
+/// kernel tiled again within it is sure to leave.
+int64_t leastStagingBytes(const Problem &problem, const TargetModel &target,
+                          const Division &division, const Tiling &tiling,
+                          int64_t lxBudget);
 
 /// The modelled cost of running `problem` with a division and tiling.
 Estimate estimate(const Problem &problem, const Division &division,

@@ -82,6 +82,14 @@ FailureOr<kernel::Problem> mlir::spyre::getKernelProblem(Operation *op,
   return problem;
 }
 
+void mlir::spyre::markLxResident(kernel::Problem &problem, Operation *op,
+                                 llvm::function_ref<bool(Value)> inLx) {
+  for (unsigned i = 0, e = op->getNumOperands();
+       i < e && i + 1 < problem.tensors.size(); ++i)
+    problem.tensors[i].lxResident |= inLx(op->getOperand(i));
+  problem.tensors.back().lxResident |= inLx(op->getResult(0));
+}
+
 /// The SuperDSC labels of the dims of SFP ops but the last (`out`).
 static const char *const kInputLabels[] = {"mb", "x",  "y", "i",
                                            "j",  "ki", "kj"};

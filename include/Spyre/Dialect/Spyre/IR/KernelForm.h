@@ -23,6 +23,11 @@ namespace mlir::spyre {
 /// operand has no layout or a layout the kernels cannot walk.
 FailureOr<kernel::Problem> getKernelProblem(Operation *op, std::string &reason);
 
+/// Marks `lxResident` the tensors of `op`'s kernel model (its operands, then
+/// its result) that `inLx` says stay in LX: the kernel stages none of them.
+void markLxResident(kernel::Problem &problem, Operation *op,
+                    llvm::function_ref<bool(Value)> inLx);
+
 /// The SuperDSC label of every op dim: matmul (..., y, x,) mb, out, in;
 /// other ops mb, x, y, i, j, ki, kj with the last dim called out.
 SmallVector<std::string> getDimLabels(Operation *payload);
