@@ -5,10 +5,12 @@
 
 The MLP (hidden 4096, intermediate 11008: gate and up projections, SiLU,
 their product, the down projection; weights stored [out, in] as PyTorch
-stores them) at batch 1, 4 and 8, with its three weights held four ways:
+stores them) at batch 1, 4 and 8, with its three weights held five ways:
 f16, MXFP4 (e2m1fn data packed two to a byte, an E8M0 scale per 32), int8
-with a float32 scale and an int8 zero point per output channel, and fp8
-e4m3fn with a float32 scale per output channel. The quantized programs
+with a float32 scale and an int8 zero point per output channel, fp8
+e4m3fn with a float32 scale per output channel, and GPTQ-style uint4
+(packed two to a byte, an f16 scale and an f16 float zero point per group
+of 128 along the input dim). The quantized programs
 dequantize with `spyre.dequantize` before each matmul, which the compiler
 turns into a scaled matmul reading the stored parts.
 
@@ -45,6 +47,11 @@ SCHEMES = {
         lambda r, c: [([r, c], "i8"), ([r, 1], "f32"), ([r, 1], "i8")]),
     "fp8-channel": ("#spyre.quant<format = e4m3fn, scaling = channel>",
                     lambda r, c: [([r, c], "f8E4M3FN"), ([r, 1], "f32")]),
+    "uint4-g128-fzero": (
+        "#spyre.quant<format = uint4, scaling = tile, tile = 128, "
+        "scale_type = float16, zero_point = true, zero_type = float16>",
+        lambda r, c: [([r, c // 2], "i8"), ([r, c // 128], "f16"),
+                      ([r, c // 128], "f16")]),
 }
 
 

@@ -38,6 +38,7 @@ struct SpecArgs {
   int64_t axis, tile, axis2, tile2;
   std::optional<std::string> scaleDtype;
   bool multiscale, zeroPoint;
+  std::optional<std::string> zeroDtype;
   std::optional<int> sparsity;
   int64_t subtile = 0;
   std::optional<std::vector<double>> mappings;
@@ -105,6 +106,15 @@ QuantSpec toSpec(const SpecArgs &a) {
   }
   spec.multiscale = a.multiscale;
   spec.zeroPoint = a.zeroPoint;
+  if (a.zeroDtype) {
+    std::optional<ScaleType> type = parseScaleType(*a.zeroDtype);
+    if (!type || (*type != ScaleType::Float32 && *type != ScaleType::Float16 &&
+                  *type != ScaleType::BFloat16))
+      throw py::value_error("zero_point is True, False or a float dtype "
+                            "(float32, float16, bfloat16), not '" +
+                            *a.zeroDtype + "'");
+    spec.zeroType = *type;
+  }
   if (a.sparsity) {
     if (*a.sparsity < 0)
       throw py::value_error("sparsity is 25 or 50 percent");
@@ -204,7 +214,13 @@ SpecArgs argsFrom(py::kwargs kwargs) {
   a.tile2 = kwargs["tile2"].cast<int64_t>();
   a.scaleDtype = kwargs["scale_dtype"].cast<std::optional<std::string>>();
   a.multiscale = kwargs["multiscale"].cast<bool>();
-  a.zeroPoint = kwargs["zero_point"].cast<bool>();
+  py::object zeroPoint = kwargs["zero_point"];
+  if (py::isinstance<py::str>(zeroPoint)) {
+    a.zeroPoint = true;
+    a.zeroDtype = zeroPoint.cast<std::string>();
+  } else {
+    a.zeroPoint = zeroPoint.cast<bool>();
+  }
   a.sparsity = kwargs["sparsity"].cast<std::optional<int>>();
   a.subtile = kwargs["subtile"].cast<int64_t>();
   a.mappings = kwargs["codebook"].cast<std::optional<std::vector<double>>>();

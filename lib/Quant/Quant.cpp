@@ -248,6 +248,11 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
     if (*spec.scaleType == ScaleType::E8M0 ||
         *spec.scaleType == ScaleType::E4M3FN)
       return fail("zero points need float32, float16 or bfloat16 scales");
+    if (spec.zeroType && (*spec.zeroType == ScaleType::E8M0 ||
+                          *spec.zeroType == ScaleType::E4M3FN))
+      return fail("float zero points are float32, float16 or bfloat16");
+  } else if (spec.zeroType) {
+    return fail("a zero point type needs zero points (zero_point=True)");
   } else if (info.kind == FormatKind::UInt) {
     return fail(llvm::formatv("{0} holds no negative values: give it zero "
                               "points (zero_point=True)",
@@ -368,11 +373,16 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
   if (spec.zeroPoint) {
     out.zero.present = true;
     out.zero.shape = scaleShape;
-    out.zero.dtype = info.actualDtype.str();
     out.zero.compressedShape = scaleShape;
-    out.zero.compressedShape[spec.axis] =
-        ceilDiv(scaleShape[spec.axis], perByte);
-    out.zero.compressedDtype = perByte > 1 ? "uint8" : info.actualDtype.str();
+    if (spec.zeroType) {
+      out.zero.dtype = out.zero.compressedDtype =
+          stringifyScaleType(*spec.zeroType).str();
+    } else {
+      out.zero.dtype = info.actualDtype.str();
+      out.zero.compressedShape[spec.axis] =
+          ceilDiv(scaleShape[spec.axis], perByte);
+      out.zero.compressedDtype = perByte > 1 ? "uint8" : info.actualDtype.str();
+    }
   }
   if (spec.multiscale) {
     out.tenscale.present = true;
@@ -525,6 +535,21 @@ void forEachMetaBit(const QuantShapes &shapes, Visit visit) {
               },
               bit);
       }
+}
+
+/// Bytes one scale of `type` takes in host storage.
+int64_t scaleTypeBytes(ScaleType type) {
+  switch (type) {
+  case ScaleType::Float32:
+    return 4;
+  case ScaleType::Float16:
+  case ScaleType::BFloat16:
+    return 2;
+  case ScaleType::E4M3FN:
+  case ScaleType::E8M0:
+    break;
+  }
+  return 1;
 }
 
 /// Appends `value` in the host storage of a scale type.
@@ -705,6 +730,12 @@ void appendBytes(std::vector<uint8_t> &bytes, const void *p, size_t n) {
 /// The zero points a zero companion stores (unpacked in compressed mode).
 std::vector<double> zeroValues(const QuantShapes &shapes, const Buffer &zero) {
   const QuantSpec &spec = shapes.spec;
+  if (spec.zeroType) {
+    std::vector<double> values;
+    for (int64_t i = 0, e = product(shapes.zero.shape); i < e; ++i)
+      values.push_back(loadScale(*spec.zeroType, zero.bytes, i));
+    return values;
+  }
   std::vector<uint32_t> codes;
   if (spec.mode == CastMode::Compressed) {
     Geometry zg = Geometry::ofScales(shapes, shapes.zero.shape);
@@ -739,7 +770,7 @@ llvm::Error readGivenScales(const QuantShapes &shapes, const GivenScales &given,
                                 c.present ? "missing" : "not in this scheme"));
     if (!buffer)
       return llvm::Error::success();
-    int64_t bytes = compressed && name == "zero"
+    int64_t bytes = compressed && name == "zero" && !shapes.spec.zeroType
                         ? product(c.compressedShape)
                         : product(c.shape) * bytesPerElement;
     if (static_cast<int64_t>(buffer->bytes.size()) != bytes)
@@ -749,13 +780,13 @@ llvm::Error readGivenScales(const QuantShapes &shapes, const GivenScales &given,
     return llvm::Error::success();
   };
   ScaleType type = *shapes.spec.scaleType;
-  int64_t scaleBytes = type == ScaleType::Float32 ? 4
-                       : type == ScaleType::E4M3FN || type == ScaleType::E8M0
-                           ? 1
-                           : 2;
-  if (llvm::Error e = check(given.scale, shapes.scale, scaleBytes, "scale"))
+  if (llvm::Error e =
+          check(given.scale, shapes.scale, scaleTypeBytes(type), "scale"))
     return e;
-  if (llvm::Error e = check(given.zero, shapes.zero, 1, "zero"))
+  if (llvm::Error e = check(
+          given.zero, shapes.zero,
+          shapes.spec.zeroType ? scaleTypeBytes(*shapes.spec.zeroType) : 1,
+          "zero"))
     return e;
   if (llvm::Error e = check(given.tenscale, shapes.tenscale, 4, "tenscale"))
     return e;
@@ -861,7 +892,12 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
       scale[s] = step > 0 ? roundToScaleType(scaleType, step) : 1.0;
       if (scale[s] == 0)
         scale[s] = 1.0;
-      zero[s] = std::clamp(std::nearbyint(info.lowest - lo[s] / scale[s]),
+      // Float zero points are the exact offset (rounded to their type);
+      // integer ones the nearest code.
+      zero[s] =
+          spec.zeroType
+              ? roundToScaleType(*spec.zeroType, info.lowest - lo[s] / scale[s])
+              : std::clamp(std::nearbyint(info.lowest - lo[s] / scale[s]),
                            info.lowest, info.maxValue);
       continue;
     }
@@ -952,11 +988,13 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
       // Symmetric integers use [-qmax, qmax]; asymmetric the whole range.
       double top = spec.zeroPoint ? info.maxValue : qmax / elementUnit;
       double bottom = spec.zeroPoint ? qmin : -top;
-      code =
-          encode(spec.format,
-                 std::clamp(std::nearbyint(quotient(v, factor) / elementUnit) +
-                                zero[s],
-                            bottom, top));
+      // A float zero point shifts the value before it is rounded; an
+      // integer one is a code of its own, added after.
+      double shifted =
+          spec.zeroType
+              ? std::nearbyint(quotient(v, factor) / elementUnit + zero[s])
+              : std::nearbyint(quotient(v, factor) / elementUnit) + zero[s];
+      code = encode(spec.format, std::clamp(shifted, bottom, top));
     } else
       code = encode(spec.format, quotient(v, factor));
     codes[i] = code;
@@ -1024,9 +1062,14 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
   if (shapes->zero.present) {
     const Companion &c = shapes->zero;
     std::vector<uint32_t> zeroCodes;
-    for (double z : zero)
-      zeroCodes.push_back(encode(spec.format, z));
-    if (compressed) {
+    if (!spec.zeroType)
+      for (double z : zero)
+        zeroCodes.push_back(encode(spec.format, z));
+    if (spec.zeroType) {
+      out.zero = makeBuffer(c.shape, c.dtype);
+      for (double z : zero)
+        storeScale(*spec.zeroType, z, out.zero->bytes);
+    } else if (compressed) {
       out.zero = makeBuffer(c.compressedShape, c.compressedDtype);
       Geometry zg = Geometry::ofScales(*shapes, c.shape);
       out.zero->bytes = packAlongAxis(zeroCodes, {}, zg, info.bits,

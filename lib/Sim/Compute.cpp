@@ -59,7 +59,10 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
                      ? quant::ScaleType::E8M0
                      : quant::ScaleType::Float32) == quant::ScaleType::E8M0;
     b.hasZero = static_cast<bool>(scaled.getZero());
-    b.packedZero = b.hasZero && b.perData > 1;
+    // Float zero points are read as the floats they are; integer ones are
+    // codes of the data's format (packed like it).
+    b.floatZero = b.hasZero && quant.getZeroType().has_value();
+    b.packedZero = b.hasZero && !b.floatZero && b.perData > 1;
     if (quant.getScaling() == quant::Scaling::MX &&
         quant.getFormat() == quant::Format::Int8)
       b.unit = 1.0f / 64.0f;
@@ -274,7 +277,7 @@ void TileCompute::compute(bool firstReduction,
           if (q.packedZero) {
             uint8_t byte = byteOf(zero);
             zero = q.codeValues[(k / q.tile) % 2 == 0 ? byte & 0xF : byte >> 4];
-          } else if (!q.codeValues.empty()) {
+          } else if (!q.codeValues.empty() && !q.floatZero) {
             zero = q.codeValues[byteOf(zero) & 0xF];
           }
           value -= zero;

@@ -49,7 +49,7 @@ struct Semantics {
     /// Elements of k one scale covers; E8M0 scales are their bytes.
     int64_t tile = 1;
     bool e8m0 = false;
-    bool hasZero = false, packedZero = false;
+    bool hasZero = false, packedZero = false, floatZero = false;
     /// 2^-6 for MXINT8.
     float unit = 1.0f;
   };

@@ -632,7 +632,12 @@ LogicalResult lowerDequantize(IRRewriter &rewriter, DequantizeOp op,
         // Virtual data is the dequantized values themselves.
         bool isVirtual = spec.mode == spyre::quant::CastMode::Virtual;
         if (!isVirtual && spec.scaling != spyre::quant::Scaling::None) {
-          if (zero)
+          // Float zero points are floats; integer ones codes of the
+          // format, packed like the data.
+          if (zero && spec.zeroType)
+            q = arith::SubFOp::create(
+                b, l, q, extend(tensor::ExtractOp::create(b, l, zero, tileAt)));
+          else if (zero)
             q = arith::SubFOp::create(
                 b, l, q, integerValue(codeAt(zero, tileAt, packed, bits)));
           Value s = extend(tensor::ExtractOp::create(b, l, scale, tileAt));

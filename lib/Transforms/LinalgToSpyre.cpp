@@ -1092,6 +1092,14 @@ std::optional<Value> Converter::multiplyQuantized(Location loc,
     b = transpose.getInput();
     bMap = AffineMap::get(bMap.getNumDims(), 0, exprs, context);
   }
+  // Through row-major reshapes that come back to the weight's shape (a
+  // grouped weight [N, G, T] read as [N, K]).
+  Value source = b;
+  while (auto reshape = source.getDefiningOp<ReshapeOp>())
+    source = reshape.getInput();
+  if (source != b && cast<RankedTensorType>(source.getType()).getShape() ==
+                         cast<RankedTensorType>(b.getType()).getShape())
+    b = source;
   auto dequantize = b.getDefiningOp<DequantizeOp>();
   if (!dequantize || cMap.getNumDims() != 3 || cMap.getNumResults() != 2)
     return std::nullopt;
@@ -2088,14 +2096,14 @@ struct DelinearizeIndexing : OpRewritePattern<linalg::GenericOp> {
 /// the rest (the last dim scaled, its tiles, no sparsity or codebook).
 QuantAttr quantScheme(MLIRContext *context, quant::Format format,
                       quant::Scaling scaling,
-                      std::optional<quant::ScaleType> scaleType,
-                      bool zeroPoint) {
+                      std::optional<quant::ScaleType> scaleType, bool zeroPoint,
+                      std::optional<quant::ScaleType> zeroType = std::nullopt) {
   quant::QuantSpec defaults;
   return QuantAttr::get(context, format, scaling, quant::CastMode::Compressed,
                         defaults.axis, defaults.tile, defaults.axis2,
                         defaults.tile2, scaleType, /*multiscale=*/false,
                         zeroPoint, /*sparsity=*/0, /*codebook=*/nullptr,
-                        /*subtile=*/0, /*mappings=*/nullptr);
+                        /*subtile=*/0, /*mappings=*/nullptr, zeroType);
 }
 
 /// A linalg.generic that dequantizes int8 with arith ops, as front ends
@@ -2181,12 +2189,20 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     return std::nullopt;
   }
 
-  LogicalResult matchAndRewrite(linalg::GenericOp op,
-                                PatternRewriter &rewriter) const override {
+  /// The result of a top-level elementwise generic with one result, as
+  /// the dequantization idioms are; null for any other op.
+  static RankedTensorType elementwiseResult(linalg::GenericOp op) {
     if (!isTopLevel(op) || op.getNumResults() != 1 ||
         op.getNumReductionLoops() != 0 || !op.hasPureTensorSemantics())
+      return {};
+    return cast<RankedTensorType>(op.getResult(0).getType());
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = elementwiseResult(op);
+    if (!resultType)
       return failure();
-    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
     Type element = resultType.getElementType();
     if (resultType.getRank() != 2 || !resultType.hasStaticShape() ||
         !(element.isF16() || element.isBF16() || element.isF32()) ||
@@ -2332,6 +2348,206 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
         channel ? quant::Scaling::Channel : quant::Scaling::Tensor, scaleType,
         /*zeroPoint=*/zero.has_value());
     rewriter.replaceOpWithNewOp<DequantizeOp>(op, resultType, parts, quantAttr);
+    return success();
+  }
+};
+
+/// IREE's (and SHARK's) dequantization of grouped 4-bit weights: over
+/// [N, G, T] (or [N, K], one group a row), `(uitofp(extui q) - zero) *
+/// scale` in the result's type (f16 or bf16), q an i4 input read as it is,
+/// scale and zero inputs indexed by the row and group alone ([N, G] or
+/// [N, G, 1]), the zero optional for signed codes (`sitofp(extsi q)`), the
+/// product either way round, read by a contraction. It becomes
+/// `spyre.dequantize` of uint4 (int4) with tiles of T along K = G * T (one
+/// group: a scale per channel) and float zero points of the zero's type,
+/// reading the codes packed two a byte, so that the matmul reads 4 bits a
+/// weight and its scales. The packing of an i4 argument is a host op (a
+/// real runtime packs during the upload, as it stickifies).
+struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
+  GroupedInt4DequantizeIdiom(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = DequantizeIdiom::elementwiseResult(op);
+    if (!resultType)
+      return failure();
+    Type element = resultType.getElementType();
+    int64_t rank = resultType.getRank();
+    if ((rank != 2 && rank != 3) || !resultType.hasStaticShape() ||
+        !(element.isF16() || element.isBF16()) ||
+        op.getIndexingMapsArray().back() !=
+            rewriter.getMultiDimIdentityMap(rank) ||
+        !DequantizeIdiom::feedsContraction(op.getResult(0)))
+      return failure();
+    Value v = op.getBody()->getTerminator()->getOperand(0);
+    auto mul = v.getDefiningOp<arith::MulFOp>();
+    if (!mul || mul.getType() != element)
+      return failure();
+    for (unsigned side = 0; side < 2; ++side) {
+      std::optional<DequantizeIdiom::Source> scale =
+          DequantizeIdiom::sourceOf(op, mul->getOperand(side));
+      if (!scale || !scale->input)
+        continue;
+      Value rest = mul->getOperand(1 - side);
+      std::optional<DequantizeIdiom::Source> zero;
+      if (auto sub = rest.getDefiningOp<arith::SubFOp>()) {
+        zero = DequantizeIdiom::sourceOf(op, sub.getRhs());
+        if (!zero || !zero->input)
+          return failure();
+        rest = sub.getLhs();
+      }
+      Value q;
+      bool isUnsigned;
+      if (auto u = rest.getDefiningOp<arith::UIToFPOp>()) {
+        q = u.getIn();
+        isUnsigned = true;
+      } else if (auto s = rest.getDefiningOp<arith::SIToFPOp>()) {
+        q = s.getIn();
+        isUnsigned = false;
+      } else {
+        return failure();
+      }
+      if (auto ext = q.getDefiningOp<arith::ExtUIOp>()) {
+        q = ext.getIn();
+        isUnsigned = true;
+      } else if (auto ext = q.getDefiningOp<arith::ExtSIOp>()) {
+        if (isUnsigned)
+          return failure();
+        q = ext.getIn();
+      }
+      std::optional<DequantizeIdiom::Source> data =
+          DequantizeIdiom::sourceOf(op, q);
+      if (!data || !data->input || !q.getType().isInteger(4) ||
+          op.getMatchingIndexingMap(data->input) !=
+              rewriter.getMultiDimIdentityMap(rank))
+        return failure();
+      // uint4 holds no negative values: it needs its zero points.
+      if (isUnsigned && !zero)
+        return failure();
+      return rewrite(op, rewriter, data->input->get(), scale->input,
+                     zero ? zero->input : nullptr, isUnsigned);
+    }
+    return failure();
+  }
+
+  LogicalResult rewrite(linalg::GenericOp op, PatternRewriter &rewriter,
+                        Value data, OpOperand *scale, OpOperand *zero,
+                        bool isUnsigned) const {
+    MLIRContext *context = op.getContext();
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    Type element = resultType.getElementType();
+    int64_t rank = resultType.getRank();
+    int64_t rows = resultType.getDimSize(0);
+    int64_t groups = rank == 3 ? resultType.getDimSize(1) : 1;
+    int64_t k = resultType.getNumElements() / rows;
+    // Two codes a byte along K.
+    if (k % 2 != 0)
+      return failure();
+    // Scale and zero: one per (row, group), [N, G] or [N, G, 1] (one
+    // group: [N] or [N, 1]), read by (n, g) or (n, g, 0).
+    SmallVector<AffineExpr> byGroup;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      byGroup.push_back(rewriter.getAffineDimExpr(d));
+    AffineMap groupMap = AffineMap::get(rank, 0, byGroup, context);
+    byGroup.push_back(rewriter.getAffineConstantExpr(0));
+    AffineMap unitMap = AffineMap::get(rank, 0, byGroup, context);
+    auto companion = [&](OpOperand *operand) -> Value {
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      if (map != groupMap && map != unitMap)
+        return {};
+      auto type = cast<RankedTensorType>(operand->get().getType());
+      if (!type.hasStaticShape())
+        return {};
+      // As [N, G].
+      auto partType =
+          RankedTensorType::get({rows, groups}, type.getElementType());
+      if (type.getShape() == partType.getShape())
+        return operand->get();
+      if (type.getNumElements() != rows * groups)
+        return {};
+      SmallVector<ReassociationIndices> groupsOf =
+          type.getRank() == 1 ? SmallVector<ReassociationIndices>{{0, 1}}
+                              : SmallVector<ReassociationIndices>{{0}, {1, 2}};
+      if (type.getRank() == 1)
+        return tensor::ExpandShapeOp::create(rewriter, loc, partType,
+                                             operand->get(), groupsOf);
+      return tensor::CollapseShapeOp::create(rewriter, loc, partType,
+                                             operand->get(), groupsOf);
+    };
+    auto floatType = [](Type type) -> std::optional<quant::ScaleType> {
+      if (type.isF32())
+        return quant::ScaleType::Float32;
+      if (type.isF16())
+        return quant::ScaleType::Float16;
+      if (type.isBF16())
+        return quant::ScaleType::BFloat16;
+      return std::nullopt;
+    };
+    Type scaleElement = getElementTypeOrSelf(scale->get().getType());
+    std::optional<quant::ScaleType> zeroType;
+    if (zero &&
+        !(zeroType = floatType(getElementTypeOrSelf(zero->get().getType()))))
+      return failure();
+    if (scaleElement != element)
+      return failure();
+    Value scaleValue = companion(scale);
+    Value zeroValue = zero ? companion(zero) : Value();
+    if (!scaleValue || (zero && !zeroValue))
+      return failure();
+    // The codes as [N, K], then packed two a byte, low first.
+    Type i4 = rewriter.getIntegerType(4), i8 = rewriter.getI8Type();
+    if (rank == 3)
+      data = tensor::CollapseShapeOp::create(
+          rewriter, loc, RankedTensorType::get({rows, k}, i4), data,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    Value pairs = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({rows, k / 2, 2}, i4), data,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    AffineExpr n = rewriter.getAffineDimExpr(0),
+               j = rewriter.getAffineDimExpr(1);
+    auto lane = [&](int64_t which) {
+      return AffineMap::get(2, 0, {n, j, rewriter.getAffineConstantExpr(which)},
+                            context);
+    };
+    Value init = tensor::EmptyOp::create(rewriter, loc, {rows, k / 2}, i8);
+    auto pack = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{pairs, pairs},
+        ValueRange{init},
+        ArrayRef<AffineMap>{lane(0), lane(1),
+                            rewriter.getMultiDimIdentityMap(2)},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                      utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value low = arith::ExtUIOp::create(b, l, i8, args[0]);
+          Value high = arith::ShLIOp::create(
+              b, l, arith::ExtUIOp::create(b, l, i8, args[1]),
+              arith::ConstantIntOp::create(b, l, i8, 4));
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::OrIOp::create(b, l, low, high)});
+        });
+    quant::QuantSpec defaults;
+    bool perChannel = groups == 1;
+    auto quantAttr = QuantAttr::get(
+        context, isUnsigned ? quant::Format::UInt4 : quant::Format::Int4,
+        perChannel ? quant::Scaling::Channel : quant::Scaling::Tile,
+        quant::CastMode::Compressed, defaults.axis,
+        perChannel ? defaults.tile : k / groups, defaults.axis2, defaults.tile2,
+        floatType(element), /*multiscale=*/false,
+        /*zeroPoint=*/zero != nullptr, /*sparsity=*/0, /*codebook=*/nullptr,
+        /*subtile=*/0, /*mappings=*/nullptr, zeroType);
+    SmallVector<Value> parts = {pack.getResult(0), scaleValue};
+    if (zeroValue)
+      parts.push_back(zeroValue);
+    Value weight = DequantizeOp::create(
+        rewriter, loc, RankedTensorType::get({rows, k}, element), parts,
+        quantAttr);
+    if (rank == 3)
+      weight = tensor::ExpandShapeOp::create(
+          rewriter, loc, resultType, weight,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    rewriter.replaceOp(op, weight);
     return success();
   }
 };
@@ -2672,7 +2888,8 @@ void mlir::spyre::populateSpyreConvertLinalgPatterns(
                ReshapePattern<tensor::CollapseShapeOp>, ExtractSlicePattern,
                InsertSlicePattern, ConcatPattern, PadPattern, ConstantPattern>(
       context, state);
-  patterns.add<TransposePattern, ActivationIdioms,
-               MaterializeInDestinationPattern, DequantizeIdiom, QuantizeIdiom,
-               MxFakeQuantIdiom, DelinearizeIndexing>(context);
+  patterns
+      .add<TransposePattern, ActivationIdioms, MaterializeInDestinationPattern,
+           DequantizeIdiom, GroupedInt4DequantizeIdiom, QuantizeIdiom,
+           MxFakeQuantIdiom, DelinearizeIndexing>(context);
 }

@@ -252,7 +252,9 @@ def _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2, tile2,
     return dict(dtype=str(dtype), axis=int(axis), tile=int(tile),
                 mode=str(mode), scale=scale, scale_dtype=scale_dtype,
                 axis2=int(axis2), tile2=int(tile2),
-                multiscale=bool(multiscale), zero_point=bool(zero_point),
+                multiscale=bool(multiscale),
+                zero_point=(zero_point if isinstance(zero_point, str)
+                            else bool(zero_point)),
                 sparsity=None if sparsity is None else int(sparsity),
                 subtile=0 if subtile is None else int(subtile),
                 codebook=codebook)
@@ -361,7 +363,10 @@ def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
         bfloat16, float8_e4m3fn, float8_e8m0fnu.
     multiscale: also a float32 tensor scale (tenscale).
     zero_point: asymmetric integers with a zero point per scale (uint4
-        needs them).
+        needs them): True for integer zero points (codes of `dtype`, packed
+        like the data), or a float dtype name ("float32", "float16",
+        "bfloat16") for float zero points of that type, one per scale and
+        not rounded to an integer (GPTQ-style int4 weights).
     sparsity: None, 25 or 50: structured 1-D sparsity along `axis`, the
         largest magnitudes of each group of 4 kept.
     Codebooks: dtype "cb<index_bits><meta_bits>[<desc>]_<compute>[_<label>]"

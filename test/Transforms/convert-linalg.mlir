@@ -1239,6 +1239,98 @@ func.func @dequantize_idiom_unread(%q: tensor<64x256xi8>, %s: tensor<64xf16>) ->
 
 // -----
 
+// IREE's grouped int4 dequantization ([N, G, T] codes, a scale and a float
+// zero point per group, `(uitofp(extui q) - zp) * s`) read by a contraction
+// over G and T: uint4 tiles of T with float16 zero points, the codes packed
+// two a byte on the host (a constant-position read: the pack stays there),
+// and a scaled matmul that reads the packed codes.
+// CHECK-LABEL: func.func @grouped_int4_dequantize
+// CHECK-SAME: (%[[Q:.+]]: tensor<64x4x64xi4>, %[[X:.+]]: tensor<1x1x4x64xf16>, %[[S:.+]]: tensor<64x4x1xf16>, %[[Z:.+]]: tensor<64x4x1xf16>)
+// CHECK-DAG: %[[S2:.+]] = spyre.reshape %[[S]] : tensor<64x4x1xf16> -> tensor<64x4xf16>
+// CHECK-DAG: %[[Z2:.+]] = spyre.reshape %[[Z]] : tensor<64x4x1xf16> -> tensor<64x4xf16>
+// CHECK: %[[P:.+]] = linalg.generic
+// CHECK: arith.extui %{{.*}} : i4 to i8
+// CHECK: arith.shli
+// CHECK: arith.ori
+// CHECK: -> tensor<64x128xi8>
+// CHECK: %[[X2:.+]] = spyre.reshape %[[X]] : tensor<1x1x4x64xf16> -> tensor<1x256xf16>
+// CHECK: spyre.scaled_matmul %[[X2]], %[[P]], %[[S2]], %[[Z2]] {quant = #spyre.quant<format = uint4, scaling = tile, tile = 64, scale_type = float16, zero_point = true, zero_type = float16>} : (tensor<1x256xf16>, tensor<64x128xi8>, tensor<64x4xf16>, tensor<64x4xf16>) -> tensor<1x64xf16>
+// CHECK-NOT: spyre.dequantize
+func.func @grouped_int4_dequantize(%q: tensor<64x4x64xi4>, %x: tensor<1x1x4x64xf16>, %s: tensor<64x4x1xf16>, %z: tensor<64x4x1xf16>) -> tensor<1x1x64xf16> {
+  %cst = arith.constant 0.000000e+00 : f16
+  %0 = tensor.empty() : tensor<1x1x64xf16>
+  %1 = tensor.empty() : tensor<64x4x64xf16>
+  %2 = linalg.fill ins(%cst : f16) outs(%0 : tensor<1x1x64xf16>) -> tensor<1x1x64xf16>
+  // expected-remark @+3 {{'tensor.collapse_shape' stays on the host}}
+  // expected-remark @+2 {{'tensor.expand_shape' stays on the host}}
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q, %s, %z : tensor<64x4x64xi4>, tensor<64x4x1xf16>, tensor<64x4x1xf16>) outs(%1 : tensor<64x4x64xf16>) {
+  ^bb0(%in: i4, %in_0: f16, %in_1: f16, %out: f16):
+    %5 = arith.extui %in : i4 to i32
+    %6 = arith.uitofp %5 : i32 to f16
+    %7 = arith.subf %6, %in_1 : f16
+    %8 = arith.mulf %7, %in_0 : f16
+    linalg.yield %8 : f16
+  } -> tensor<64x4x64xf16>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %3 : tensor<1x1x4x64xf16>, tensor<64x4x64xf16>) outs(%2 : tensor<1x1x64xf16>) {
+  ^bb0(%in: f16, %in_0: f16, %out: f16):
+    %5 = arith.mulf %in, %in_0 : f16
+    %6 = arith.addf %5, %out : f16
+    linalg.yield %6 : f16
+  } -> tensor<1x1x64xf16>
+  return %4 : tensor<1x1x64xf16>
+}
+
+// -----
+
+// Signed codes without zero points, one group a row (`sitofp(extsi q)`,
+// the product the other way round): int4 with a scale per channel.
+// CHECK-LABEL: func.func @int4_channel_dequantize
+// CHECK: spyre.scaled_matmul %{{.*}}, %{{.*}}, %{{.*}} {quant = #spyre.quant<format = int4, scaling = channel, scale_type = float16>} : (tensor<8x256xf16>, tensor<64x128xi8>, tensor<64x1xf16>) -> tensor<8x64xf16>
+
+func.func @int4_channel_dequantize(%q: tensor<64x256xi4>, %x: tensor<8x256xf16>, %s: tensor<64xf16>) -> tensor<8x64xf16> {
+  %cst = arith.constant 0.000000e+00 : f16
+  %1 = tensor.empty() : tensor<64x256xf16>
+  // expected-remark @+2 {{'tensor.expand_shape' stays on the host}}
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %s : tensor<64x256xi4>, tensor<64xf16>) outs(%1 : tensor<64x256xf16>) {
+  ^bb0(%in: i4, %in_0: f16, %out: f16):
+    %5 = arith.extsi %in : i4 to i32
+    %6 = arith.sitofp %5 : i32 to f16
+    %8 = arith.mulf %in_0, %6 : f16
+    linalg.yield %8 : f16
+  } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %f = linalg.fill ins(%cst : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %3 : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
+// Unsigned codes without zero points are not a uint4 scheme (it needs
+// them): the dequantization is left as written, on the host.
+// CHECK-LABEL: func.func @uint4_without_zero
+// CHECK-NOT: spyre.scaled_matmul
+func.func @uint4_without_zero(%q: tensor<64x256xi4>, %x: tensor<8x256xf16>, %s: tensor<64xf16>) -> tensor<8x64xf16> {
+  %cst = arith.constant 0.000000e+00 : f16
+  %1 = tensor.empty() : tensor<64x256xf16>
+  // expected-remark @+1 {{'linalg.generic' stays on the host}}
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %s : tensor<64x256xi4>, tensor<64xf16>) outs(%1 : tensor<64x256xf16>) {
+  ^bb0(%in: i4, %in_0: f16, %out: f16):
+    %5 = arith.extui %in : i4 to i32
+    %6 = arith.uitofp %5 : i32 to f16
+    %8 = arith.mulf %in_0, %6 : f16
+    linalg.yield %8 : f16
+  } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %f = linalg.fill ins(%cst : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %3 : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
 // torch-mlir's current aten.dequantize subtracts the zero point in i32
 // before converting: the same int8 scheme.
 // CHECK-LABEL: func.func @dequantize_idiom_integer_zero

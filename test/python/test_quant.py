@@ -260,6 +260,42 @@ def test_int8_channel_weights_with_zero_points_run_as_a_scaled_matmul():
                                atol=2e-2 * np.abs(want).max(), rtol=1e-2)
 
 
+def test_uint4_float_zero_points_run_as_a_scaled_matmul():
+    # GPTQ-style: float16 zero points, one per tile of 128 like the scales,
+    # not packed and not integers; the codes pack two a byte.
+    rng = np.random.default_rng(6)
+    M, K, N = 4, 512, 64
+    x = (rng.standard_normal((M, K)) / np.sqrt(K)).astype(np.float16)
+    w = rng.standard_normal((N, K)).astype(np.float32) + 0.5
+    q = spyre.quantize(w, "uint4", scale="tile", tile=128,
+                       scale_dtype="float16", zero_point="float16")
+    assert q.data.shape == (N, K // 2) and q.data.dtype == np.uint8
+    assert q.zero.shape == (N, 4) and q.zero.dtype == np.float16
+    assert q.shapes["zero"]["compressed_shape"] == (N, 4)
+    zero = q.zero.astype(np.float64)
+    assert (zero != np.round(zero)).any()
+    codes = np.stack([q.data & 15, q.data >> 4], -1).reshape(N, K)
+    weight = (codes - np.repeat(zero, 128, 1)) * np.repeat(
+        q.scale.astype(np.float64), 128, 1)
+    np.testing.assert_allclose(q.dequantize(), weight, rtol=1e-6, atol=1e-6)
+    step = np.repeat(q.scale.astype(np.float64), 128, 1)
+    assert (np.abs(weight - w) <= step * 0.51).all()
+    text = scaled_matmul_program(
+        [(q.data, "i8"), (q.scale, "f16"), (q.zero, "f16")],
+        "#spyre.quant<format = uint4, scaling = tile, tile = 128, "
+        "scale_type = float16, zero_point = true, zero_type = float16>",
+        M, K, N)
+    (y,), stats = spyre.run(text, [x, q.data, q.scale, q.zero], check=True,
+                            cores=1)
+    assert stats["check_ok"]
+    want = x.astype(np.float64) @ weight.T
+    np.testing.assert_allclose(y.astype(np.float64), want,
+                               atol=2e-2 * np.abs(want).max(), rtol=1e-2)
+    with pytest.raises(ValueError, match="zero_point is True, False or a "
+                                         "float dtype"):
+        spyre.quantize(w, "uint4", scale="tile", zero_point="int8")
+
+
 def test_virtual_dequantize_reads_the_data_itself():
     # Virtual data is the dequantized values (quantize-dequantize): the
     # host's dequantize returns it, scales unapplied.

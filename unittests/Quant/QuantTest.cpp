@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace mlir::spyre::quant;
@@ -564,6 +565,95 @@ TEST(QuantizeGiven, MXScalesAreTheProgramsPowersOfTwo) {
                                     quotient < 0);
     EXPECT_EQ(q->data.bytes[i], v.bitcastToAPInt().getZExtValue()) << i;
   }
+}
+
+// Float zero points (GPTQ-style uint4): shaped like the scales, stored as
+// floats of their type, never packed; the data still packs.
+TEST(QuantShapes, FloatZeroPointsAreScaleShapedAndNotPacked) {
+  QuantSpec spec;
+  spec.format = Format::UInt4;
+  spec.scaling = Scaling::Tile;
+  spec.tile = 128;
+  spec.scaleType = ScaleType::Float16;
+  spec.zeroPoint = true;
+  spec.zeroType = ScaleType::Float16;
+  QuantShapes s = shapesOf({64, 4096}, spec);
+  EXPECT_EQ(s.zero.shape, Shape({64, 32}));
+  EXPECT_EQ(s.zero.compressedShape, Shape({64, 32}));
+  EXPECT_EQ(s.zero.dtype, "float16");
+  EXPECT_EQ(s.zero.compressedDtype, "float16");
+  EXPECT_EQ(s.data.compressedShape, Shape({64, 2048}));
+  // 4 bits plus a float16 scale and a float16 zero per 128 values.
+  EXPECT_DOUBLE_EQ(s.bitsPerValue, 4.0 + 32.0 / 128);
+  spec.zeroPoint = false;
+  spec.format = Format::Int4;
+  EXPECT_EQ(errorOf({64, 4096}, spec),
+            "a zero point type needs zero points (zero_point=True)");
+  spec.zeroPoint = true;
+  spec.zeroType = ScaleType::E8M0;
+  EXPECT_EQ(errorOf({64, 4096}, spec),
+            "float zero points are float32, float16 or bfloat16");
+}
+
+TEST(Quantize, FloatZeroPointsAreExactOffsetsWithinHalfAStep) {
+  int64_t rows = 8, cols = 256, tile = 64;
+  std::vector<float> x = randomValues(rows * cols, 5, 2);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] += 0.3f * static_cast<float>(i / cols); // asymmetric rows
+  QuantSpec spec;
+  spec.format = Format::UInt4;
+  spec.scaling = Scaling::Tile;
+  spec.tile = tile;
+  spec.zeroPoint = true;
+  spec.zeroType = ScaleType::Float32;
+  llvm::Expected<QuantizedTensor> q = quantize(x, {rows, cols}, spec);
+  ASSERT_TRUE(bool(q)) << llvm::toString(q.takeError());
+  ASSERT_EQ(q->zero->bytes.size(), size_t(rows * cols / tile * 4));
+  std::vector<float> zeros(rows * cols / tile), scales(rows * cols / tile);
+  std::memcpy(zeros.data(), q->zero->bytes.data(), q->zero->bytes.size());
+  std::memcpy(scales.data(), q->scale->bytes.data(), q->scale->bytes.size());
+  int fractional = 0;
+  for (size_t t = 0; t < zeros.size(); ++t) {
+    // The tile's minimum maps to code 0 exactly: zero = -min / scale.
+    float lo = 0;
+    for (int64_t c = 0; c < tile; ++c)
+      lo = std::min(lo, x[t * tile + c]);
+    EXPECT_FLOAT_EQ(zeros[t], -lo / scales[t]) << t;
+    fractional += zeros[t] != std::round(zeros[t]);
+  }
+  EXPECT_GT(fractional, 0);
+  // Read back independently: code (low nibble first) minus zero, times
+  // scale, within half a step of the input.
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    uint8_t byte = q->data.bytes[i / 2];
+    int code = i % 2 == 0 ? byte & 0xF : byte >> 4;
+    int64_t t = i / tile;
+    float value = (static_cast<float>(code) - zeros[t]) * scales[t];
+    ASSERT_NEAR(value, x[i], scales[t] * 0.501f) << i;
+  }
+  llvm::Expected<std::vector<float>> back = dequantize(*q);
+  ASSERT_TRUE(bool(back));
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    uint8_t byte = q->data.bytes[i / 2];
+    int code = i % 2 == 0 ? byte & 0xF : byte >> 4;
+    int64_t t = i / tile;
+    ASSERT_FLOAT_EQ((*back)[i],
+                    (static_cast<float>(code) - zeros[t]) * scales[t]);
+  }
+  // The three modes agree, and the zero points given back reproduce the
+  // codes.
+  for (CastMode mode : {CastMode::Virtual, CastMode::Actual}) {
+    QuantSpec other = spec;
+    other.mode = mode;
+    EXPECT_EQ(roundTrip(x, {rows, cols}, other), *back);
+  }
+  GivenScales given;
+  given.scale = q->scale;
+  given.zero = q->zero;
+  llvm::Expected<QuantizedTensor> again =
+      quantize(x, {rows, cols}, spec, &given);
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  EXPECT_EQ(again->data.bytes, q->data.bytes);
 }
 
 TEST(QuantizeGiven, WrongOrMissingCompanionsAreExplained) {

@@ -149,6 +149,12 @@ struct QuantSpec {
   bool multiscale = false;
   /// Asymmetric integers: a zero point per scale.
   bool zeroPoint = false;
+  /// Float zero points (the seed's "float or int zero point offset"): each
+  /// stored as a float of this type (float32, float16 or bfloat16), one per
+  /// scale and never packed, and not rounded to an integer, as GPTQ/AWQ
+  /// style int4 weights and IREE's `(uitofp(q) - zp) * s` carry them.
+  /// Unset: integer zero points, codes of the data's own format.
+  std::optional<ScaleType> zeroType;
   /// Structured 1-D sparsity along `axis`: 0 (dense), 25 or 50 percent of
   /// each group of `sparseGroup` consecutive values pruned.
   unsigned sparsityPercent = 0;

@@ -56,6 +56,17 @@ func.func @uint4_tile_zero(%x: tensor<8x512xf16>, %p0: tensor<256x256xi8>, %p1: 
   return %y : tensor<8x256xf16>
 }
 
+// Float zero points (GPTQ-style): one f16 zero per scale, not packed.
+func.func @uint4_tile_float_zero(%x: tensor<8x512xf16>, %p0: tensor<256x256xi8>, %p1: tensor<256x4xf16>, %p2: tensor<256x4xf16>) -> tensor<8x256xf16> {
+  %w = spyre.dequantize %p0, %p1, %p2 {quant = #spyre.quant<format = uint4, scaling = tile, tile = 128, scale_type = float16, zero_point = true, zero_type = float16>}
+      : tensor<256x256xi8>, tensor<256x4xf16>, tensor<256x4xf16> -> tensor<256x512xf16>
+  %e = tensor.empty() : tensor<8x256xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x256xf16>) -> tensor<8x256xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x512xf16>, tensor<256x512xf16>) outs(%f : tensor<8x256xf16>) -> tensor<8x256xf16>
+  return %y : tensor<8x256xf16>
+}
+
 func.func @int4_tile(%x: tensor<8x512xf16>, %p0: tensor<256x256xi8>, %p1: tensor<256x8xbf16>) -> tensor<8x256xf16> {
   %w = spyre.dequantize %p0, %p1 {quant = #spyre.quant<format = int4, scaling = tile, tile = 64, scale_type = bfloat16>}
       : tensor<256x256xi8>, tensor<256x8xbf16> -> tensor<256x512xf16>
@@ -464,3 +475,47 @@ func.func @mx_fake_quant_linear(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>, %
     }
   }
 #-}
+
+// IREE's grouped int4 weights ([N, G, T] codes, an f16 scale and f16 zero
+// point per group of 128, `(uitofp(extui q) - zp) * s`) read by a
+// matrix-vector contraction over G and T, as IREE's quantized-matmul tests
+// write it: a scaled matmul over the codes packed two a byte.
+func.func @iree_grouped_int4(%q: tensor<256x4x128xi4>, %x: tensor<1x1x4x128xf16>, %s: tensor<256x4x1xf16>, %z: tensor<256x4x1xf16>) -> tensor<1x1x256xf16> {
+  %cst = arith.constant 0.000000e+00 : f16
+  %0 = tensor.empty() : tensor<1x1x256xf16>
+  %1 = tensor.empty() : tensor<256x4x128xf16>
+  %2 = linalg.fill ins(%cst : f16) outs(%0 : tensor<1x1x256xf16>) -> tensor<1x1x256xf16>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q, %s, %z : tensor<256x4x128xi4>, tensor<256x4x1xf16>, tensor<256x4x1xf16>) outs(%1 : tensor<256x4x128xf16>) {
+  ^bb0(%in: i4, %in_0: f16, %in_1: f16, %out: f16):
+    %5 = arith.extui %in : i4 to i32
+    %6 = arith.uitofp %5 : i32 to f16
+    %7 = arith.subf %6, %in_1 : f16
+    %8 = arith.mulf %7, %in_0 : f16
+    linalg.yield %8 : f16
+  } -> tensor<256x4x128xf16>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %3 : tensor<1x1x4x128xf16>, tensor<256x4x128xf16>) outs(%2 : tensor<1x1x256xf16>) {
+  ^bb0(%in: f16, %in_0: f16, %out: f16):
+    %5 = arith.mulf %in, %in_0 : f16
+    %6 = arith.addf %5, %out : f16
+    linalg.yield %6 : f16
+  } -> tensor<1x1x256xf16>
+  return %4 : tensor<1x1x256xf16>
+}
+
+// Signed int4 codes with one bf16 scale a row, read by a matmul with its
+// weight transposed through the indexing maps.
+func.func @iree_int4_channel(%q: tensor<128x512xi4>, %x: tensor<8x512xbf16>, %s: tensor<128xbf16>) -> tensor<8x128xbf16> {
+  %cst = arith.constant 0.000000e+00 : bf16
+  %1 = tensor.empty() : tensor<128x512xbf16>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %s : tensor<128x512xi4>, tensor<128xbf16>) outs(%1 : tensor<128x512xbf16>) {
+  ^bb0(%in: i4, %in_0: bf16, %out: bf16):
+    %5 = arith.extsi %in : i4 to i32
+    %6 = arith.sitofp %5 : i32 to bf16
+    %8 = arith.mulf %in_0, %6 : bf16
+    linalg.yield %8 : bf16
+  } -> tensor<128x512xbf16>
+  %e = tensor.empty() : tensor<8x128xbf16>
+  %f = linalg.fill ins(%cst : bf16) outs(%e : tensor<8x128xbf16>) -> tensor<8x128xbf16>
+  %y = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %3 : tensor<8x512xbf16>, tensor<128x512xbf16>) outs(%f : tensor<8x128xbf16>) -> tensor<8x128xbf16>
+  return %y : tensor<8x128xbf16>
+}

@@ -34,6 +34,25 @@ func.func private @uint4_symmetric() attributes {q = #spyre.quant<format = uint4
 
 // -----
 
+// expected-error @+1 {{a zero point type needs zero points (zero_point=True)}}
+func.func private @zero_type_alone() attributes {q = #spyre.quant<format = int4, scaling = tile, zero_type = float16>}
+
+// -----
+
+// expected-error @+1 {{float zero points are float32, float16 or bfloat16}}
+func.func private @zero_type_e8m0() attributes {q = #spyre.quant<format = uint4, scaling = tile, zero_point = true, zero_type = float8_e8m0fnu>}
+
+// -----
+
+func.func @float_zero_packed(%a: tensor<4x512xf16>, %d: tensor<32x256xi8>, %s: tensor<32x4xf16>, %z: tensor<32x2xi8>) -> tensor<4x32xf16> {
+  // expected-error @+1 {{B's zero must be 'tensor<32x4xf16>' for B 'tensor<32x512xf16>', got 'tensor<32x2xi8>'}}
+  %c = spyre.scaled_matmul %a, %d, %s, %z {quant = #spyre.quant<format = uint4, scaling = tile, tile = 128, scale_type = float16, zero_point = true, zero_type = float16>}
+      : (tensor<4x512xf16>, tensor<32x256xi8>, tensor<32x4xf16>, tensor<32x2xi8>) -> tensor<4x32xf16>
+  return %c : tensor<4x32xf16>
+}
+
+// -----
+
 // expected-error @+1 {{zero points are for integer formats, not e4m3fn}}
 func.func private @float_zero() attributes {q = #spyre.quant<format = e4m3fn, scaling = tile, zero_point = true>}
 

@@ -74,6 +74,16 @@ func.func @scaled_int8_zero(%a: tensor<4x128xbf16>, %d: tensor<32x128xi8>, %s: t
   return %c : tensor<4x32xbf16>
 }
 
+// Float zero points (GPTQ-style uint4): one float16 zero per scale, shaped
+// like the scales and never packed; the codes still pack two a byte.
+// CHECK-LABEL: func.func @scaled_uint4_float_zero
+// CHECK: spyre.scaled_matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {quant = #spyre.quant<format = uint4, scaling = tile, tile = 128, scale_type = float16, zero_point = true, zero_type = float16>} : (tensor<4x512xf16>, tensor<32x256xi8>, tensor<32x4xf16>, tensor<32x4xf16>) -> tensor<4x32xf16>
+func.func @scaled_uint4_float_zero(%a: tensor<4x512xf16>, %d: tensor<32x256xi8>, %s: tensor<32x4xf16>, %z: tensor<32x4xf16>) -> tensor<4x32xf16> {
+  %c = spyre.scaled_matmul %a, %d, %s, %z {quant = #spyre.quant<format = uint4, scaling = tile, tile = 128, scale_type = float16, zero_point = true, zero_type = float16>}
+      : (tensor<4x512xf16>, tensor<32x256xi8>, tensor<32x4xf16>, tensor<32x4xf16>) -> tensor<4x32xf16>
+  return %c : tensor<4x32xf16>
+}
+
 // Codebooks: 4-bit indices packed two per byte, E8M0 scales, and a 2-bit
 // meta per 8 values packed into one byte per tile of 32; a generic
 // codebook carries its mappings.

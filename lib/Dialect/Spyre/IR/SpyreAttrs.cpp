@@ -757,8 +757,8 @@ makeQuantSpec(quant::Format format, quant::Scaling scaling,
               quant::CastMode mode, int64_t axis, int64_t tile, int64_t axis2,
               int64_t tile2, std::optional<quant::ScaleType> scaleType,
               bool multiscale, bool zeroPoint, int64_t sparsity,
-              StringAttr codebook, int64_t subtile,
-              DenseF64ArrayAttr mappings) {
+              StringAttr codebook, int64_t subtile, DenseF64ArrayAttr mappings,
+              std::optional<quant::ScaleType> zeroType) {
   quant::QuantSpec spec;
   spec.format = format;
   spec.scaling = scaling;
@@ -770,6 +770,7 @@ makeQuantSpec(quant::Format format, quant::Scaling scaling,
   spec.scaleType = scaleType;
   spec.multiscale = multiscale;
   spec.zeroPoint = zeroPoint;
+  spec.zeroType = zeroType;
   spec.sparsityPercent = static_cast<unsigned>(
       std::clamp<int64_t>(sparsity, 0, std::numeric_limits<unsigned>::max()));
   spec.subtile = subtile;
@@ -791,7 +792,8 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 std::optional<quant::ScaleType> scaleType,
                                 bool multiscale, bool zeroPoint,
                                 int64_t sparsity, StringAttr codebook,
-                                int64_t subtile, DenseF64ArrayAttr mappings) {
+                                int64_t subtile, DenseF64ArrayAttr mappings,
+                                std::optional<quant::ScaleType> zeroType) {
   constexpr int64_t kMaxAxis = 64;
   for (int64_t a : {axis, axis2})
     if (a < -kMaxAxis || a >= kMaxAxis)
@@ -812,7 +814,7 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // fits, with dims every tile and sparse group divides.
   quant::QuantSpec spec = makeQuantSpec(
       format, scaling, mode, axis, tile, axis2, tile2, scaleType, multiscale,
-      zeroPoint, sparsity, codebook, subtile, mappings);
+      zeroPoint, sparsity, codebook, subtile, mappings, zeroType);
   int64_t rank = 2;
   for (int64_t a : {axis, axis2})
     rank = std::max(rank, a < 0 ? -a : a + 1);
@@ -825,10 +827,10 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 quant::QuantSpec QuantAttr::getSpec() const {
-  return makeQuantSpec(getFormat(), getScaling(), getMode(), getAxis(),
-                       getTile(), getAxis2(), getTile2(), getScaleType(),
-                       getMultiscale(), getZeroPoint(), getSparsity(),
-                       getCodebook(), getSubtile(), getMappings());
+  return makeQuantSpec(
+      getFormat(), getScaling(), getMode(), getAxis(), getTile(), getAxis2(),
+      getTile2(), getScaleType(), getMultiscale(), getZeroPoint(),
+      getSparsity(), getCodebook(), getSubtile(), getMappings(), getZeroType());
 }
 
 llvm::Expected<quant::QuantShapes>

@@ -797,10 +797,11 @@ SmallVector<AffineMap> ScaledMatmulOp::getIndexingMapsArray() {
                         ? map({n, zero})
                         : map({n, along(tile)});
   SmallVector<AffineMap> maps = {map({m, k}), map({n, along(perData)}), scale};
-  // Zero points pack like the data, along the scaled dim.
+  // Integer zero points pack like the data, along the scaled dim; float
+  // ones are laid out like the scales.
   if (getZero())
-    maps.push_back(scaling == quant::Scaling::Tile ||
-                           scaling == quant::Scaling::MX
+    maps.push_back(!quant.getZeroType() && (scaling == quant::Scaling::Tile ||
+                                            scaling == quant::Scaling::MX)
                        ? map({n, along(tile * perData)})
                        : scale);
   maps.push_back(map({m, n}));

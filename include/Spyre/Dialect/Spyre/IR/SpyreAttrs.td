@@ -395,8 +395,12 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
     - `scale_type`: `float32` (default; `float8_e8m0fnu` for MX), `float16`,
       `bfloat16`, `float8_e4m3fn`, `float8_e8m0fnu`.
     - `multiscale`: a tensor scale (`tenscale`) combined with the tile
-      scales; `zero_point`: asymmetric integers; `sparsity`: 0, 25 or 50
-      percent of each group of 4 along `axis` pruned.
+      scales; `zero_point`: asymmetric integers, their zero points codes of
+      the data's format (packed like it) unless `zero_type` (`float32`,
+      `float16`, `bfloat16`) makes them floats, one per scale, never
+      packed and not rounded to an integer (GPTQ-style int4 weights);
+      `sparsity`: 0, 25 or 50 percent of each group of 4 along `axis`
+      pruned.
     - `codebook`: TensorCast's codebook code
       (`"cb<index_bits><meta_bits>[<desc>]_<compute>[_<label>]"`); `format`
       is then its compute type, the data are indices into the mapping a
@@ -407,6 +411,8 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
     ```mlir
     #spyre.quant<format = e2m1fn, scaling = mx>                  // MXFP4
     #spyre.quant<format = int8, scaling = channel, zero_point = true>
+    #spyre.quant<format = uint4, scaling = tile, tile = 128,
+                 scale_type = float16, zero_point = true, zero_type = float16>
     #spyre.quant<format = e2m3fnuz, scaling = mx,
                  codebook = "cb42f1346_e2m3fnuz", subtile = 8>
     ```
@@ -428,7 +434,8 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
     OptionalParameter<"::mlir::StringAttr", "codebook code">:$codebook,
     DefaultValuedParameter<"int64_t", "0", "codebook subtile">:$subtile,
     OptionalParameter<"::mlir::DenseF64ArrayAttr",
-        "a generic codebook's mappings">:$mappings
+        "a generic codebook's mappings">:$mappings,
+    Spyre_QuantScaleTypeParameter:$zero_type
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
