@@ -864,6 +864,29 @@ static LogicalResult memrefArgumentsAsTensors(func::FuncOp function,
   return success();
 }
 
+/// Before `function`'s signature changes for spyre-run: its callers keep
+/// calling it as written, a copy of it under a fresh name.
+static LogicalResult detachFromCallers(func::FuncOp function,
+                                       std::string &why) {
+  auto module = function->getParentOfType<ModuleOp>();
+  if (!module || SymbolTable::symbolKnownUseEmpty(function, module))
+    return success();
+  SymbolTable symbols(module);
+  auto callee = function.clone();
+  callee.setPrivate();
+  callee.setSymName((function.getSymName() + "__called").str());
+  // Renamed further if the name is taken.
+  symbols.insert(callee, std::next(Block::iterator(function)));
+  if (failed(SymbolTable::replaceAllSymbolUses(
+          function, callee.getSymNameAttr(), module))) {
+    why = llvm::formatv("@{0} is used in ways spyre-run cannot redirect",
+                        function.getSymName())
+              .str();
+    return failure();
+  }
+  return success();
+}
+
 LogicalResult mlir::spyre::driver::argumentsAsTensors(func::FuncOp function,
                                                       std::string &why) {
   auto isScalar = [](Type type) {
@@ -878,25 +901,8 @@ LogicalResult mlir::spyre::driver::argumentsAsTensors(func::FuncOp function,
          return isScalar(type) || isa<BaseMemRefType>(type);
        })))
     return success();
-  // Its callers keep calling it as written: a copy of it, under a fresh
-  // name.
-  auto module = function->getParentOfType<ModuleOp>();
-  if (module && !SymbolTable::symbolKnownUseEmpty(function, module)) {
-    SymbolTable symbols(module);
-    auto callee = function.clone();
-    callee.setPrivate();
-    callee.setSymName((function.getSymName() + "__called").str());
-    // Renamed further if the name is taken.
-    symbols.insert(callee, std::next(Block::iterator(function)));
-    if (failed(SymbolTable::replaceAllSymbolUses(
-            function, callee.getSymNameAttr(), module))) {
-      why = llvm::formatv("@{0} is used in ways spyre-run cannot redirect",
-                          function.getSymName())
-                .str();
-      return failure();
-    }
-  }
-  if (failed(memrefArgumentsAsTensors(function, why)))
+  if (failed(detachFromCallers(function, why)) ||
+      failed(memrefArgumentsAsTensors(function, why)))
     return failure();
   MLIRContext *context = function.getContext();
   context->getOrLoadDialect<tensor::TensorDialect>();
@@ -950,11 +956,8 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
     why = "no shapes to specialize it to";
     return failure();
   }
-  auto module = function->getParentOfType<ModuleOp>();
-  if (module && !SymbolTable::symbolKnownUseEmpty(function, module)) {
-    why = "other functions call it, so its signature cannot change";
+  if (failed(detachFromCallers(function, why)))
     return failure();
-  }
   // The casts below may be the program's first tensor ops.
   context->getOrLoadDialect<tensor::TensorDialect>();
   Block &entry = function.getBody().front();

@@ -106,6 +106,9 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
+#include "mlir/Dialect/SparseTensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SparseTensor/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -286,6 +289,82 @@ void pruneUnreachable(ModuleOp module, Operation *entry) {
   for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
     if (!kept.contains(&op))
       op.erase();
+}
+
+bool isSparseTensor(Type type) {
+  return sparse_tensor::getSparseTensorEncoding(type) != nullptr;
+}
+
+/// Whether anything in `module` is a sparse tensor (a value, a block
+/// argument, a function's signature).
+bool hasSparseTensors(ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(), isSparseTensor) ||
+        llvm::any_of(op->getOperandTypes(), isSparseTensor))
+      return WalkResult::interrupt();
+    if (auto function = dyn_cast<FunctionOpInterface>(op))
+      if (llvm::any_of(function.getArgumentTypes(), isSparseTensor) ||
+          llvm::any_of(function.getResultTypes(), isSparseTensor))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// The tensor type a caller holds for `type`: the same without a sparse
+/// encoding.
+Type denseType(Type type) {
+  if (!isSparseTensor(type))
+    return type;
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
+}
+
+/// A function whose arguments or results are sparse tensors is called with
+/// dense ones (the driver's buffers, a device function's tensors): `entry`
+/// keeps its name and becomes a dense wrapper that converts each sparse
+/// argument in (sparse_tensor.convert) and each sparse result out, around
+/// a call of the original, renamed. Returns the wrapper (or `entry` when
+/// its signature has no sparse tensor).
+func::FuncOp densifySignature(ModuleOp module, func::FuncOp entry) {
+  FunctionType type = entry.getFunctionType();
+  if (!llvm::any_of(type.getInputs(), isSparseTensor) &&
+      !llvm::any_of(type.getResults(), isSparseTensor))
+    return entry;
+  SymbolTable symbols(module);
+  std::string name = entry.getSymName().str();
+  (void)symbols.rename(entry, name + "__sparse");
+  entry.setPrivate();
+  OpBuilder builder(entry);
+  Location loc = entry.getLoc();
+  SmallVector<Type> inputs, results;
+  for (Type t : type.getInputs())
+    inputs.push_back(denseType(t));
+  for (Type t : type.getResults())
+    results.push_back(denseType(t));
+  auto wrapper = func::FuncOp::create(builder, loc, name,
+                                      builder.getFunctionType(inputs, results));
+  symbols.insert(wrapper);
+  Block *block = wrapper.addEntryBlock();
+  builder.setInsertionPointToStart(block);
+  SmallVector<Value> arguments;
+  for (auto [arg, sparseType] :
+       llvm::zip(block->getArguments(), type.getInputs()))
+    arguments.push_back(
+        arg.getType() == sparseType
+            ? Value(arg)
+            : sparse_tensor::ConvertOp::create(builder, loc, sparseType, arg)
+                  .getResult());
+  auto call = func::CallOp::create(builder, loc, entry, arguments);
+  SmallVector<Value> returned;
+  for (auto [value, denseResult] : llvm::zip(call.getResults(), results))
+    returned.push_back(
+        value.getType() == denseResult
+            ? Value(value)
+            : sparse_tensor::ConvertOp::create(builder, loc, denseResult, value)
+                  .getResult());
+  func::ReturnOp::create(builder, loc, returned);
+  return wrapper;
 }
 
 /// Drops discardable attributes everywhere (hints of other dialects the
@@ -1648,17 +1727,36 @@ void unshareEmptyTensors(ModuleOp module) {
   }
 }
 
-/// Stage 3: down to the LLVM dialect.
-void buildLowering(OpPassManager &pm) {
-  // Tensors to buffers; function arguments and results as contiguous memrefs.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  // A loop whose iteration yields a new tensor (an scf.for carrying a
-  // linalg op's result) gets a fresh buffer per iteration.
-  bufferize.allowReturnAllocsFromLoops = true;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+/// Stage 3: down to the LLVM dialect. A program with sparse tensors is
+/// sparsified and bufferized by upstream's sparsifier (its
+/// sparsification-and-bufferization mini-pipeline, with the sparse runtime
+/// library `mlir_c_runner_utils` provides), as `--sparsifier` does.
+void buildLowering(OpPassManager &pm, bool sparse) {
+  if (sparse) {
+    bufferization::OneShotBufferizationOptions bufferize =
+        getBufferizationOptionsForSparsification(
+            /*analysisOnly=*/false);
+    bufferize.allowReturnAllocsFromLoops = true;
+    SparsificationOptions sparsify;
+    pm.addPass(createSparsificationAndBufferizationPass(
+        bufferize, sparsify, /*createSparseDeallocs=*/true,
+        sparsify.enableRuntimeLibrary, /*enableBufferInitialization=*/false,
+        /*vectorLength=*/0, /*enableVLAVectorization=*/false,
+        /*enableSIMDIndex32=*/false, /*enableGPULibgen=*/false,
+        sparsify.sparseEmitStrategy, sparsify.parallelizationStrategy));
+    pm.addPass(createStorageSpecifierToLLVMPass());
+  } else {
+    // Tensors to buffers; function arguments and results as contiguous
+    // memrefs.
+    bufferization::OneShotBufferizePassOptions bufferize;
+    bufferize.bufferizeFunctionBoundaries = true;
+    bufferize.functionBoundaryTypeConversion =
+        bufferization::LayoutMapOption::IdentityLayoutMap;
+    // A loop whose iteration yields a new tensor (an scf.for carrying a
+    // linalg op's result) gets a fresh buffer per iteration.
+    bufferize.allowReturnAllocsFromLoops = true;
+    pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  }
   pm.addPass(createCanonicalizerPass());
 
   // Structured ops to loops, loops to branches.
@@ -1892,6 +1990,8 @@ void mlir::spyre::sim::registerReferenceDialects(DialectRegistry &registry) {
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  registry.insert<sparse_tensor::SparseTensorDialect>();
+  sparse_tensor::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
 }
@@ -1998,6 +2098,9 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
       operand->set(filled);
     }
   }
+  bool sparse = hasSparseTensors(*clone);
+  if (sparse)
+    entry = densifySignature(*clone, entry);
   prepareFunctions(*clone, entry);
   if (llvm::Error error = decomposeAggregatedOps(*clone))
     return error;
@@ -2044,7 +2147,7 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
   clone->walk([&](linalg::LinalgOp) { ++loopNests; });
   {
     PassManager pm(context);
-    buildLowering(pm);
+    buildLowering(pm, sparse);
     if (llvm::Error error = runPipeline(pm, *clone, diagnostics))
       return error;
   }
@@ -2077,6 +2180,11 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
   // above; ExecutionEngineOptions::jitCodeGenOptLevel would be ignored.)
   ExecutionEngineOptions options;
   options.transformer = optimize;
+  // The sparse runtime, for the sparsifier's calls (loaded once per
+  // process; the paths must outlive the engine's creation).
+  static const StringRef runtimeLibraries[] = {SPYRE_C_RUNNER_UTILS_PATH};
+  if (sparse)
+    options.sharedLibPaths = runtimeLibraries;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =

@@ -137,6 +137,14 @@ struct ConvertLinalgPass
   /// Why no device op can take `op`'s tensors, when one of their element
   /// types is not held on the device (f64, the fnuz fp8s, i2, ...).
   static std::optional<std::string> hostOnlyElementType(Operation *op) {
+    if (RankedTensorType encoded = foreignEncodedTensor(op)) {
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      os << encoded;
+      return "its tensor " + name +
+             " carries an encoding the device does not hold (sparse "
+             "tensors run on the host, through upstream's sparsifier)";
+    }
     SmallVector<Type> types(op->getOperandTypes());
     llvm::append_range(types, op->getResultTypes());
     for (Type type : types) {

@@ -1332,9 +1332,11 @@ struct ConversionState {
 /// regions (an scf.for, say) stay on the host with their parent, which runs
 /// there as a whole.
 bool isTopLevel(Operation *op) {
-  // An op marked for the host (`spyre.on_host`) is converted by no pattern.
+  // An op marked for the host (`spyre.on_host`) is converted by no pattern,
+  // nor is one on tensors another dialect encodes (sparse tensors: the
+  // device holds dense tensors only).
   return isa_and_nonnull<FunctionOpInterface>(op->getParentOp()) &&
-         !op->hasAttr(SpyreDialect::kOnHostAttrName);
+         !op->hasAttr(SpyreDialect::kOnHostAttrName) && !hasForeignEncoding(op);
 }
 
 /// The root of a linalg pattern: structured ops on tensors.

@@ -251,8 +251,16 @@ struct OutlineHostSegmentsPass
               return !top || !inRun.contains(top);
             }))
           outputs.push_back(result);
+    // Scalars the function itself takes (a helper's size argument: only
+    // host code calls a function with scalar arguments, spyre-run having
+    // made an entry's 0-d tensors) are the segment's arguments as they are.
+    auto isScalarArgument = [&](Value value) {
+      return isa<BlockArgument>(value) &&
+             value.getParentRegion() == &function.getBody() &&
+             isa<IntegerType, IndexType, FloatType>(value.getType());
+    };
     for (Value input : inputs)
-      if (!isa<RankedTensorType>(input.getType()))
+      if (!isa<RankedTensorType>(input.getType()) && !isScalarArgument(input))
         return run.front()->emitError()
                << "'" << run.front()->getName()
                << "' runs on the host but reads a " << input.getType()

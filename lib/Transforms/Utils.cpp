@@ -37,6 +37,21 @@ static SmallVector<int32_t> readDimOrder(Attribute attr) {
   return order;
 }
 
+RankedTensorType mlir::spyre::foreignEncodedTensor(Operation *op) {
+  auto foreign = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.getEncoding() &&
+           !isa<LayoutAttr>(tensor.getEncoding());
+  };
+  for (Type type : op->getOperandTypes())
+    if (foreign(type))
+      return cast<RankedTensorType>(type);
+  for (Type type : op->getResultTypes())
+    if (foreign(type))
+      return cast<RankedTensorType>(type);
+  return {};
+}
+
 FailureOr<Type>
 mlir::spyre::layOutBoundaryType(Type type, DictionaryAttr attrs,
                                 int64_t stickBytes,

@@ -1582,3 +1582,26 @@ func.func @marked_for_host(%a: tensor<4x64xf16>) -> (tensor<4x64xf16>, tensor<4x
   %1 = linalg.exp ins(%a : tensor<4x64xf16>) outs(%e : tensor<4x64xf16>) -> tensor<4x64xf16>
   return %0, %1 : tensor<4x64xf16>, tensor<4x64xf16>
 }
+
+// -----
+
+// A sparse operand (upstream's sparse_tensor encoding): the device holds
+// dense tensors only, so the op stays on the host (where upstream's
+// sparsifier compiles it); the dense op after it converts.
+#CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>
+// CHECK-LABEL: func.func @sparse_operand
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x128xf16, #sparse>, tensor<128x64xf16>)
+// CHECK: spyre.exp
+func.func @sparse_operand(%a: tensor<64x128xf16, #CSR>, %b: tensor<128x64xf16>) -> tensor<64x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<64x64xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
+  // expected-remark @+1 {{'linalg.matmul' stays on the host: its tensor tensor<64x128xf16, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>> carries an encoding the device does not hold}}
+  %p = linalg.matmul ins(%a, %b : tensor<64x128xf16, #CSR>, tensor<128x64xf16>) outs(%f : tensor<64x64xf16>) -> tensor<64x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<64x64xf16>) outs(%e : tensor<64x64xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = math.exp %x : f16
+    linalg.yield %y : f16
+  } -> tensor<64x64xf16>
+  return %r : tensor<64x64xf16>
+}

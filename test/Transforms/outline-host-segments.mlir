@@ -138,3 +138,21 @@ func.func @buffer_code(%a: tensor<4x64xf16>, %b: tensor<4x64xf16>) -> (tensor<4x
   %t = bufferization.to_tensor %buf restrict : memref<4x64xf16> to tensor<4x64xf16>
   return %t, %x : tensor<4x64xf16>, tensor<4x64xf16>
 }
+
+// -----
+
+// A scalar argument of the function (a helper's size: only host code calls
+// a function with scalar arguments) goes into the segment as it is.
+// CHECK-LABEL: func.func @scalar_size
+// CHECK-SAME: (%[[N:.+]]: index)
+// CHECK: %[[R:.+]] = call @scalar_size__host0(%[[N]]) : (index) -> tensor<?xf32>
+// CHECK: return %[[R]]
+// CHECK: func.func private @scalar_size__host0(%[[ARG:.+]]: index) -> tensor<?xf32>
+// CHECK: tensor.empty(%[[ARG]]) : tensor<?xf32>
+// CHECK: linalg.fill
+func.func @scalar_size(%n: index) -> tensor<?xf32> {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %c = arith.constant 1.0 : f32
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}

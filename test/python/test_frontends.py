@@ -237,6 +237,23 @@ def test_int16_and_index_tensors_on_the_host():
         spyre.run(program, [p.astype(np.int32)], function="index_io")
 
 
+def test_sparse_matmul_on_the_host_against_numpy():
+    """A CSR operand (upstream's sparse_tensor encoding) passes in as a
+    dense array, is converted and multiplied on the host by the sparsifier's
+    code; the ReLU after it runs on the device."""
+    with open(os.path.join(ROOT, "integration_test", "Run", "Inputs",
+                           "sparse.mlir")) as f:
+        program = f.read()
+    rng = np.random.default_rng(41)
+    a = rng.standard_normal((64, 128)).astype(np.float16)
+    a[rng.random((64, 128)) < 0.9] = 0  # 90% zeros
+    b = (rng.standard_normal((128, 64)) / 4).astype(np.float16)
+    with pytest.warns(spyre.CompileWarning):
+        (out,), stats = spyre.run(program, [a, b], function="csr_matmul_relu")
+    assert stats["host_segments"]
+    close(out, np.maximum(f32(a) @ f32(b), 0))
+
+
 def test_scalar_arguments_as_numpy_scalars():
     """A function taking scalars (as front ends export a scale or a count)
     runs with NumPy scalars; they travel as 0-d tensors."""

@@ -24,6 +24,14 @@ Value createScalarConstant(OpBuilder &builder, Location loc, double value,
 /// (not an argument, an upload or a constant).
 bool isExclusivelyOwned(Value dest);
 
+/// The first of `op`'s tensor operands and results whose encoding is not a
+/// #spyre.layout (a sparse tensor's), or null: such tensors stay on the
+/// host, the device holding dense tensors only.
+RankedTensorType foreignEncodedTensor(Operation *op);
+inline bool hasForeignEncoding(Operation *op) {
+  return static_cast<bool>(foreignEncodedTensor(op));
+}
+
 /// The laid-out version of a function argument or result type: the layout
 /// of its `spyre.layout` attribute, the default for its `spyre.dim_order`, or
 /// the default; the type itself when it already has a layout or is not a
