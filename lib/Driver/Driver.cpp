@@ -1071,15 +1071,6 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
         resultTypes.push_back(value.getType());
       }
     }
-  for (auto [i, type] : llvm::enumerate(resultTypes))
-    if (auto tensor = dyn_cast<RankedTensorType>(type);
-        tensor && !tensor.hasStaticShape()) {
-      why = llvm::formatv("result {0} stays dynamic ({1}) with these argument "
-                          "shapes",
-                          i, type)
-                .str();
-      return failure();
-    }
   function.setFunctionType(FunctionType::get(context, argTypes, resultTypes));
   return success();
 }
