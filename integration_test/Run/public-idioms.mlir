@@ -105,6 +105,24 @@ func.func @empty_slice_read(%c: tensor<2x32x32xf32>) -> tensor<2x32x32xf32> {
   return %r : tensor<2x32x32xf32>
 }
 
+// graph-compiler's fused MLP reads each thread's slice of an scf.forall's
+// shared output before writing it, the shared output being an empty: as
+// undefined (not a mismatch of whatever the buffers held).
+// RUN: not spyre-run %s --function=shared_empty_read --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=SHARED
+// SHARED: error: {{.*}}'linalg.copy' at {{.*}}public-idioms.mlir":[[# @LINE + 6]]:{{[0-9]+}}) reads its input operand, a tensor.empty (or a view of one), whose contents are undefined
+func.func @shared_empty_read(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %r = scf.forall (%i) in (2) shared_outs(%o = %e) -> (tensor<64x64xf32>) {
+    %j = affine.apply affine_map<(d0) -> (d0 * 32)>(%i)
+    %oi = tensor.extract_slice %o[0, %j] [64, 32] [1, 1] : tensor<64x64xf32> to tensor<64x32xf32>
+    %copy = linalg.copy ins(%oi : tensor<64x32xf32>) outs(%oi : tensor<64x32xf32>) -> tensor<64x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %copy into %o[0, %j] [64, 32] [1, 1] : tensor<64x32xf32> into tensor<64x64xf32>
+    }
+  }
+  return %r : tensor<64x64xf32>
+}
+
 // IREE's ROCm fp8 matmuls: fp8 operands widened in the body. The reference
 // reads each fp8 encoding through a table of its values (LLVM has no fp8
 // type).

@@ -2050,8 +2050,22 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
     SmallVector<OpOperand *> zeroed;
     // An input read from an empty through views of it (a slice taken in a
     // loop, a reshape) is as undefined.
+    // So is one read from an scf.forall's shared output whose initial value
+    // is an empty (each thread reads its own slice of it, which no other
+    // iteration writes first). An scf.for's carried value is not followed:
+    // a later iteration may read what an earlier one wrote.
     auto readsEmpty = [](Value value) {
-      while (Operation *def = value.getDefiningOp()) {
+      while (true) {
+        if (auto arg = dyn_cast<BlockArgument>(value)) {
+          auto forall =
+              dyn_cast_or_null<scf::ForallOp>(arg.getOwner()->getParentOp());
+          OpOperand *init = forall ? forall.getTiedOpOperand(arg) : nullptr;
+          if (!init)
+            return false;
+          value = init->get();
+          continue;
+        }
+        Operation *def = value.getDefiningOp();
         if (isa<tensor::EmptyOp>(def))
           return true;
         if (!isa<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
@@ -2059,7 +2073,6 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
           return false;
         value = def->getOperand(0);
       }
-      return false;
     };
     clone->walk([&](linalg::LinalgOp op) {
       if (!undefined.empty() || !op.hasPureTensorSemantics())
