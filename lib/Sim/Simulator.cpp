@@ -657,6 +657,21 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
   for (auto constant : block.getOps<ConstantOp>())
     if (isDeviceTensor(constant.getType()) && !constant->use_empty())
       result.stats.compulsoryBytes += needed(constant.getResult());
+  // What crosses between host segments and the device is the device part's
+  // input and output as much as an argument or a result is: a segment's
+  // result the device reads (the packed codes of an i4 weight), moved up
+  // once; a device value a segment reads and the function does not return,
+  // moved down once.
+  for (auto toDevice : block.getOps<ToDeviceOp>())
+    if (toDevice.getInput().getDefiningOp<func::CallOp>())
+      result.stats.compulsoryBytes += needed(toDevice.getResult());
+  for (auto fromDevice : block.getOps<FromDeviceOp>())
+    if (llvm::any_of(fromDevice->getUsers(),
+                     [](Operation *user) { return isa<func::CallOp>(user); }) &&
+        llvm::none_of(fromDevice->getUsers(), [](Operation *user) {
+          return isa<func::ReturnOp>(user);
+        }))
+      result.stats.compulsoryBytes += compulsory(fromDevice.getType());
   if (options.trace)
     result.trace = runner.takeTrace();
   return std::move(result);
