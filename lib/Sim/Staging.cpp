@@ -6,6 +6,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -126,6 +128,32 @@ llvm::Error Stager::dma(const Operand &t, int64_t core, int64_t ddrAddress,
 
 /// The host coordinate of the first element of the stick at device
 /// coordinate `coord` (non-stick dims).
+/// The value in lane `lane` of the stick at `bytes`. A SENINT4 stick packs
+/// two lanes a byte, low nibble first (as the stickify writes them): the
+/// SFP unpacks each into a lane of its own, a signed 4-bit integer.
+static float loadLane(const Operand &t, const uint8_t *bytes, int64_t lane) {
+  if (t.format == DataFormat::SENINT4) {
+    uint8_t byte = bytes[lane / 2];
+    int nibble = lane % 2 == 0 ? byte & 0xF : byte >> 4;
+    return static_cast<float>(nibble >= 8 ? nibble - 16 : nibble);
+  }
+  return loadDeviceElement(t.format, bytes + lane * t.elemBytes);
+}
+
+/// Stores `value` into lane `lane`: SENINT4 repacks it into its nibble
+/// (rounded and clamped to [-8, 7]), keeping the other lane of the byte.
+static void storeLane(const Operand &t, uint8_t *bytes, int64_t lane,
+                      float value) {
+  if (t.format == DataFormat::SENINT4) {
+    float r = std::nearbyint(std::min(std::max(value, -8.0f), 7.0f));
+    auto nibble = static_cast<uint8_t>(static_cast<int>(r) & 0xF);
+    uint8_t &byte = bytes[lane / 2];
+    byte = lane % 2 == 0 ? (byte & 0xF0) | nibble : (byte & 0x0F) | nibble << 4;
+    return;
+  }
+  storeDeviceElement(t.format, bytes + lane * t.elemBytes, value);
+}
+
 static void hostCoordOf(const Operand &t, ArrayRef<int64_t> coord,
                         SmallVectorImpl<int64_t> &host) {
   host.assign(t.hostSize.size(), 0);
@@ -215,8 +243,7 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
           int64_t end = region[stickOp] + tile[stickOp];
           int64_t step = t.denseStride[stickOp];
           for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
-            float value =
-                loadDeviceElement(t.format, bytes + lane * t.elemBytes);
+            float value = loadLane(t, bytes, lane);
             int64_t first = (h0 + lane * stickStep) * q;
             int64_t count = std::min(q, end - first);
             for (int64_t j = 0; j < count; ++j)
@@ -236,7 +263,7 @@ llvm::Error Stager::gather(const Operand &t, int64_t core,
           return;
         }
         for (int64_t lane = laneBegin; lane < laneEnd; ++lane) {
-          *to = loadDeviceElement(t.format, bytes + lane * t.elemBytes);
+          *to = loadLane(t, bytes, lane);
           to += laneStride;
         }
       });
@@ -308,8 +335,7 @@ llvm::Error Stager::scatter(const Operand &t, int64_t core,
           if (real && (laneIndex < 0 || laneIndex >= t.denseSize * t.slots))
             return outside(stickOp >= 0 ? stickOp : 0, laneIndex);
           if (!machine.modelOnly)
-            storeDeviceElement(t.format, bytes + lane * t.elemBytes,
-                               real ? dense[laneIndex] : fill);
+            storeLane(t, bytes, lane, real ? dense[laneIndex] : fill);
         }
         lx.setTag(address, t.id);
       });

@@ -519,3 +519,14 @@ func.func @iree_int4_channel(%q: tensor<128x512xi4>, %x: tensor<8x512xbf16>, %s:
   %y = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %3 : tensor<8x512xbf16>, tensor<128x512xbf16>) outs(%f : tensor<8x128xbf16>) -> tensor<8x128xbf16>
   return %y : tensor<8x128xbf16>
 }
+
+// int4 codes in the device's SENINT4 format (256 a stick, two a byte) whose
+// stick moves to the other dim: the argument and the result are pinned to
+// row-major layouts, so the transpose is a restickify, which the SFP runs
+// as unpack, move, repack (pairs along the new stick dim), never as a copy
+// of bytes.
+func.func @int4_restickify(%x: tensor<256x512xi4> {spyre.dim_order = [0, 1]}) -> (tensor<512x256xi4> {spyre.dim_order = [0, 1]}) {
+  %e = tensor.empty() : tensor<512x256xi4>
+  %t = linalg.transpose ins(%x : tensor<256x512xi4>) outs(%e : tensor<512x256xi4>) permutation = [1, 0]
+  return %t : tensor<512x256xi4>
+}
