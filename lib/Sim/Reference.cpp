@@ -1729,15 +1729,19 @@ void unshareEmptyTensors(ModuleOp module) {
 
 /// Stage 3: down to the LLVM dialect. A program with sparse tensors is
 /// sparsified and bufferized by upstream's sparsifier (its
-/// sparsification-and-bufferization mini-pipeline, with the sparse runtime
-/// library `mlir_c_runner_utils` provides), as `--sparsifier` does.
+/// sparsification-and-bufferization mini-pipeline, as `--sparsifier` runs
+/// it, generating the sparse storage's code directly).
 void buildLowering(OpPassManager &pm, bool sparse) {
   if (sparse) {
     bufferization::OneShotBufferizationOptions bufferize =
         getBufferizationOptionsForSparsification(
             /*analysisOnly=*/false);
     bufferize.allowReturnAllocsFromLoops = true;
-    SparsificationOptions sparsify;
+    // Direct code generation (no runtime library): sparse storage lives in
+    // buffers of the reference's own allocator, freed with the rest.
+    SparsificationOptions sparsify(SparseParallelizationStrategy::kNone,
+                                   SparseEmitStrategy::kFunctional,
+                                   /*enableRT=*/false);
     pm.addPass(createSparsificationAndBufferizationPass(
         bufferize, sparsify, /*createSparseDeallocs=*/true,
         sparsify.enableRuntimeLibrary, /*enableBufferInitialization=*/false,
@@ -1764,6 +1768,9 @@ void buildLowering(OpPassManager &pm, bool sparse) {
   // Vector ops (transfers, vector.print in tests' entry functions): their
   // transfers to loops here, the rest to LLVM below.
   pm.addPass(createConvertVectorToSCFPass());
+  // (The sparsifier's code grows buffers with memref.realloc.)
+  if (sparse)
+    pm.addPass(memref::createExpandReallocPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
 
@@ -2193,8 +2200,9 @@ llvm::Expected<ReferenceProgram> ReferenceProgram::compile(ModuleOp module,
   // above; ExecutionEngineOptions::jitCodeGenOptLevel would be ignored.)
   ExecutionEngineOptions options;
   options.transformer = optimize;
-  // The sparse runtime, for the sparsifier's calls (loaded once per
-  // process; the paths must outlive the engine's creation).
+  // The sparse runtime library, for what the sparsifier's code leaves to
+  // it (reading a tensor from a file); loaded once per process, the paths
+  // outliving the engine's creation.
   static const StringRef runtimeLibraries[] = {SPYRE_C_RUNNER_UTILS_PATH};
   if (sparse)
     options.sharedLibPaths = runtimeLibraries;
