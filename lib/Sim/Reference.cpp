@@ -141,6 +141,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -223,13 +224,30 @@ void *trackBlock(void *block) {
   return block;
 }
 
-void *referenceMalloc(size_t size) { return trackBlock(std::malloc(size)); }
+/// A size no allocation can have: a negative size computed by the program
+/// (a tensor.empty of a data-dependent size below zero) wraps to one. It
+/// gets no block - null, as a failing malloc returns - without asking the
+/// system allocator (which a sanitizer would abort on): what the program
+/// does with it decides its diagnostic (a fault, or a result of negative
+/// size).
+bool impossibleSize(size_t size) {
+  return size > static_cast<size_t>(std::numeric_limits<ptrdiff_t>::max());
+}
+
+void *referenceMalloc(size_t size) {
+  return impossibleSize(size) ? nullptr : trackBlock(std::malloc(size));
+}
 
 void *referenceCalloc(size_t count, size_t size) {
+  if (impossibleSize(count) || impossibleSize(size) ||
+      (size && count > std::numeric_limits<ptrdiff_t>::max() / size))
+    return nullptr;
   return trackBlock(std::calloc(count, size));
 }
 
 void *referenceAlignedAlloc(size_t alignment, size_t size) {
+  if (impossibleSize(size) || impossibleSize(alignment))
+    return nullptr;
   // aligned_alloc wants a size that is a multiple of the alignment.
   size_t rounded = (size + alignment - 1) / alignment * alignment;
   return trackBlock(std::aligned_alloc(alignment, rounded));
