@@ -1125,11 +1125,23 @@ std::optional<Value> Converter::multiplyQuantized(Location loc,
   ValueRange parts = dequantize.getParts();
   if (parts.size() < 2 || parts.size() > 3)
     return std::nullopt;
+  // An f32 product under f32-matmul=f16, as multiply() computes it: A
+  // converted to f16 on the way in, the f16 product converted back by the
+  // caller (the weight is read quantized either way).
+  Value lhs = terms[0].tensor;
+  bool inF16 =
+      a.getElementType().isF32() && options.f32Matmul == F32Matmul::F16;
+  if (inF16) {
+    lhs = ConvertOp::create(
+        rewriter, loc,
+        RankedTensorType::get(a.getShape(), rewriter.getF16Type()), lhs);
+    a = cast<RankedTensorType>(lhs.getType());
+  }
   auto cType = RankedTensorType::get({a.getDimSize(0), weight.getDimSize(0)},
                                      a.getElementType());
   OperationState state(loc, ScaledMatmulOp::getOperationName());
-  ScaledMatmulOp::build(rewriter, state, cType, terms[0].tensor, parts[0],
-                        parts[1], parts.size() == 3 ? parts[2] : Value(),
+  ScaledMatmulOp::build(rewriter, state, cType, lhs, parts[0], parts[1],
+                        parts.size() == 3 ? parts[2] : Value(),
                         dequantize.getQuant());
   Operation *op = Operation::create(state);
   // Built unattached: a scheme the scaled matmul does not read leaves B to
@@ -1139,9 +1151,14 @@ std::optional<Value> Converter::multiplyQuantized(Location loc,
                                     [](Diagnostic &) { return success(); });
     if (failed(mlir::verify(op))) {
       op->destroy();
+      if (inF16)
+        rewriter.eraseOp(lhs.getDefiningOp());
       return std::nullopt;
     }
   }
+  if (inF16)
+    emitRemark(loc) << "f32 matmul computed in f16 on the device "
+                       "(f32-matmul=f16)";
   rewriter.insert(op);
   return op->getResult(0);
 }
@@ -2377,7 +2394,7 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     Type element = resultType.getElementType();
     int64_t rank = resultType.getRank();
     if ((rank != 2 && rank != 3) || !resultType.hasStaticShape() ||
-        !(element.isF16() || element.isBF16()) ||
+        !(element.isF16() || element.isBF16() || element.isF32()) ||
         op.getIndexingMapsArray().back() !=
             rewriter.getMultiDimIdentityMap(rank) ||
         !DequantizeIdiom::feedsContraction(op.getResult(0)))

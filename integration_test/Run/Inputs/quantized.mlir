@@ -502,6 +502,31 @@ func.func @iree_grouped_int4(%q: tensor<256x4x128xi4>, %x: tensor<1x1x4x128xf16>
   return %4 : tensor<1x1x256xf16>
 }
 
+// The same in f32, as IREE's fuse-dequantization-matmul tests write it: on
+// the host by default (the PT unit does not multiply f32), a scaled matmul
+// with --f32-matmul=f16.
+func.func @iree_grouped_int4_f32(%q: tensor<256x4x128xi4>, %x: tensor<1x1x4x128xf32>, %s: tensor<256x4x1xf32>, %z: tensor<256x4x1xf32>) -> tensor<1x1x256xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<1x1x256xf32>
+  %1 = tensor.empty() : tensor<256x4x128xf32>
+  %2 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x1x256xf32>) -> tensor<1x1x256xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q, %s, %z : tensor<256x4x128xi4>, tensor<256x4x1xf32>, tensor<256x4x1xf32>) outs(%1 : tensor<256x4x128xf32>) {
+  ^bb0(%in: i4, %in_0: f32, %in_1: f32, %out: f32):
+    %5 = arith.extui %in : i4 to i32
+    %6 = arith.uitofp %5 : i32 to f32
+    %7 = arith.subf %6, %in_1 : f32
+    %8 = arith.mulf %7, %in_0 : f32
+    linalg.yield %8 : f32
+  } -> tensor<256x4x128xf32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %3 : tensor<1x1x4x128xf32>, tensor<256x4x128xf32>) outs(%2 : tensor<1x1x256xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %5 = arith.mulf %in, %in_0 : f32
+    %6 = arith.addf %5, %out : f32
+    linalg.yield %6 : f32
+  } -> tensor<1x1x256xf32>
+  return %4 : tensor<1x1x256xf32>
+}
+
 // Signed int4 codes with one bf16 scale a row, read by a matmul with its
 // weight transposed through the indexing maps.
 func.func @iree_int4_channel(%q: tensor<128x512xi4>, %x: tensor<8x512xbf16>, %s: tensor<128xbf16>) -> tensor<8x128xbf16> {
