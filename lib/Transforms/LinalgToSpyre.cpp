@@ -2164,8 +2164,11 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
 
   static bool feedsContraction(Value value) {
     for (Operation *user : value.getUsers()) {
-      if (auto transpose = dyn_cast<linalg::TransposeOp>(user)) {
-        if (feedsContraction(transpose->getResult(0)))
+      // Through a transpose (torch-mlir's linear layer) or a reshape (a
+      // grouped weight [N, G, T] read as [N, K]).
+      if (isa<linalg::TransposeOp, tensor::CollapseShapeOp,
+              tensor::ExpandShapeOp>(user)) {
+        if (feedsContraction(user->getResult(0)))
           return true;
         continue;
       }
@@ -2435,19 +2438,52 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
           return failure();
         q = ext.getIn();
       }
-      std::optional<DequantizeIdiom::Source> data =
-          DequantizeIdiom::sourceOf(op, q);
-      if (!data || !data->input || !q.getType().isInteger(4) ||
-          op.getMatchingIndexingMap(data->input) !=
-              rewriter.getMultiDimIdentityMap(rank))
+      // The codes: an input read as it is (a constant one too, splat or
+      // not: it is packed at compile time).
+      auto codes = dyn_cast<BlockArgument>(q);
+      if (!codes || codes.getOwner() != op.getBody() ||
+          codes.getArgNumber() >= op.getNumDpsInputs() ||
+          !q.getType().isInteger(4))
+        return failure();
+      OpOperand *data = op.getDpsInputOperand(codes.getArgNumber());
+      if (op.getMatchingIndexingMap(data) !=
+          rewriter.getMultiDimIdentityMap(rank))
         return failure();
       // uint4 holds no negative values: it needs its zero points.
       if (isUnsigned && !zero)
         return failure();
-      return rewrite(op, rewriter, data->input->get(), scale->input,
+      return rewrite(op, rewriter, data->get(), scale->input,
                      zero ? zero->input : nullptr, isUnsigned);
     }
     return failure();
+  }
+
+  /// The scale type of a float element type.
+  static std::optional<quant::ScaleType> floatTypeOf(Type type) {
+    if (type.isF32())
+      return quant::ScaleType::Float32;
+    if (type.isF16())
+      return quant::ScaleType::Float16;
+    if (type.isBF16())
+      return quant::ScaleType::BFloat16;
+    return std::nullopt;
+  }
+
+  /// The weight the generic dequantizes: [N, G, T] (rank 3) or [N, K].
+  struct Weight {
+    RankedTensorType type;
+    Type element;
+    int64_t rank, rows, groups, k;
+  };
+  static Weight weightOf(linalg::GenericOp op) {
+    auto type = cast<RankedTensorType>(op.getResult(0).getType());
+    int64_t rank = type.getRank(), rows = type.getDimSize(0);
+    return {type,
+            type.getElementType(),
+            rank,
+            rows,
+            rank == 3 ? type.getDimSize(1) : 1,
+            type.getNumElements() / rows};
   }
 
   LogicalResult rewrite(linalg::GenericOp op, PatternRewriter &rewriter,
@@ -2455,12 +2491,9 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
                         bool isUnsigned) const {
     MLIRContext *context = op.getContext();
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
-    Type element = resultType.getElementType();
-    int64_t rank = resultType.getRank();
-    int64_t rows = resultType.getDimSize(0);
-    int64_t groups = rank == 3 ? resultType.getDimSize(1) : 1;
-    int64_t k = resultType.getNumElements() / rows;
+    Weight w = weightOf(op);
+    Type element = w.element;
+    int64_t rank = w.rank, rows = w.rows, groups = w.groups, k = w.k;
     // Two codes a byte along K.
     if (k % 2 != 0)
       return failure();
@@ -2495,19 +2528,10 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
       return tensor::CollapseShapeOp::create(rewriter, loc, partType,
                                              operand->get(), groupsOf);
     };
-    auto floatType = [](Type type) -> std::optional<quant::ScaleType> {
-      if (type.isF32())
-        return quant::ScaleType::Float32;
-      if (type.isF16())
-        return quant::ScaleType::Float16;
-      if (type.isBF16())
-        return quant::ScaleType::BFloat16;
-      return std::nullopt;
-    };
     Type scaleElement = getElementTypeOrSelf(scale->get().getType());
     std::optional<quant::ScaleType> zeroType;
     if (zero &&
-        !(zeroType = floatType(getElementTypeOrSelf(zero->get().getType()))))
+        !(zeroType = floatTypeOf(getElementTypeOrSelf(zero->get().getType()))))
       return failure();
     if (scaleElement != element)
       return failure();
@@ -2515,8 +2539,24 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     Value zeroValue = zero ? companion(zero) : Value();
     if (!scaleValue || (zero && !zeroValue))
       return failure();
-    // The codes as [N, K], then packed two a byte, low first.
+    // The codes as [N, K], then packed two a byte, low first: at compile
+    // time for a constant weight, else by a host op.
     Type i4 = rewriter.getIntegerType(4), i8 = rewriter.getI8Type();
+    auto packedType = RankedTensorType::get({rows, k / 2}, i8);
+    DenseIntElementsAttr codes;
+    if (matchPattern(data, m_Constant(&codes))) {
+      SmallVector<int8_t> bytes(rows * k / 2, 0);
+      for (auto [i, code] : llvm::enumerate(codes.getValues<APInt>())) {
+        auto nibble = static_cast<uint8_t>(code.getZExtValue() & 0xF);
+        bytes[i / 2] = static_cast<int8_t>(static_cast<uint8_t>(bytes[i / 2]) |
+                                           (i % 2 ? nibble << 4 : nibble));
+      }
+      Value packed = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(packedType, ArrayRef<int8_t>(bytes)));
+      return finish(op, rewriter, packed, scaleValue, zeroValue, isUnsigned,
+                    zeroType);
+    }
     if (rank == 3)
       data = tensor::CollapseShapeOp::create(
           rewriter, loc, RankedTensorType::get({rows, k}, i4), data,
@@ -2546,25 +2586,38 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
           linalg::YieldOp::create(
               b, l, ValueRange{arith::OrIOp::create(b, l, low, high)});
         });
+    return finish(op, rewriter, pack.getResult(0), scaleValue, zeroValue,
+                  isUnsigned, zeroType);
+  }
+
+  /// The dequantize of the packed codes with the scheme the generic's
+  /// scale and zero say, in the generic's place.
+  LogicalResult finish(linalg::GenericOp op, PatternRewriter &rewriter,
+                       Value packed, Value scaleValue, Value zeroValue,
+                       bool isUnsigned,
+                       std::optional<quant::ScaleType> zeroType) const {
+    MLIRContext *context = op.getContext();
+    Location loc = op.getLoc();
+    Weight w = weightOf(op);
     quant::QuantSpec defaults;
-    bool perChannel = groups == 1;
+    bool perChannel = w.groups == 1;
     auto quantAttr = QuantAttr::get(
         context, isUnsigned ? quant::Format::UInt4 : quant::Format::Int4,
         perChannel ? quant::Scaling::Channel : quant::Scaling::Tile,
         quant::CastMode::Compressed, defaults.axis,
-        perChannel ? defaults.tile : k / groups, defaults.axis2, defaults.tile2,
-        floatType(element), /*multiscale=*/false,
-        /*zeroPoint=*/zero != nullptr, /*sparsity=*/0, /*codebook=*/nullptr,
-        /*subtile=*/0, /*mappings=*/nullptr, zeroType);
-    SmallVector<Value> parts = {pack.getResult(0), scaleValue};
+        perChannel ? defaults.tile : w.k / w.groups, defaults.axis2,
+        defaults.tile2, floatTypeOf(w.element), /*multiscale=*/false,
+        /*zeroPoint=*/static_cast<bool>(zeroValue), /*sparsity=*/0,
+        /*codebook=*/nullptr, /*subtile=*/0, /*mappings=*/nullptr, zeroType);
+    SmallVector<Value> parts = {packed, scaleValue};
     if (zeroValue)
       parts.push_back(zeroValue);
     Value weight = DequantizeOp::create(
-        rewriter, loc, RankedTensorType::get({rows, k}, element), parts,
+        rewriter, loc, RankedTensorType::get({w.rows, w.k}, w.element), parts,
         quantAttr);
-    if (rank == 3)
+    if (w.rank == 3)
       weight = tensor::ExpandShapeOp::create(
-          rewriter, loc, resultType, weight,
+          rewriter, loc, w.type, weight,
           ArrayRef<ReassociationIndices>{{0}, {1, 2}});
     rewriter.replaceOp(op, weight);
     return success();

@@ -1308,6 +1308,32 @@ func.func @int4_channel_dequantize(%q: tensor<64x256xi4>, %x: tensor<8x256xf16>,
 
 // -----
 
+// A constant i4 weight is packed at compile time: the device constant holds
+// the bytes (codes 1, 2 -> 0x21 = 33; 15, 0 -> 0x0f = 15), no host op.
+// CHECK-LABEL: func.func @constant_int4_weight
+// CHECK: %[[P:.+]] = arith.constant dense<{{\[\[}}33, 15, 33, 15], [33, 15, 33, 15]]> : tensor<2x4xi8>
+// CHECK: spyre.scaled_matmul %{{.*}}, %[[P]], %{{.*}}, %{{.*}} {quant = #spyre.quant<format = uint4, scaling = channel, scale_type = float16, zero_point = true, zero_type = float16>}
+// CHECK-NOT: linalg.generic
+func.func @constant_int4_weight(%x: tensor<4x8xf16>, %s: tensor<2xf16>, %z: tensor<2xf16>) -> tensor<4x2xf16> {
+  %q = arith.constant dense<[[1, 2, -1, 0, 1, 2, -1, 0], [1, 2, -1, 0, 1, 2, -1, 0]]> : tensor<2x8xi4>
+  %e0 = tensor.empty() : tensor<2x8xf16>
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %s, %z : tensor<2x8xi4>, tensor<2xf16>, tensor<2xf16>) outs(%e0 : tensor<2x8xf16>) {
+  ^bb0(%in: i4, %sc: f16, %zp: f16, %o: f16):
+    %0 = arith.extui %in : i4 to i32
+    %1 = arith.uitofp %0 : i32 to f16
+    %2 = arith.subf %1, %zp : f16
+    %3 = arith.mulf %2, %sc : f16
+    linalg.yield %3 : f16
+  } -> tensor<2x8xf16>
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x2xf16>
+  %f = linalg.fill ins(%cst : f16) outs(%e : tensor<4x2xf16>) -> tensor<4x2xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<4x8xf16>, tensor<2x8xf16>) outs(%f : tensor<4x2xf16>) -> tensor<4x2xf16>
+  return %y : tensor<4x2xf16>
+}
+
+// -----
+
 // Unsigned codes without zero points are not a uint4 scheme (it needs
 // them): the dequantization is left as written, on the host.
 // CHECK-LABEL: func.func @uint4_without_zero

@@ -527,6 +527,27 @@ func.func @iree_grouped_int4_f32(%q: tensor<256x4x128xi4>, %x: tensor<1x1x4x128x
   return %4 : tensor<1x1x256xf32>
 }
 
+// A constant i4 weight: packed at compile time into a device constant (no
+// host op), its scales and zero points per group of 128 given.
+func.func @iree_int4_constant(%x: tensor<8x256xf16>, %s: tensor<64x2xf16>, %z: tensor<64x2xf16>) -> tensor<8x64xf16> {
+  %q = arith.constant dense<-3> : tensor<64x2x128xi4>
+  %e0 = tensor.empty() : tensor<64x2x128xf16>
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q, %s, %z : tensor<64x2x128xi4>, tensor<64x2xf16>, tensor<64x2xf16>) outs(%e0 : tensor<64x2x128xf16>) {
+  ^bb0(%in: i4, %sc: f16, %zp: f16, %o: f16):
+    %0 = arith.extui %in : i4 to i32
+    %1 = arith.uitofp %0 : i32 to f16
+    %2 = arith.subf %1, %zp : f16
+    %3 = arith.mulf %2, %sc : f16
+    linalg.yield %3 : f16
+  } -> tensor<64x2x128xf16>
+  %wf = tensor.collapse_shape %w [[0], [1, 2]] : tensor<64x2x128xf16> into tensor<64x256xf16>
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x64xf16>
+  %f = linalg.fill ins(%cst : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %wf : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
 // Signed int4 codes with one bf16 scale a row, read by a matmul with its
 // weight transposed through the indexing maps.
 func.func @iree_int4_channel(%q: tensor<128x512xi4>, %x: tensor<8x512xbf16>, %s: tensor<128xbf16>) -> tensor<8x128xbf16> {
