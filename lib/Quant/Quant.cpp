@@ -1061,15 +1061,14 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
   }
   if (shapes->zero.present) {
     const Companion &c = shapes->zero;
-    std::vector<uint32_t> zeroCodes;
-    if (!spec.zeroType)
-      for (double z : zero)
-        zeroCodes.push_back(encode(spec.format, z));
     if (spec.zeroType) {
       out.zero = makeBuffer(c.shape, c.dtype);
       for (double z : zero)
         storeScale(*spec.zeroType, z, out.zero->bytes);
     } else if (compressed) {
+      std::vector<uint32_t> zeroCodes;
+      for (double z : zero)
+        zeroCodes.push_back(encode(spec.format, z));
       out.zero = makeBuffer(c.compressedShape, c.compressedDtype);
       Geometry zg = Geometry::ofScales(*shapes, c.shape);
       out.zero->bytes = packAlongAxis(zeroCodes, {}, zg, info.bits,

@@ -134,8 +134,9 @@ struct ConvertLinalgPass
     }
   }
 
-  /// Why no device op can take `op`'s tensors, when one of their element
-  /// types is not held on the device (f64, the fnuz fp8s, i2, ...).
+  /// Why no device op can take `op`'s tensors, when one of them carries an
+  /// encoding the device does not hold (a sparse tensor's) or one of their
+  /// element types is not held on the device (f64, the fnuz fp8s, i2, ...).
   static std::optional<std::string> hostOnlyElementType(Operation *op) {
     if (RankedTensorType encoded = foreignEncodedTensor(op)) {
       std::string name;

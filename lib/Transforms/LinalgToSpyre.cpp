@@ -2570,9 +2570,10 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
       return AffineMap::get(2, 0, {n, j, rewriter.getAffineConstantExpr(which)},
                             context);
     };
-    Value init = tensor::EmptyOp::create(rewriter, loc, {rows, k / 2}, i8);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, packedType.getShape(), i8);
     auto pack = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, ValueRange{pairs, pairs},
+        rewriter, loc, TypeRange{packedType}, ValueRange{pairs, pairs},
         ValueRange{init},
         ArrayRef<AffineMap>{lane(0), lane(1),
                             rewriter.getMultiDimIdentityMap(2)},
