@@ -5,12 +5,14 @@
 
 The MLP (hidden 4096, intermediate 11008: gate and up projections, SiLU,
 their product, the down projection; weights stored [out, in] as PyTorch
-stores them) at batch 1, 4 and 8, with its three weights held five ways:
+stores them) at batch 1, 4 and 8, with its three weights held six ways:
 f16, MXFP4 (e2m1fn data packed two to a byte, an E8M0 scale per 32), int8
 with a float32 scale and an int8 zero point per output channel, fp8
 e4m3fn with a float32 scale per output channel, and GPTQ-style uint4
 (packed two to a byte, an f16 scale and an f16 float zero point per group
-of 128 along the input dim). The quantized programs
+of 128 along the input dim), and a TensorCast codebook (4-bit indices into
+one of four mappings chosen per 8 values, an E8M0 scale per 32). The
+quantized programs
 dequantize with `spyre.dequantize` before each matmul, which the compiler
 turns into a scaled matmul reading the stored parts.
 
@@ -52,6 +54,14 @@ SCHEMES = {
         "scale_type = float16, zero_point = true, zero_type = float16>",
         lambda r, c: [([r, c // 2], "i8"), ([r, c // 128], "f16"),
                       ([r, c // 128], "f16")]),
+    # TensorCast's cb42f1346 codebook over e2m3fnuz: 4-bit indices into one
+    # of four 16-entry mappings, chosen per 8 values (a tile's four 2-bit
+    # choices in one meta byte), and an E8M0 scale per 32.
+    "codebook-cb42-mx": (
+        "#spyre.quant<format = e2m3fnuz, scaling = mx, "
+        "codebook = \"cb42f1346_e2m3fnuz\", subtile = 8>",
+        lambda r, c: [([r, c // 2], "i8"), ([r, c // 32], "f8E8M0FNU"),
+                      ([r, c // 32], "i8")]),
 }
 
 

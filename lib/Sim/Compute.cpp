@@ -44,7 +44,19 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
     // 4-bit codes: two a byte (compressed), or, for integers in actual
     // mode, one a byte of which the low bits count.
     const quant::FormatInfo &info = quant::getFormatInfo(quant.getFormat());
-    if (b.perData > 1 || (info.bits < 8 && info.isInteger()))
+    quant::QuantSpec spec = quant.getSpec();
+    if (spec.codebook) {
+      b.codebook = true;
+      b.entries = spec.codebook->numEntries();
+      for (double v : spec.codebook->mappings)
+        b.codeValues.push_back(static_cast<float>(v));
+      if (scaled.getMeta()) {
+        b.metaBits = spec.codebook->metaBits;
+        b.metaPer = scaled.getValuesPerMetaElement();
+        // After A and the other parts: meta is the last part read.
+        b.metaOperand = static_cast<int>(scaled.getParts().size());
+      }
+    } else if (b.perData > 1 || (info.bits < 8 && info.isInteger()))
       for (uint32_t code = 0; code < (1u << info.bits); ++code)
         b.codeValues.push_back(
             static_cast<float>(quant::decode(quant.getFormat(), code)));
@@ -54,6 +66,9 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
                      quant.getScaling() == quant::Scaling::Tensor
                  ? std::numeric_limits<int64_t>::max()
                  : quant.getTile();
+    // A mapping per subtile, or per scale (a channel: one for all of k).
+    if (b.metaBits > 0)
+      b.metaGroup = spec.subtile ? spec.subtile : b.tile;
     b.e8m0 = quant.getSpec().scaleType.value_or(
                  quant.getScaling() == quant::Scaling::MX
                      ? quant::ScaleType::E8M0
@@ -259,7 +274,22 @@ void TileCompute::compute(bool firstReduction,
       for (int64_t n = 0; n < nt; ++n) {
         float raw = in[1][k * D.denseStride[kD] + n * D.denseStride[nD]];
         float value = raw;
-        if (q.perData > 1) {
+        if (q.codebook) {
+          // The index (a nibble, low first for even k, when packed) into
+          // the mapping the element's meta bits pick.
+          uint8_t byte = byteOf(raw);
+          int64_t index = q.perData > 1 ? (k % 2 == 0 ? byte & 0xF : byte >> 4)
+                                        : byte & (q.entries - 1);
+          int64_t mapping = 0;
+          if (q.metaOperand >= 0) {
+            const Operand &M = operands[q.metaOperand];
+            uint8_t bits = byteOf(in[q.metaOperand][k * M.denseStride[kD] +
+                                                    n * M.denseStride[nD]]);
+            int64_t shift = (k % q.metaPer) / q.metaGroup * q.metaBits;
+            mapping = (bits >> shift) & ((1 << q.metaBits) - 1);
+          }
+          value = q.codeValues[mapping * q.entries + index];
+        } else if (q.perData > 1) {
           uint8_t byte = byteOf(raw);
           value = q.codeValues[k % 2 == 0 ? byte & 0xF : byte >> 4];
         } else if (!q.codeValues.empty()) {

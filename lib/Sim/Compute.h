@@ -52,6 +52,13 @@ struct Semantics {
     bool hasZero = false, packedZero = false, floatZero = false;
     /// 2^-6 for MXINT8.
     float unit = 1.0f;
+    /// A codebook: `codeValues` holds its mappings row-major (mapping *
+    /// entries + index); the meta operand (when `metaBits` > 0) picks the
+    /// mapping per `metaGroup` values of k, `metaBits` at a time from the
+    /// low bits of the byte covering `metaPer` values.
+    bool codebook = false;
+    int64_t entries = 0, metaBits = 0, metaGroup = 1, metaPer = 1;
+    int metaOperand = -1;
   };
   QuantizedB quantized;
 };

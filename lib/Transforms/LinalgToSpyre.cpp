@@ -1123,7 +1123,7 @@ std::optional<Value> Converter::multiplyQuantized(Location loc,
   if (weight.getDimSize(0) == 1 || weight.getDimSize(1) == 1)
     return std::nullopt;
   ValueRange parts = dequantize.getParts();
-  if (parts.size() < 2 || parts.size() > 3)
+  if (parts.size() < 2)
     return std::nullopt;
   // An f32 product under f32-matmul=f16, as multiply() computes it: A
   // converted to f16 on the way in, the f16 product converted back by the
@@ -1140,8 +1140,7 @@ std::optional<Value> Converter::multiplyQuantized(Location loc,
   auto cType = RankedTensorType::get({a.getDimSize(0), weight.getDimSize(0)},
                                      a.getElementType());
   OperationState state(loc, ScaledMatmulOp::getOperationName());
-  ScaledMatmulOp::build(rewriter, state, cType, lhs, parts[0], parts[1],
-                        parts.size() == 3 ? parts[2] : Value(),
+  ScaledMatmulOp::build(rewriter, state, cType, lhs, parts,
                         dequantize.getQuant());
   Operation *op = Operation::create(state);
   // Built unattached: a scheme the scaled matmul does not read leaves B to

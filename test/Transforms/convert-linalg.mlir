@@ -1099,6 +1099,30 @@ func.func @dequantized_weight(%x: tensor<8x256xf16>, %d: tensor<64x128xi8>, %s: 
 
 // -----
 
+// A codebook weight (4-bit indices, E8M0 scales, a 2-bit mapping per 8
+// values, a tile's four in one meta byte): the scaled matmul reads all three
+// parts. With 3-bit mappings (four a tile straddle two bytes) it does not:
+// the dequantize stays and the device multiplies its result.
+// CHECK-LABEL: func.func @dequantized_codebook
+// CHECK-SAME: (%[[X:.+]]: tensor<8x128xf16>, %[[D:.+]]: tensor<64x64xi8>, %[[S:.+]]: tensor<64x4xf8E8M0FNU>, %[[M:.+]]: tensor<64x4xi8>, %[[M3:.+]]: tensor<64x8xi8>)
+// CHECK-DAG: %[[W3:.+]] = spyre.dequantize %[[D]], %[[S]], %[[M3]]
+// CHECK-DAG: spyre.scaled_matmul %[[X]], %[[D]], %[[S]], %[[M]] {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 8>}
+// CHECK: spyre.matmul %[[X]], %[[W3]]
+func.func @dequantized_codebook(%x: tensor<8x128xf16>, %d: tensor<64x64xi8>, %s: tensor<64x4xf8E8M0FNU>, %m: tensor<64x4xi8>, %m3: tensor<64x8xi8>) -> (tensor<8x64xf16>, tensor<8x64xf16>) {
+  %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 8>}
+      : tensor<64x64xi8>, tensor<64x4xf8E8M0FNU>, tensor<64x4xi8> -> tensor<64x128xf16>
+  %w3 = spyre.dequantize %d, %s, %m3 {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb43f0123i0123_e2m3fnuz", subtile = 8>}
+      : tensor<64x64xi8>, tensor<64x4xf8E8M0FNU>, tensor<64x8xi8> -> tensor<64x128xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x128xf16>, tensor<64x128xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y3 = linalg.matmul_transpose_b ins(%x, %w3 : tensor<8x128xf16>, tensor<64x128xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y, %y3 : tensor<8x64xf16>, tensor<8x64xf16>
+}
+
+// -----
+
 // A weight stored [K, N] (quantized along N) is not the scaled matmul's: the
 // dequantize stays (on the host) and the device multiplies its result.
 // CHECK-LABEL: func.func @dequantized_kn_weight

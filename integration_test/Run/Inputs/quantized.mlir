@@ -288,11 +288,59 @@ func.func @scaling_extf_on_host(%a: tensor<16x4x32xf4E2M1FN>, %b: tensor<32x4x32
 }
 
 // A codebook weight (TensorCast's cb42f1346 over e2m3fnuz: 4-bit indices,
-// a 2-bit mapping per 8 values, E8M0 scales per 32): dequantized on the
-// host, multiplied on the device.
+// a 2-bit mapping per 8 values, E8M0 scales per 32) read by the device's
+// scaled matmul: the indices, scales and meta bytes (a tile's four 2-bit
+// mappings in one) travel as stored.
 func.func @codebook_linear(%x: tensor<8x128xf16>, %d: tensor<64x64xi8>, %s: tensor<64x4xf8E8M0FNU>, %m: tensor<64x4xi8>) -> tensor<8x64xf16> {
   %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 8>}
       : tensor<64x64xi8>, tensor<64x4xf8E8M0FNU>, tensor<64x4xi8> -> tensor<64x128xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x128xf16>, tensor<64x128xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// Its meta in two bytes a tile (eight subtiles of 4 values, 2 bits each):
+// each byte covers 16 values.
+func.func @codebook_two_meta_bytes(%x: tensor<8x256xf16>, %d: tensor<64x128xi8>, %s: tensor<64x8xf8E8M0FNU>, %m: tensor<64x16xi8>) -> tensor<8x64xf16> {
+  %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 4>}
+      : tensor<64x128xi8>, tensor<64x8xf8E8M0FNU>, tensor<64x16xi8> -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// A generic codebook (its two mappings given) in actual mode: an index a
+// byte, f32 scales and a meta byte per tile of 32.
+func.func @codebook_actual_tile(%x: tensor<8x128xf16>, %d: tensor<64x128xi8>, %s: tensor<64x4xf32>, %m: tensor<64x4xi8>) -> tensor<8x64xf16> {
+  %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = tile, mode = actual, codebook = "cb41_e2m3fnuz_mine", mappings = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, -1.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0]>}
+      : tensor<64x128xi8>, tensor<64x4xf32>, tensor<64x4xi8> -> tensor<64x128xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x128xf16>, tensor<64x128xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// Per-channel f16 scales and a mapping per channel.
+func.func @codebook_channel(%x: tensor<8x256xf16>, %d: tensor<64x128xi8>, %s: tensor<64x1xf16>, %m: tensor<64x1xi8>) -> tensor<8x64xf16> {
+  %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = channel, scale_type = float16, codebook = "cb41fi_e2m3fnuz">}
+      : tensor<64x128xi8>, tensor<64x1xf16>, tensor<64x1xi8> -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %w : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// 3-bit mappings, four a tile, straddle bytes: the scaled matmul does not
+// read them, the host dequantizes and the device multiplies.
+func.func @codebook_straddling_meta(%x: tensor<8x128xf16>, %d: tensor<64x64xi8>, %s: tensor<64x4xf8E8M0FNU>, %m: tensor<64x8xi8>) -> tensor<8x64xf16> {
+  %w = spyre.dequantize %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb43f0123i0123_e2m3fnuz", subtile = 8>}
+      : tensor<64x64xi8>, tensor<64x4xf8E8M0FNU>, tensor<64x8xi8> -> tensor<64x128xf16>
   %e = tensor.empty() : tensor<8x64xf16>
   %z = arith.constant 0.0 : f16
   %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>

@@ -233,10 +233,19 @@ func.func @codebook_meta(%d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>, %m: t
 
 // -----
 
-func.func @scaled_codebook(%a: tensor<8x64xf16>, %d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>, %m: tensor<16x2xi8>) -> tensor<8x16xf16> {
-  // expected-error @+1 {{does not read codebook data (indices, meta and mappings): spyre.dequantize reads them on the host}}
-  %c = spyre.scaled_matmul %a, %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb41fi_e2m3fnuz">}
-      : (tensor<8x64xf16>, tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x2xi8>) -> tensor<8x16xf16>
+func.func @scaled_codebook_straddling_meta(%a: tensor<8x64xf16>, %d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>, %m: tensor<16x4xi8>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{reads a codebook's meta a byte at a time: 3 meta bits a subtile straddle bytes (the meta of a tile must fit one byte, or fill whole bytes with meta_bits dividing 8)}}
+  %c = spyre.scaled_matmul %a, %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb43f0123i0123_e2m3fnuz", subtile = 8>}
+      : (tensor<8x64xf16>, tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x4xi8>) -> tensor<8x16xf16>
+  return %c : tensor<8x16xf16>
+}
+
+// -----
+
+func.func @scaled_codebook_without_meta(%a: tensor<8x64xf16>, %d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{expects B's parts (data, scale, meta) for}}
+  %c = spyre.scaled_matmul %a, %d, %s {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb41fi_e2m3fnuz">}
+      : (tensor<8x64xf16>, tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>) -> tensor<8x16xf16>
   return %c : tensor<8x16xf16>
 }
 

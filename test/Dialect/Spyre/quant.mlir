@@ -84,6 +84,16 @@ func.func @scaled_uint4_float_zero(%a: tensor<4x512xf16>, %d: tensor<32x256xi8>,
   return %c : tensor<4x32xf16>
 }
 
+// A codebook weight: indices, scales, then the meta that picks each
+// tile's or subtile's mapping.
+// CHECK-LABEL: func.func @scaled_codebook
+// CHECK: spyre.scaled_matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 8>} : (tensor<8x64xf16>, tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x2xi8>) -> tensor<8x16xf16>
+func.func @scaled_codebook(%a: tensor<8x64xf16>, %d: tensor<16x32xi8>, %s: tensor<16x2xf8E8M0FNU>, %m: tensor<16x2xi8>) -> tensor<8x16xf16> {
+  %c = spyre.scaled_matmul %a, %d, %s, %m {quant = #spyre.quant<format = e2m3fnuz, scaling = mx, codebook = "cb42f1346_e2m3fnuz", subtile = 8>}
+      : (tensor<8x64xf16>, tensor<16x32xi8>, tensor<16x2xf8E8M0FNU>, tensor<16x2xi8>) -> tensor<8x16xf16>
+  return %c : tensor<8x16xf16>
+}
+
 // Codebooks: 4-bit indices packed two per byte, E8M0 scales, and a 2-bit
 // meta per 8 values packed into one byte per tile of 32; a generic
 // codebook carries its mappings.

@@ -771,11 +771,77 @@ StringRef mlir::spyre::detail::getMatmulOpFunc(Operation *op) {
 
 int64_t ScaledMatmulOp::getValuesPerDataElement() {
   QuantAttr quant = getQuant();
-  const quant::FormatInfo &info = quant::getFormatInfo(quant.getFormat());
-  return quant.getMode() == quant::CastMode::Compressed && info.bits < 8
-             ? 8 / info.bits
-             : 1;
+  std::optional<quant::Codebook> book = quant.getSpec().codebook;
+  unsigned bits =
+      book ? book->indexBits : quant::getFormatInfo(quant.getFormat()).bits;
+  return quant.getMode() == quant::CastMode::Compressed && bits < 8 ? 8 / bits
+                                                                    : 1;
 }
+
+/// The elements of K one scale covers for B [N, K]: 32 for MX, the tile,
+/// or all of K for channel and tensor scales.
+static int64_t scaleTileAlongK(QuantAttr quant, int64_t k) {
+  switch (quant.getScaling()) {
+  case quant::Scaling::MX:
+    return 32;
+  case quant::Scaling::Channel:
+  case quant::Scaling::Tensor:
+    return std::max<int64_t>(k, 1);
+  default:
+    return quant.getTile();
+  }
+}
+
+int64_t ScaledMatmulOp::getValuesPerMetaElement() {
+  QuantAttr quant = getQuant();
+  quant::QuantSpec spec = quant.getSpec();
+  if (!spec.codebook || spec.codebook->metaBits == 0)
+    return 1;
+  int64_t k = cast<RankedTensorType>(getLhs().getType()).getDimSize(1);
+  int64_t tile = scaleTileAlongK(quant, k);
+  int64_t group = spec.subtile ? spec.subtile : tile;
+  // Actual mode: a byte a subtile (or tile).
+  if (spec.mode != quant::CastMode::Compressed)
+    return group;
+  // Compressed: each tile's meta bits packed into whole bytes, low first.
+  int64_t metaBits = spec.codebook->metaBits;
+  int64_t bitsPerTile = metaBits * ((tile + group - 1) / group);
+  if (bitsPerTile <= 8)
+    return tile;
+  if (bitsPerTile % 8 == 0 && 8 % metaBits == 0 && tile % group == 0)
+    return group * (8 / metaBits);
+  return 0;
+}
+
+/// The index of the part named `name` among B's parts (data, scale, zero,
+/// tenscale, meta, mask: those the scheme has), if it has it.
+static std::optional<unsigned> partIndex(QuantAttr quant, StringRef name) {
+  quant::QuantSpec spec = quant.getSpec();
+  SmallVector<StringRef> names = {"data"};
+  if (spec.scaling != quant::Scaling::None)
+    names.push_back("scale");
+  if (spec.zeroPoint)
+    names.push_back("zero");
+  if (spec.multiscale)
+    names.push_back("tenscale");
+  if (spec.codebook && spec.codebook->metaBits > 0)
+    names.push_back("meta");
+  auto *it = llvm::find(names, name);
+  if (it == names.end())
+    return std::nullopt;
+  return static_cast<unsigned>(it - names.begin());
+}
+
+static Value namedPart(ScaledMatmulOp op, StringRef name) {
+  std::optional<unsigned> index = partIndex(op.getQuant(), name);
+  if (!index || *index >= op.getParts().size())
+    return Value();
+  return op.getParts()[*index];
+}
+
+Value ScaledMatmulOp::getScale() { return namedPart(*this, "scale"); }
+Value ScaledMatmulOp::getZero() { return namedPart(*this, "zero"); }
+Value ScaledMatmulOp::getMeta() { return namedPart(*this, "meta"); }
 
 SmallVector<AffineMap> ScaledMatmulOp::getIndexingMapsArray() {
   MLIRContext *context = getContext();
@@ -804,6 +870,14 @@ SmallVector<AffineMap> ScaledMatmulOp::getIndexingMapsArray() {
                                             scaling == quant::Scaling::MX)
                        ? map({n, along(tile * perData)})
                        : scale);
+  // A codebook's meta bytes, each covering the values whose mappings it
+  // packs (a channel's one byte: indexed by n alone, like its scale).
+  if (getMeta()) {
+    int64_t perMeta = std::max<int64_t>(getValuesPerMetaElement(), 1);
+    int64_t kSize = cast<RankedTensorType>(getLhs().getType()).getDimSize(1);
+    maps.push_back(perMeta >= kSize ? map({n, zero})
+                                    : map({n, along(perMeta)}));
+  }
   maps.push_back(map({m, n}));
   return maps;
 }
@@ -820,16 +894,18 @@ LogicalResult ScaledMatmulOp::verify() {
                        "dequantized values themselves (use spyre.matmul)");
   if (quant.getSparsity() != 0 || quant.getMultiscale())
     return emitOpError("does not read sparse data or a tensor scale");
-  if (quant.getCodebook())
-    return emitOpError("does not read codebook data (indices, meta and "
-                       "mappings): spyre.dequantize reads them on the host");
+  std::optional<quant::Codebook> book = quant.getSpec().codebook;
+  if (book && book->indexBits != 4)
+    return emitOpError("reads codebooks of 16 entries (4-bit indices), not ")
+           << book->numEntries();
   if (quant.getAxis() != -1 && quant.getAxis() != 1)
     return emitOpError("needs B quantized along K, its last dim (axis = -1), "
                        "got axis = ")
            << quant.getAxis();
   using quant::Format;
   Format format = quant.getFormat();
-  if (!llvm::is_contained({Format::E2M1FN, Format::E4M3FN, Format::E5M2,
+  if (!book &&
+      !llvm::is_contained({Format::E2M1FN, Format::E4M3FN, Format::E5M2,
                            Format::Int8, Format::Int4, Format::UInt4},
                           format))
     return emitOpError("reads e2m1fn, e4m3fn, e5m2, int8, int4 or uint4 "
@@ -857,9 +933,12 @@ LogicalResult ScaledMatmulOp::verify() {
       quant.getPartTypes(weight, [&] { return emitOpError(); });
   if (failed(expected))
     return failure();
-  SmallVector<Value> parts = {getData(), getScale()};
-  if (getZero())
-    parts.push_back(getZero());
+  if (book && getValuesPerMetaElement() == 0)
+    return emitOpError("reads a codebook's meta a byte at a time: ")
+           << book->metaBits << " meta bits a subtile straddle bytes (the "
+           << "meta of a tile must fit one byte, or fill whole bytes with "
+           << "meta_bits dividing 8)";
+  ValueRange parts = getParts();
   if (parts.size() != expected->size()) {
     auto diag = emitOpError("expects B's parts (");
     llvm::interleaveComma(*expected, diag,

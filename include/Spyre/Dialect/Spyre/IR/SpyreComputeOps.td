@@ -583,30 +583,43 @@ def Spyre_ScaledMatmulOp : Spyre_ComputeOp<"scaled_matmul", "", [],
     up (a 128-byte stick holds 256 packed fp4 values, covered by 8 MX
     scales). Schemes: `mx` (fp4 `e2m1fn` packed, fp8 `e4m3fn` / `e5m2`,
     `int8` = MXINT8), `tile` and `channel` (`int8`, packed `int4`, or
-    `uint4` with zero points; fp8), compressed or actual mode, no sparsity
-    or tensor scale. Operands: A, data, scale, then zero when the scheme
-    has zero points. Operation dims (m, n, k); data, scale and zero are
-    indexed by (n, k floordiv q) with q the values a stored element or a
-    scale covers (2 for packed 4-bit data, the tile for scales; `channel`
-    scales are indexed by n alone).
+    `uint4` with zero points; fp8), and TensorCast codebooks (4-bit indices
+    into 16-entry mappings, a mapping chosen per tile or subtile by the
+    `meta` part; mx, tile or channel scales), compressed or actual mode, no
+    sparsity or tensor scale. Operands: A, then B's parts in the order
+    `spyre.dequantize` takes them - data, scale, zero (when the scheme has
+    zero points), meta (a codebook with more than one mapping). Operation
+    dims (m, n, k); the parts are indexed by (n, k floordiv q) with q the
+    values a stored element covers along k: 2 for packed 4-bit data, the
+    tile for scales (`channel` scales are indexed by n alone), the subtile
+    for a codebook's meta bytes in actual mode, and in compressed mode the
+    values of the tiles or subtiles whose meta bits one byte packs (so the
+    meta must pack whole into bytes: at most 8 bits a tile, or a multiple
+    of 8 with `meta_bits` dividing 8).
 
     This op is not in torch-spyre's op set (its PT unit multiplies DL16
     and fp8): SuperDSC writes it as `scaledbatchmatmul`, and the simulator
     models the dequantization in LX (docs/quantization.md).
   }];
-  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$data,
-                       AnyRankedTensor:$scale,
-                       Optional<AnyRankedTensor>:$zero,
+  let arguments = (ins AnyRankedTensor:$lhs,
+                       Variadic<AnyRankedTensor>:$parts,
                        Spyre_QuantAttr:$quant);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$lhs `,` $data `,` $scale (`,` $zero^)? attr-dict "
+  let assemblyFormat = "$lhs `,` $parts attr-dict "
                        "`:` functional-type(operands, results)";
   let hasVerifier = 1;
   let spyreDecl = [{
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
-    /// Op-dim elements one stored element of each quantized operand (data,
-    /// scale, zero) covers along k.
+    /// Op-dim elements one stored data element covers along k.
     int64_t getValuesPerDataElement();
+    /// Op-dim elements of k one byte of a codebook's meta covers; 0 when
+    /// its bits do not pack whole into bytes.
+    int64_t getValuesPerMetaElement();
+    /// B's parts by name; null when the scheme has no such part.
+    ::mlir::Value getData() { return getParts().front(); }
+    ::mlir::Value getScale();
+    ::mlir::Value getZero();
+    ::mlir::Value getMeta();
   }];
   let extraClassDefinition = [{
     ::llvm::StringRef $cppClass::getOpFuncName() {
