@@ -40,17 +40,25 @@
 // GELU) may instead join the matmul in one group without blocks, when the
 // kernel model gives that the larger gain: the matmul's output and the
 // chain's intermediates stay in LX while they are live (blocks of the chain
-// alone would send the matmul's output to DDR and copy it back in).
+// alone would send the matmul's output to DDR and copy it back in). A
+// chain that feeds a reduction outside it (the residual add and the square
+// of the RMSNorm after a projection) is left to the whole groups below,
+// where the norm's group and the matmul's epilogue compete for it.
 //
 // After the blocks, a group whose tensors fit together may run whole, as
 // one group whose ops all split their rows across the cores alike (so that
 // every intermediate's slices match its readers' and may stay in LX,
 // whatever the op), a row input several of its ops read copied into LX
-// once. Those groups and the matmul epilogues below compete (a bias add
-// belongs to one or the other): each is costed on the whole block with the
-// kernel model (every op divided and kept in LX as the later passes would,
-// readers outside the group included) and kept, the largest gain first,
-// while it still saves kMinWholeGain of the block.
+// once. Those groups (each also without its ops that read a matmul, which
+// the matmul's epilogue may take) and the matmul epilogues below compete (a
+// bias add belongs to one or the other): each is costed on the whole block
+// with the kernel model (every op divided as the later passes would, and
+// the tensors they would keep in LX placed as --spyre-plan-memory places
+// them, readers outside the group included) and kept, the largest gain
+// first, while it still saves kMinWholeGain of the block - costed again
+// once one is kept, those that did not pay before included (a norm's group
+// pays once the epilogue that took its residual add splits it as the
+// matmul).
 //
 // Then every matmul still in no group whose users are all elementwise ops
 // joins one group with them, without blocks: its output may stay in LX for
@@ -278,6 +286,18 @@ static bool isUngroupedMatmul(Operation *op) {
   return isa_and_nonnull<MatmulOp, BatchMatmulOp>(op) &&
          !op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
          isDeviceTensor(op->getResult(0).getType());
+}
+
+/// Whether an op of `group` feeds a reduction outside it.
+static bool feedsOutsideReduction(ArrayRef<RowOp> group) {
+  llvm::SmallPtrSet<Operation *, 16> members;
+  for (const RowOp &r : group)
+    members.insert(r.op);
+  return llvm::any_of(group, [&](const RowOp &r) {
+    return llvm::any_of(r.op->getResult(0).getUsers(), [&](Operation *u) {
+      return isa<ReductionOpInterface>(u) && !members.contains(u);
+    });
+  });
 }
 
 /// A matmul in no group whose readers are all elementwise ops in none.
@@ -629,31 +649,47 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     if (isEpilogueMatmul(&op))
       candidates.push_back({{}, 0, 0, &op});
   std::set<SmallVector<Operation *>> seen;
+  auto readsEpilogueMatmul = [](const RowOp &r) {
+    return llvm::any_of(r.op->getOperands(), [](Value v) {
+      return isEpilogueMatmul(v.getDefiningOp());
+    });
+  };
   for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
-    for (SmallVector<RowOp> &group : formGroups(block, cut)) {
-      SmallVector<Operation *> key;
-      int64_t total = 0;
-      llvm::SmallPtrSet<Operation *, 16> members;
-      for (const RowOp &r : group)
-        members.insert(r.op);
-      for (const RowOp &r : group) {
-        key.push_back(r.op);
-        total += deviceBytes(r.op->getResult(0).getType());
-        for (Value operand : r.op->getOperands())
-          if (!members.contains(operand.getDefiningOp()) &&
-              isDeviceTensor(operand.getType()))
-            total += deviceBytes(operand.getType());
+    for (SmallVector<RowOp> &formed : formGroups(block, cut)) {
+      // Each group, and the group without the ops a matmul's epilogue may
+      // take (the residual add after a projection, before a LayerNorm or
+      // RMSNorm): the two compete with the epilogue below.
+      SmallVector<SmallVector<RowOp>, 2> ways = {formed};
+      SmallVector<RowOp> rest;
+      llvm::copy_if(formed, std::back_inserter(rest),
+                    [&](const RowOp &r) { return !readsEpilogueMatmul(r); });
+      if (rest.size() != formed.size() && rest.size() > 1)
+        ways.push_back(std::move(rest));
+      for (SmallVector<RowOp> &group : ways) {
+        SmallVector<Operation *> key;
+        int64_t total = 0;
+        llvm::SmallPtrSet<Operation *, 16> members;
+        for (const RowOp &r : group)
+          members.insert(r.op);
+        for (const RowOp &r : group) {
+          key.push_back(r.op);
+          total += deviceBytes(r.op->getResult(0).getType());
+          for (Value operand : r.op->getOperands())
+            if (!members.contains(operand.getDefiningOp()) &&
+                isDeviceTensor(operand.getType()))
+              total += deviceBytes(operand.getType());
+        }
+        if (total > budget || !seen.insert(key).second)
+          continue;
+        // The group with what only it reads joined (a projection, or the
+        // projection's epilogue group of its bias and the residual add,
+        // before a LayerNorm): their outputs may then stay in LX too.
+        if (std::optional<std::pair<SmallVector<Operation *>, Attribute>>
+                producers = producersOf(block, members))
+          candidates.push_back(
+              {group, cut, 0, nullptr, producers->first, producers->second});
+        candidates.push_back({std::move(group), cut, 0});
       }
-      if (total > budget || !seen.insert(key).second)
-        continue;
-      // The group with what only it reads joined (a projection, or the
-      // projection's epilogue group of its bias and the residual add,
-      // before a LayerNorm): their outputs may then stay in LX too.
-      if (std::optional<std::pair<SmallVector<Operation *>, Attribute>>
-              producers = producersOf(block, members))
-        candidates.push_back(
-            {group, cut, 0, nullptr, producers->first, producers->second});
-      candidates.push_back({std::move(group), cut, 0});
     }
   if (candidates.empty())
     return;
@@ -697,7 +733,10 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
   double current = *base;
   bool kept = false;
   for (const Candidate &c : candidates) {
-    if (c.gain <= 0 ||
+    // A candidate that did not pay against the block as it was may pay
+    // once others are kept (a matmul's epilogue takes the residual add a
+    // norm's group read from LX, and its split with it).
+    if ((!kept && c.gain <= 0) ||
         llvm::any_of(c.group,
                      [](const RowOp &r) {
                        return r.op->hasAttr(SpyreDialect::kFusionGroupAttrName);
@@ -780,8 +819,12 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
   llvm::SmallPtrSet<Operation *, 8> epilogueTried;
   for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
     for (SmallVector<RowOp> &group : formGroups(block, cut)) {
+      // A chain feeding a reduction outside it (a residual add and the
+      // square of an RMSNorm) is left to keepGroupsWhole, where the norm's
+      // row group and the matmul's epilogue compete.
       if (SmallVector<Operation *> matmuls = epilogueMatmuls(group);
-          !matmuls.empty() && epilogueTried.insert(group.front().op).second)
+          !matmuls.empty() && !feedsOutsideReduction(group) &&
+          epilogueTried.insert(group.front().op).second)
         if (std::optional<double> gain = epilogueGain(matmuls, group))
           candidates.push_back({group, cut, false, false, *gain, matmuls});
       for (bool wholeRowsPerCore : {true, false}) {
@@ -956,7 +999,6 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
     return a.saving > b.saving;
   });
-  SmallVector<int64_t> live(ops.size(), 0);
   llvm::SmallPtrSet<Value, 16> resident;
   // The least LX op `p`'s staging buffers take with the resident tensors
   // and `extra` in LX (as --spyre-plan-memory counts them: those need none,
@@ -969,16 +1011,14 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
     return kernel::leastStagingBytes(problem, target, plans[p].division,
                                      plans[p].tiling, target.usableLxBytes());
   };
+  // Placed as --spyre-plan-memory places them.
+  LxPlacer placer(target.usableLxBytes(), target.stickBytes);
   for (const Candidate &c : candidates) {
-    bool fits = true;
+    int64_t floor = 0;
     for (size_t p = c.def; p <= c.last; ++p)
-      fits &=
-          live[p] + c.bytes + stagingOf(p, c.value) <= target.usableLxBytes();
-    if (!fits)
-      continue;
-    for (size_t p = c.def; p <= c.last; ++p)
-      live[p] += c.bytes;
-    resident.insert(c.value);
+      floor = std::max(floor, stagingOf(p, c.value));
+    if (placer.place(c.def, c.last, c.bytes, floor))
+      resident.insert(c.value);
   }
 
   // Each op's time with those tensors in LX, tiled below them.
@@ -986,9 +1026,8 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   for (auto [p, op, planned] : llvm::enumerate(ops, plans)) {
     markLxResident(planned.problem, op,
                    [&](Value v) { return resident.contains(v); });
-    llvm::Expected<kernel::Plan> plan =
-        kernel::planDivision(planned.problem, target, planned.division,
-                             target.usableLxBytes() - live[p]);
+    llvm::Expected<kernel::Plan> plan = kernel::planDivision(
+        planned.problem, target, planned.division, placer.roomAt(p));
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return std::nullopt;

@@ -144,12 +144,8 @@ LogicalResult PlanMemoryPass::tileKernels(Block &block,
 LogicalResult PlanMemoryPass::chooseResidents(
     SmallVector<Buffer *> &candidates, ArrayRef<Kernel> kernels,
     const DenseMap<Operation *, const Kernel *> &byOp) {
-  struct Placed {
-    int def, last;
-    int64_t begin, end;
-  };
-  SmallVector<Placed> placed;
   int64_t usable = target.usableLxBytes();
+  LxPlacer placer(usable, target.stickBytes);
   // `k`'s problem with the tensors whose buffers are `resident` (or
   // `extra`) in LX marked so: a kernel stages none of those.
   DenseSet<Value> resident;
@@ -184,43 +180,19 @@ LogicalResult PlanMemoryPass::chooseResidents(
     for (auto it = first; it != kernels.end() && it->position <= buffer->last;
          ++it)
       floor = std::max(floor, stagingOf(*it, buffer->root));
-    SmallVector<std::pair<int64_t, int64_t>> busy;
-    for (const Placed &p : placed)
-      if (p.def <= buffer->last && buffer->def <= p.last)
-        busy.push_back({p.begin, p.end});
-    // Highest offset that avoids every busy range.
-    SmallVector<int64_t> tops = {usable};
-    for (auto [begin, end] : busy)
-      tops.push_back(begin);
-    llvm::sort(tops, std::greater<int64_t>());
-    std::optional<int64_t> offset;
-    for (int64_t top : tops) {
-      int64_t begin = (top - bytes) / target.stickBytes * target.stickBytes;
-      if (begin < floor)
-        continue;
-      bool clash = llvm::any_of(busy, [&](auto range) {
-        return begin < range.second && range.first < begin + bytes;
-      });
-      if (!clash) {
-        offset = begin;
-        break;
-      }
-    }
+    std::optional<int64_t> offset =
+        placer.place(buffer->def, buffer->last, bytes, floor);
     if (!offset)
       continue;
     buffer->space = MemorySpace::LX;
     buffer->value = *offset;
     resident.insert(buffer->root);
-    placed.push_back({buffer->def, buffer->last, *offset, *offset + bytes});
   }
   // Each kernel's staging must stay below the tensors in LX while it runs:
   // a kernel whose tiles take more is tiled again within that room (its
   // fastest tiling there; one within 2% of its fastest fits, as placed).
   for (const Kernel &k : kernels) {
-    int64_t room = usable;
-    for (const Placed &p : placed)
-      if (p.def <= k.position && k.position <= p.last)
-        room = std::min(room, p.begin);
+    int64_t room = placer.roomAt(k.position);
     kernel::Problem problem = withResidents(k, Value());
     if (kernel::estimate(problem, k.division, k.tiling, target).lxBytes <= room)
       continue;

@@ -314,6 +314,40 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   return chosen[op] = plan->division;
 }
 
+std::optional<int64_t> LxPlacer::place(int64_t def, int64_t last, int64_t bytes,
+                                       int64_t floor) {
+  bytes = llvm::alignTo(bytes, stick);
+  SmallVector<std::pair<int64_t, int64_t>> busy;
+  for (const Placed &p : placed)
+    if (p.def <= last && def <= p.last)
+      busy.push_back({p.begin, p.end});
+  // The highest offset that avoids every busy range.
+  SmallVector<int64_t> tops = {usable};
+  for (auto [begin, end] : busy)
+    tops.push_back(begin);
+  llvm::sort(tops, std::greater<int64_t>());
+  for (int64_t top : tops) {
+    int64_t begin = (top - bytes) / stick * stick;
+    if (begin < floor)
+      continue;
+    if (llvm::any_of(busy, [&](auto range) {
+          return begin < range.second && range.first < begin + bytes;
+        }))
+      continue;
+    placed.push_back({def, last, begin, begin + bytes});
+    return begin;
+  }
+  return std::nullopt;
+}
+
+int64_t LxPlacer::roomAt(int64_t position) const {
+  int64_t room = usable;
+  for (const Placed &p : placed)
+    if (p.def <= position && position <= p.last)
+      room = std::min(room, p.begin);
+  return room;
+}
+
 bool mlir::spyre::mayStayInLx(
     const DividedPayload &producer,
     function_ref<std::optional<DividedPayload>(Operation *)> lookup,

@@ -118,6 +118,33 @@ bool mayStayInLx(
     function_ref<std::optional<DividedPayload>(Operation *)> lookup,
     const TargetModel &target);
 
+/// Places the tensors kept in the cores' LX the way --spyre-plan-memory
+/// does, one at a time: each at the highest stick-aligned offset that keeps
+/// clear of the tensors placed before it whose lives (kernel positions
+/// `def` .. `last`) overlap its own, and above `floor` (the staging buffers
+/// of every kernel it lives across sit below the tensors in LX). The
+/// fusion cost model places with it too, so that what it counts on staying
+/// in LX is what the planner keeps there.
+class LxPlacer {
+public:
+  LxPlacer(int64_t usableBytes, int64_t stickBytes)
+      : usable(usableBytes), stick(stickBytes) {}
+  /// The offset `bytes` (rounded up to sticks) got, or nullopt (not
+  /// placed) when no offset fits.
+  std::optional<int64_t> place(int64_t def, int64_t last, int64_t bytes,
+                               int64_t floor);
+  /// The LX below every placed tensor live at kernel `position`: the room
+  /// its staging buffers have.
+  int64_t roomAt(int64_t position) const;
+
+private:
+  struct Placed {
+    int64_t def, last, begin, end;
+  };
+  int64_t usable, stick;
+  SmallVector<Placed> placed;
+};
+
 /// Chooses divisions the way --spyre-divide-work does, for ops visited in
 /// program order: the op's `spyre.work_division` hint when it has one, else
 /// the policy's choice, preferring the division of the first operand
