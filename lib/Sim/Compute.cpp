@@ -56,7 +56,8 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
         // After A and the other parts: meta is the last part read.
         b.metaOperand = static_cast<int>(scaled.getParts().size());
       }
-    } else if (b.perData > 1 || (info.bits < 8 && info.isInteger()))
+    } else if (b.perData > 1 || (info.bits < 8 && info.isInteger()) ||
+               info.kind == quant::FormatKind::UInt)
       for (uint32_t code = 0; code < (1u << info.bits); ++code)
         b.codeValues.push_back(
             static_cast<float>(quant::decode(quant.getFormat(), code)));
@@ -293,7 +294,7 @@ void TileCompute::compute(bool firstReduction,
           uint8_t byte = byteOf(raw);
           value = q.codeValues[k % 2 == 0 ? byte & 0xF : byte >> 4];
         } else if (!q.codeValues.empty()) {
-          value = q.codeValues[byteOf(raw) & 0xF];
+          value = q.codeValues[byteOf(raw) & (q.codeValues.size() - 1)];
         }
         float scale = in[2][k * S.denseStride[kD] + n * S.denseStride[nD]];
         if (q.e8m0) {
@@ -308,7 +309,7 @@ void TileCompute::compute(bool firstReduction,
             uint8_t byte = byteOf(zero);
             zero = q.codeValues[(k / q.tile) % 2 == 0 ? byte & 0xF : byte >> 4];
           } else if (!q.codeValues.empty() && !q.floatZero) {
-            zero = q.codeValues[byteOf(zero) & 0xF];
+            zero = q.codeValues[byteOf(zero) & (q.codeValues.size() - 1)];
           }
           value -= zero;
         }

@@ -725,11 +725,14 @@ std::string mlir::spyre::sim::formatStats(const SimStats &stats) {
       "{0,-22} {1,5} {2,11} {3,11:f3} {4,11} {5,12:f2} {6,6:f1}%\n",
       "program (compulsory)", "", "", stats.compulsoryBytes / 1e6, "",
       stats.programRoofline() * 1e6, stats.programUtilisation() * 100);
-  os << llvm::formatv("DDR traffic {0:f2}x the compulsory {1:f3} MB; program "
-                      "utilisation {2:f1}% (its inputs and outputs moved "
-                      "once, or its work at peak, over the modelled time)\n",
-                      stats.trafficRatio(), stats.compulsoryBytes / 1e6,
-                      stats.programUtilisation() * 100);
+  // (A program with no device kernels has nothing to measure.)
+  if (!stats.kernels.empty())
+    os << llvm::formatv("DDR traffic {0:f2}x the compulsory {1:f3} MB; "
+                        "program utilisation {2:f1}% (its inputs and outputs "
+                        "moved once, or its work at peak, over the modelled "
+                        "time)\n",
+                        stats.trafficRatio(), stats.compulsoryBytes / 1e6,
+                        stats.programUtilisation() * 100);
   for (const HostSegmentStats &h : stats.hostSegments) {
     if (!h.ran) {
       os << llvm::formatv("host segment @{0}: not run (model only)\n", h.name);

@@ -2375,7 +2375,8 @@ struct DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
 
 /// IREE's (and SHARK's) dequantization of grouped 4-bit weights: over
 /// [N, G, T] (or [N, K], one group a row), `(uitofp(extui q) - zero) *
-/// scale` in the result's type (f16 or bf16), q an i4 input read as it is,
+/// scale` in the result's type (f16 or bf16), q an i4 input read as it is
+/// (or an i8 one, unsigned: uint8, its bytes the data as they are),
 /// scale and zero inputs indexed by the row and group alone ([N, G] or
 /// [N, G, 1]), the zero optional for signed codes (`sitofp(extsi q)`), the
 /// product either way round, read by a contraction. It becomes
@@ -2439,10 +2440,13 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
       }
       // The codes: an input read as it is (a constant one too, splat or
       // not: it is packed at compile time).
+      // i8 codes are bytes as they are: unsigned ones (IREE's `extui` of
+      // i8) are uint8 (signed ones are torch-mlir's int8, DequantizeIdiom's).
       auto codes = dyn_cast<BlockArgument>(q);
       if (!codes || codes.getOwner() != op.getBody() ||
           codes.getArgNumber() >= op.getNumDpsInputs() ||
-          !q.getType().isInteger(4))
+          !(q.getType().isInteger(4) ||
+            (q.getType().isInteger(8) && isUnsigned)))
         return failure();
       OpOperand *data = op.getDpsInputOperand(codes.getArgNumber());
       if (op.getMatchingIndexingMap(data) !=
@@ -2493,8 +2497,9 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     Weight w = weightOf(op);
     Type element = w.element;
     int64_t rank = w.rank, rows = w.rows, groups = w.groups, k = w.k;
-    // Two codes a byte along K.
-    if (k % 2 != 0)
+    bool bytes = getElementTypeOrSelf(data.getType()).isInteger(8);
+    // Two 4-bit codes a byte along K.
+    if (!bytes && k % 2 != 0)
       return failure();
     // Scale and zero: one per (row, group), [N, G] or [N, G, 1] (one
     // group: [N] or [N, 1]), read by (n, g) or (n, g, 0).
@@ -2538,9 +2543,18 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     Value zeroValue = zero ? companion(zero) : Value();
     if (!scaleValue || (zero && !zeroValue))
       return failure();
-    // The codes as [N, K], then packed two a byte, low first: at compile
-    // time for a constant weight, else by a host op.
+    // Bytes are the data as they are, as [N, K].
     Type i4 = rewriter.getIntegerType(4), i8 = rewriter.getI8Type();
+    if (bytes) {
+      if (rank == 3)
+        data = tensor::CollapseShapeOp::create(
+            rewriter, loc, RankedTensorType::get({rows, k}, i8), data,
+            ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+      return finish(op, rewriter, data, scaleValue, zeroValue, isUnsigned,
+                    zeroType);
+    }
+    // 4-bit codes as [N, K], then packed two a byte, low first: at compile
+    // time for a constant weight, else by a host op.
     auto packedType = RankedTensorType::get({rows, k / 2}, i8);
     DenseIntElementsAttr codes;
     if (matchPattern(data, m_Constant(&codes))) {
@@ -2601,8 +2615,13 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     Weight w = weightOf(op);
     quant::QuantSpec defaults;
     bool perChannel = w.groups == 1;
+    bool bytes = getElementTypeOrSelf(packed.getType()).isInteger(8) &&
+                 cast<RankedTensorType>(packed.getType()).getDimSize(1) == w.k;
+    quant::Format format =
+        bytes ? quant::Format::UInt8
+              : (isUnsigned ? quant::Format::UInt4 : quant::Format::Int4);
     auto quantAttr = QuantAttr::get(
-        context, isUnsigned ? quant::Format::UInt4 : quant::Format::Int4,
+        context, format,
         perChannel ? quant::Scaling::Channel : quant::Scaling::Tile,
         quant::CastMode::Compressed, defaults.axis,
         perChannel ? defaults.tile : w.k / w.groups, defaults.axis2,

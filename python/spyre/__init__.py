@@ -234,7 +234,8 @@ __all__ += ["QuantizedTensor", "quant_shapes", "quantize", "dequantize",
 
 _QUANT_DTYPES = (
     "e4m3fn", "e5m2", "e4m3fnuz", "e5m2fnuz", "e3m2fnuz", "e2m3fnuz",
-    "e2m1fnuz", "e3m2fn", "e2m3fn", "e2m1fn", "int8", "int4", "uint4", "int2",
+    "e2m1fnuz", "e3m2fn", "e2m3fn", "e2m1fn", "int8", "uint8", "int4", "uint4",
+    "int2",
 )
 
 
@@ -349,8 +350,8 @@ def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
     """Quantizes a float array (read as float32) to a QuantizedTensor.
 
     dtype: e4m3fn, e5m2, e4m3fnuz, e5m2fnuz (fp8); e3m2fnuz, e2m3fnuz,
-        e3m2fn, e2m3fn (fp6); e2m1fnuz, e2m1fn (fp4); int8, int4, uint4,
-        int2.
+        e3m2fn, e2m3fn (fp6); e2m1fnuz, e2m1fn (fp4); int8, uint8, int4,
+        uint4, int2.
     scale: "mx" (OCP MX: blocks of 32 along `axis`, E8M0 scales; MXFP8,
         MXFP6, MXFP4 and MXINT8), "tile" (tiles of `tile` along `axis`),
         "matrix" (`tile` along `axis` by `tile2` along `axis2`), "channel"

@@ -1307,6 +1307,40 @@ func.func @grouped_int4_dequantize(%q: tensor<64x4x64xi4>, %x: tensor<1x1x4x64xf
 
 // -----
 
+// IREE's i8 form (`uitofp(extui q)` of i8 codes): uint8 bytes, read by the
+// scaled matmul as they are (a view to [N, K], no host pack).
+// CHECK-LABEL: func.func @grouped_uint8_dequantize
+// CHECK-SAME: (%[[Q:.+]]: tensor<64x4x64xi8>, %[[X:.+]]: tensor<1x1x4x64xf16>, %[[S:.+]]: tensor<64x4x1xf16>, %[[Z:.+]]: tensor<64x4x1xf16>)
+// CHECK-NOT: linalg.generic
+// CHECK-DAG: %[[Q2:.+]] = spyre.reshape %[[Q]] : tensor<64x4x64xi8> -> tensor<64x256xi8>
+// CHECK-DAG: %[[S2:.+]] = spyre.reshape %[[S]] : tensor<64x4x1xf16> -> tensor<64x4xf16>
+// CHECK-DAG: %[[Z2:.+]] = spyre.reshape %[[Z]] : tensor<64x4x1xf16> -> tensor<64x4xf16>
+// CHECK: spyre.scaled_matmul %{{.*}}, %[[Q2]], %[[S2]], %[[Z2]] {quant = #spyre.quant<format = uint8, scaling = tile, tile = 64, scale_type = float16, zero_point = true, zero_type = float16>} : (tensor<1x256xf16>, tensor<64x256xi8>, tensor<64x4xf16>, tensor<64x4xf16>) -> tensor<1x64xf16>
+// CHECK-NOT: spyre.dequantize
+func.func @grouped_uint8_dequantize(%q: tensor<64x4x64xi8>, %x: tensor<1x1x4x64xf16>, %s: tensor<64x4x1xf16>, %z: tensor<64x4x1xf16>) -> tensor<1x1x64xf16> {
+  %cst = arith.constant 0.000000e+00 : f16
+  %0 = tensor.empty() : tensor<1x1x64xf16>
+  %1 = tensor.empty() : tensor<64x4x64xf16>
+  %2 = linalg.fill ins(%cst : f16) outs(%0 : tensor<1x1x64xf16>) -> tensor<1x1x64xf16>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q, %s, %z : tensor<64x4x64xi8>, tensor<64x4x1xf16>, tensor<64x4x1xf16>) outs(%1 : tensor<64x4x64xf16>) {
+  ^bb0(%in: i8, %in_0: f16, %in_1: f16, %out: f16):
+    %5 = arith.extui %in : i8 to i32
+    %6 = arith.uitofp %5 : i32 to f16
+    %7 = arith.subf %6, %in_1 : f16
+    %8 = arith.mulf %7, %in_0 : f16
+    linalg.yield %8 : f16
+  } -> tensor<64x4x64xf16>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %3 : tensor<1x1x4x64xf16>, tensor<64x4x64xf16>) outs(%2 : tensor<1x1x64xf16>) {
+  ^bb0(%in: f16, %in_0: f16, %out: f16):
+    %5 = arith.mulf %in, %in_0 : f16
+    %6 = arith.addf %5, %out : f16
+    linalg.yield %6 : f16
+  } -> tensor<1x1x64xf16>
+  return %4 : tensor<1x1x64xf16>
+}
+
+// -----
+
 // Signed codes without zero points, one group a row (`sitofp(extsi q)`,
 // the product the other way round): int4 with a scale per channel.
 // CHECK-LABEL: func.func @int4_channel_dequantize

@@ -108,6 +108,7 @@ TEST(Formats, EveryIntegerEncoding) {
     int lo, hi;
   } ints[] = {{Format::Int8, -128, 127},
               {Format::Int4, -8, 7},
+              {Format::UInt8, 0, 255},
               {Format::UInt4, 0, 15},
               {Format::Int2, -2, 1}};
   for (auto [format, lo, hi] : ints) {

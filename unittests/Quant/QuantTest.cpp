@@ -511,8 +511,9 @@ TEST(QuantizeGiven, Int8PerTensorIsPyTorchsQuantizePerTensor) {
 TEST(QuantizeGiven, TheScalesAQuantizeFoundReproduceItsData) {
   std::vector<float> x = randomValues(8 * 64, 11, 3);
   int compared = 0;
-  for (Format format : {Format::E4M3FN, Format::E5M2, Format::E2M1FN,
-                        Format::Int8, Format::Int4, Format::UInt4}) {
+  for (Format format :
+       {Format::E4M3FN, Format::E5M2, Format::E2M1FN, Format::Int8,
+        Format::UInt8, Format::Int4, Format::UInt4}) {
     for (Scaling scaling :
          {Scaling::Tensor, Scaling::Channel, Scaling::Tile, Scaling::MX}) {
       QuantSpec spec;

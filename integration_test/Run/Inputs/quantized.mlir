@@ -550,6 +550,30 @@ func.func @iree_grouped_int4(%q: tensor<256x4x128xi4>, %x: tensor<1x1x4x128xf16>
   return %4 : tensor<1x1x256xf16>
 }
 
+// The same with i8 codes (IREE's `extui` of i8: unsigned bytes, uint8): the
+// scaled matmul reads the bytes as they are, no host op packs them.
+func.func @iree_grouped_uint8(%q: tensor<256x4x128xi8>, %x: tensor<1x1x4x128xf16>, %s: tensor<256x4x1xf16>, %z: tensor<256x4x1xf16>) -> tensor<1x1x256xf16> {
+  %cst = arith.constant 0.000000e+00 : f16
+  %0 = tensor.empty() : tensor<1x1x256xf16>
+  %1 = tensor.empty() : tensor<256x4x128xf16>
+  %2 = linalg.fill ins(%cst : f16) outs(%0 : tensor<1x1x256xf16>) -> tensor<1x1x256xf16>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q, %s, %z : tensor<256x4x128xi8>, tensor<256x4x1xf16>, tensor<256x4x1xf16>) outs(%1 : tensor<256x4x128xf16>) {
+  ^bb0(%in: i8, %in_0: f16, %in_1: f16, %out: f16):
+    %5 = arith.extui %in : i8 to i32
+    %6 = arith.uitofp %5 : i32 to f16
+    %7 = arith.subf %6, %in_1 : f16
+    %8 = arith.mulf %7, %in_0 : f16
+    linalg.yield %8 : f16
+  } -> tensor<256x4x128xf16>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %3 : tensor<1x1x4x128xf16>, tensor<256x4x128xf16>) outs(%2 : tensor<1x1x256xf16>) {
+  ^bb0(%in: f16, %in_0: f16, %out: f16):
+    %5 = arith.mulf %in, %in_0 : f16
+    %6 = arith.addf %5, %out : f16
+    linalg.yield %6 : f16
+  } -> tensor<1x1x256xf16>
+  return %4 : tensor<1x1x256xf16>
+}
+
 // The same in f32, as IREE's fuse-dequantization-matmul tests write it: on
 // the host by default (the PT unit does not multiply f32), a scaled matmul
 // with --f32-matmul=f16.

@@ -1,6 +1,6 @@
 // RUN: spyre-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+2 {{unknown quantized format 'fp5'; expected one of e4m3fn, e5m2, e4m3fnuz, e5m2fnuz, e3m2fnuz, e2m3fnuz, e2m1fnuz, e3m2fn, e2m3fn, e2m1fn, int8, int4, uint4, int2}}
+// expected-error @+2 {{unknown quantized format 'fp5'; expected one of e4m3fn, e5m2, e4m3fnuz, e5m2fnuz, e3m2fnuz, e2m3fnuz, e2m1fnuz, e3m2fn, e2m3fn, e2m1fn, int8, int4, uint8, uint4, int2}}
 // expected-error @+1 {{failed to parse Spyre_QuantAttr parameter 'format'}}
 func.func private @bad_format() attributes {q = #spyre.quant<format = fp5, scaling = mx>}
 

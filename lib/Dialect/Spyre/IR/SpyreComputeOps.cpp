@@ -904,12 +904,12 @@ LogicalResult ScaledMatmulOp::verify() {
            << quant.getAxis();
   using quant::Format;
   Format format = quant.getFormat();
-  if (!book &&
-      !llvm::is_contained({Format::E2M1FN, Format::E4M3FN, Format::E5M2,
-                           Format::Int8, Format::Int4, Format::UInt4},
-                          format))
-    return emitOpError("reads e2m1fn, e4m3fn, e5m2, int8, int4 or uint4 "
-                       "data, not ")
+  if (!book && !llvm::is_contained({Format::E2M1FN, Format::E4M3FN,
+                                    Format::E5M2, Format::Int8, Format::UInt8,
+                                    Format::Int4, Format::UInt4},
+                                   format))
+    return emitOpError("reads e2m1fn, e4m3fn, e5m2, int8, uint8, int4 or "
+                       "uint4 data, not ")
            << quant::getFormatInfo(format).name;
   auto a = cast<RankedTensorType>(getLhs().getType());
   auto c = cast<RankedTensorType>(getResult().getType());
