@@ -88,7 +88,8 @@ std::string mlir::spyre::quant::formatNames() {
   return llvm::join(names, ", ");
 }
 
-uint32_t mlir::spyre::quant::encode(Format format, double value) {
+uint32_t mlir::spyre::quant::encode(Format format, double value,
+                                    bool saturate) {
   const FormatInfo &info = getFormatInfo(format);
   uint32_t mask = (1u << info.bits) - 1;
   uint32_t negativeZero = 1u << (info.bits - 1);
@@ -112,8 +113,12 @@ uint32_t mlir::spyre::quant::encode(Format format, double value) {
                .bitcastToAPInt()
                .getZExtValue() &
            mask;
-  // Saturate (E8M0 holds only positive powers of two, 2^-127 the smallest).
-  value = std::clamp(value, info.lowest, info.maxValue);
+  // Saturate (E8M0 holds only positive powers of two, 2^-127 the smallest),
+  // or overflow as APFloat's conversion does.
+  if (saturate || !(info.hasNaN || info.hasInfinity))
+    value = std::clamp(value, info.lowest, info.maxValue);
+  else if (std::isinf(value))
+    return llvm::APFloat::getNaN(sem).bitcastToAPInt().getZExtValue() & mask;
   llvm::APFloat converted(value);
   bool losesInfo = false;
   converted.convert(sem, llvm::APFloat::rmNearestTiesToEven, &losesInfo);

@@ -258,6 +258,12 @@ mlir::spyre::quant::computeShapes(ArrayRef<int64_t> shape,
                               "points (zero_point=True)",
                               info.name));
   }
+  if (!spec.saturate && (info.kind != FormatKind::Float ||
+                         !(info.hasNaN || info.hasInfinity) || spec.codebook))
+    return fail(llvm::formatv("{0} values do not overflow to NaN or "
+                              "infinity: saturate = false is for float "
+                              "formats that have them",
+                              info.name));
   if (spec.multiscale &&
       (spec.scaling == Scaling::None || spec.scaling == Scaling::Tensor))
     return fail("multiscale combines a tensor scale with channel or tile "
@@ -981,7 +987,7 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
     if (!keep.empty() && !keep[i])
       code = encode(spec.format, 0.0);
     else if (spec.scaling == Scaling::None)
-      code = encode(spec.format, v);
+      code = encode(spec.format, v, spec.saturate);
     else if (std::isnan(factor) || factor == 0)
       code = encode(spec.format, 0.0);
     else if (isInt) {
@@ -996,7 +1002,7 @@ mlir::spyre::quant::quantize(ArrayRef<float> values, ArrayRef<int64_t> shape,
               : std::nearbyint(quotient(v, factor) / elementUnit) + zero[s];
       code = encode(spec.format, std::clamp(shifted, bottom, top));
     } else
-      code = encode(spec.format, quotient(v, factor));
+      code = encode(spec.format, quotient(v, factor), spec.saturate);
     codes[i] = code;
     double q = decode(spec.format, code);
     dequantized[i] = static_cast<float>(

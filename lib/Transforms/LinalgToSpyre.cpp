@@ -2115,13 +2115,14 @@ struct DelinearizeIndexing : OpRewritePattern<linalg::GenericOp> {
 QuantAttr quantScheme(MLIRContext *context, quant::Format format,
                       quant::Scaling scaling,
                       std::optional<quant::ScaleType> scaleType, bool zeroPoint,
-                      std::optional<quant::ScaleType> zeroType = std::nullopt) {
+                      std::optional<quant::ScaleType> zeroType = std::nullopt,
+                      bool saturate = true) {
   quant::QuantSpec defaults;
-  return QuantAttr::get(context, format, scaling, quant::CastMode::Compressed,
-                        defaults.axis, defaults.tile, defaults.axis2,
-                        defaults.tile2, scaleType, /*multiscale=*/false,
-                        zeroPoint, /*sparsity=*/0, /*codebook=*/nullptr,
-                        /*subtile=*/0, /*mappings=*/nullptr, zeroType);
+  return QuantAttr::get(
+      context, format, scaling, quant::CastMode::Compressed, defaults.axis,
+      defaults.tile, defaults.axis2, defaults.tile2, scaleType,
+      /*multiscale=*/false, zeroPoint, /*sparsity=*/0, /*codebook=*/nullptr,
+      /*subtile=*/0, /*mappings=*/nullptr, zeroType, saturate);
 }
 
 /// A linalg.generic that dequantizes int8 with arith ops, as front ends
@@ -2627,7 +2628,8 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
         perChannel ? defaults.tile : w.k / w.groups, defaults.axis2,
         defaults.tile2, floatTypeOf(w.element), /*multiscale=*/false,
         /*zeroPoint=*/static_cast<bool>(zeroValue), /*sparsity=*/0,
-        /*codebook=*/nullptr, /*subtile=*/0, /*mappings=*/nullptr, zeroType);
+        /*codebook=*/nullptr, /*subtile=*/0, /*mappings=*/nullptr, zeroType,
+        /*saturate=*/true);
     SmallVector<Value> parts = {packed, scaleValue};
     if (zeroValue)
       parts.push_back(zeroValue);
@@ -2762,7 +2764,9 @@ struct QuantizeIdiom : OpRewritePattern<linalg::GenericOp> {
 /// body) from an f32 x (or an f16 / bf16 one widened) and E8M0 scales read
 /// per block of 32 along the last dim (`(..., d floordiv 32)`), to FP4 or
 /// FP6 (formats without infinities or NaN, whose truncation saturates as the
-/// quantization library's does), its f32 result optionally rounded to f16 /
+/// quantization library's does) or FP8 (e4m3fn, e5m2: the scheme's
+/// `saturate = false`, values overflowing to NaN or infinity as the
+/// truncation does), its f32 result optionally rounded to f16 /
 /// bf16, read by a matmul, becomes `spyre.quantize` of the MX scheme with
 /// those scales given and `spyre.dequantize`: the same values (the quotient
 /// in f32, rounded to nearest even; the product exact), and the matmul then
@@ -2779,6 +2783,10 @@ struct MxFakeQuantIdiom : OpRewritePattern<linalg::GenericOp> {
       return quant::Format::E2M3FN;
     if (isa<Float6E3M2FNType>(type))
       return quant::Format::E3M2FN;
+    if (isa<Float8E4M3FNType>(type))
+      return quant::Format::E4M3FN;
+    if (isa<Float8E5M2Type>(type))
+      return quant::Format::E5M2;
     return std::nullopt;
   }
 
@@ -2834,9 +2842,13 @@ struct MxFakeQuantIdiom : OpRewritePattern<linalg::GenericOp> {
       return failure();
     Value input = xOperand->get();
     auto inputType = cast<RankedTensorType>(input.getType());
-    auto quantAttr = quantScheme(context, *format, quant::Scaling::MX,
-                                 /*scaleType=*/std::nullopt,
-                                 /*zeroPoint=*/false);
+    // FP8 keeps the cast's overflow to NaN (infinity for e5m2); FP6 and FP4
+    // have neither and saturate, as the library does.
+    const quant::FormatInfo &info = quant::getFormatInfo(*format);
+    auto quantAttr = quantScheme(
+        context, *format, quant::Scaling::MX, /*scaleType=*/std::nullopt,
+        /*zeroPoint=*/false, /*zeroType=*/std::nullopt,
+        /*saturate=*/!(info.hasNaN || info.hasInfinity));
     FailureOr<SmallVector<std::pair<StringRef, RankedTensorType>>> parts =
         quantAttr.getPartTypes(inputType, [&] { return op.emitError(); });
     Value scales = scaleOperand->get();

@@ -1560,9 +1560,34 @@ func.func @mx_fake_quant(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>, %s: tens
 
 // -----
 
-// Not MX fake quantization as the library computes it: to fp8 e4m3fn
-// (whose truncation overflows to NaN where the library saturates), and
-// scales per block of 16.
+// MX fake quantization to FP8 (e4m3fn): the truncation overflows to NaN
+// where OCP's conversion saturates, so the quantize keeps the cast's
+// overflow (saturate = false); the matmul reads the fp8 codes.
+// CHECK-LABEL: func.func @mxfp8_fake_quant
+// CHECK-SAME: (%[[X:.+]]: tensor<8x256xf16>, %[[W:.+]]: tensor<64x256xf32>, %[[S:.+]]: tensor<64x8xf8E8M0FNU>)
+// CHECK: %[[D:.+]] = spyre.quantize %[[W]] scales(%[[S]] : tensor<64x8xf8E8M0FNU>) {quant = #spyre.quant<format = e4m3fn, scaling = mx, saturate = false>} : tensor<64x256xf32> -> tensor<64x256xf8E4M3FN>
+// CHECK: spyre.scaled_matmul %[[X]], %[[D]], %[[S]] {quant = #spyre.quant<format = e4m3fn, scaling = mx, saturate = false>}
+// CHECK-NOT: linalg.generic
+func.func @mxfp8_fake_quant(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>, %s: tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16> {
+  %e0 = tensor.empty() : tensor<64x256xf16>
+  %wq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w, %s : tensor<64x256xf32>, tensor<64x8xf8E8M0FNU>) outs(%e0 : tensor<64x256xf16>) {
+  ^bb0(%v: f32, %e: f8E8M0FNU, %o: f16):
+    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f8E4M3FN
+    %d = arith.scaling_extf %q, %e : f8E4M3FN, f8E8M0FNU to f32
+    %h = arith.truncf %d : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %wq : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
+// Not MX fake quantization: to fp8 e4m3fnuz (not an OCP MX element type),
+// and scales per block of 16.
 // CHECK-LABEL: func.func @mx_fake_quant_near_misses
 // CHECK-NOT: spyre.quantize
 // CHECK-COUNT-2: linalg.generic
@@ -1571,8 +1596,8 @@ func.func @mx_fake_quant_near_misses(%w: tensor<64x256xf32>, %s: tensor<64x8xf8E
   // expected-remark @+1 {{'linalg.generic' stays on the host}}
   %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w, %s : tensor<64x256xf32>, tensor<64x8xf8E8M0FNU>) outs(%e0 : tensor<64x256xf32>) {
   ^bb0(%v: f32, %e: f8E8M0FNU, %o: f32):
-    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f8E4M3FN
-    %d = arith.scaling_extf %q, %e : f8E4M3FN, f8E8M0FNU to f32
+    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f8E4M3FNUZ
+    %d = arith.scaling_extf %q, %e : f8E4M3FNUZ, f8E8M0FNU to f32
     linalg.yield %d : f32
   } -> tensor<64x256xf32>
   // expected-remark @+1 {{'linalg.generic' stays on the host}}

@@ -186,6 +186,31 @@ TEST(Formats, RoundingIsToNearestEvenAndSaturates) {
   EXPECT_EQ(encode(Format::E2M1FNUZ, -0.1), 0u);
 }
 
+// Without saturation, fp8 overflows as APFloat's conversion (and so MLIR's
+// arith.truncf) does: to NaN for e4m3fn, which has no infinity, to
+// infinity for e5m2; what rounds to the largest value still does.
+TEST(Formats, WithoutSaturationFp8OverflowsAsACastDoes) {
+  // e4m3fn: 448 is the largest; 464 is the tie between it and the next
+  // step (480), which goes to the even mantissa, 448.
+  EXPECT_EQ(encode(Format::E4M3FN, 464, /*saturate=*/false), 0x7eu);
+  EXPECT_EQ(encode(Format::E4M3FN, 465, /*saturate=*/false), 0x7fu);
+  EXPECT_EQ(encode(Format::E4M3FN, -1e6, /*saturate=*/false), 0xffu);
+  EXPECT_EQ(encode(Format::E4M3FN, INFINITY, /*saturate=*/false), 0x7fu);
+  EXPECT_TRUE(
+      std::isnan(decode(Format::E4M3FN, encode(Format::E4M3FN, 500, false))));
+  // e5m2: 57344 (odd mantissa) is the largest; 61440, the tie with the
+  // next step (65536, even), rounds to it and so overflows to infinity.
+  EXPECT_EQ(encode(Format::E5M2, 61439, /*saturate=*/false), 0x7bu);
+  EXPECT_EQ(encode(Format::E5M2, 61440, /*saturate=*/false), 0x7cu);
+  EXPECT_EQ(encode(Format::E5M2, -1e6, /*saturate=*/false), 0xfcu);
+  // Saturating (the default), the same values give the largest.
+  EXPECT_EQ(encode(Format::E4M3FN, 465), 0x7eu);
+  EXPECT_EQ(encode(Format::E5M2, 61441), 0x7bu);
+  // In range, both agree.
+  for (double v : {0.1, 1.0, -3.3, 447.0, 0.001})
+    EXPECT_EQ(encode(Format::E4M3FN, v, false), encode(Format::E4M3FN, v));
+}
+
 TEST(Formats, NamesParse) {
   for (Format format : allFormats())
     EXPECT_EQ(parseFormat(getFormatInfo(format).name), format);

@@ -75,8 +75,11 @@ std::string formatNames();
 /// format's NaN, or 0 where it has none (integers, OCP FP6/FP4: the scale of
 /// a block with a NaN is NaN). Integers are returned as two's complement
 /// in the low `bits`. E8M0 takes the exponent of the power of two nearest
-/// `value` (in [2^-127, 2^127]).
-uint32_t encode(Format format, double value);
+/// `value` (in [2^-127, 2^127]). Without `saturate`, a float format with
+/// NaN or infinities takes them as a cast does (MLIR's `arith.truncf`,
+/// APFloat's conversion): values that round beyond the largest become
+/// infinite, or NaN where the format has no infinity.
+uint32_t encode(Format format, double value, bool saturate = true);
 /// The value of an encoding (the low `bits` of `code`).
 double decode(Format format, uint32_t code);
 
@@ -164,6 +167,11 @@ struct QuantSpec {
   /// mapping per tile, or per `subtile` values along `axis` when non-zero.
   std::optional<Codebook> codebook;
   int64_t subtile = 0;
+  /// Values beyond the format's range saturate (OCP MX's conversion, the
+  /// default) or, for float formats with NaN or infinities, overflow to
+  /// them as a cast does (MLIR's `scaling_truncf` to fp8: fake quantization
+  /// written with it keeps its NaNs).
+  bool saturate = true;
 };
 
 llvm::StringRef stringifyScaling(Scaling scaling);

@@ -516,6 +516,25 @@ func.func @mx_fake_quant_linear(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>, %
   return %y : tensor<8x64xf16>
 }
 
+// The same to MXFP8 (e4m3fn): the cast overflows to NaN where OCP's
+// conversion saturates, so the quantize keeps the cast's overflow
+// (`saturate = false`); the scaled matmul reads the fp8 codes.
+func.func @mxfp8_fake_quant_linear(%x: tensor<8x256xf16>, %w: tensor<64x256xf32>, %s: tensor<64x8xf8E8M0FNU>) -> tensor<8x64xf16> {
+  %e0 = tensor.empty() : tensor<64x256xf16>
+  %wq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w, %s : tensor<64x256xf32>, tensor<64x8xf8E8M0FNU>) outs(%e0 : tensor<64x256xf16>) {
+  ^bb0(%v: f32, %e: f8E8M0FNU, %o: f16):
+    %q = arith.scaling_truncf %v, %e : f32, f8E8M0FNU to f8E4M3FN
+    %d = arith.scaling_extf %q, %e : f8E4M3FN, f8E8M0FNU to f32
+    %h = arith.truncf %d : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<64x256xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x64xf16>) -> tensor<8x64xf16>
+  %y = linalg.matmul_transpose_b ins(%x, %wq : tensor<8x256xf16>, tensor<64x256xf16>) outs(%f : tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
 {-#
   dialect_resources: {
     builtin: {

@@ -284,3 +284,13 @@ func.func @nothing_to_give(%x: tensor<16x64xf32>, %s: tensor<1x1xf32>) -> tensor
       : tensor<16x64xf32> -> tensor<16x64xf8E4M3FN>
   return %q : tensor<16x64xf8E4M3FN>
 }
+
+// -----
+
+// expected-error @+1 {{e2m1fn values do not overflow to NaN or infinity: saturate = false is for float formats that have them}}
+func.func private @saturate_fp4() attributes {q = #spyre.quant<format = e2m1fn, scaling = mx, saturate = false>}
+
+// -----
+
+// expected-error @+1 {{int8 values do not overflow to NaN or infinity: saturate = false is for float formats that have them}}
+func.func private @saturate_int8() attributes {q = #spyre.quant<format = int8, scaling = channel, saturate = false>}

@@ -84,6 +84,19 @@ func.func @scaled_uint4_float_zero(%a: tensor<4x512xf16>, %d: tensor<32x256xi8>,
   return %c : tensor<4x32xf16>
 }
 
+// MXFP8 whose values overflow as a cast does (MLIR's scaling_truncf):
+// saturate = false; the default (saturating) is not printed.
+// CHECK-LABEL: func.func @quantize_not_saturating
+// CHECK: spyre.quantize %{{.*}} scales(%{{.*}} : tensor<16x2xf8E8M0FNU>) {quant = #spyre.quant<format = e4m3fn, scaling = mx, saturate = false>}
+// CHECK: spyre.dequantize %{{.*}}, %{{.*}} {quant = #spyre.quant<format = e4m3fn, scaling = mx>}
+func.func @quantize_not_saturating(%x: tensor<16x64xf32>, %s: tensor<16x2xf8E8M0FNU>) -> (tensor<16x64xf8E4M3FN>, tensor<16x64xf16>) {
+  %d = spyre.quantize %x scales(%s : tensor<16x2xf8E8M0FNU>) {quant = #spyre.quant<format = e4m3fn, scaling = mx, saturate = false>}
+      : tensor<16x64xf32> -> tensor<16x64xf8E4M3FN>
+  %w = spyre.dequantize %d, %s {quant = #spyre.quant<format = e4m3fn, scaling = mx, saturate = true>}
+      : tensor<16x64xf8E4M3FN>, tensor<16x2xf8E8M0FNU> -> tensor<16x64xf16>
+  return %d, %w : tensor<16x64xf8E4M3FN>, tensor<16x64xf16>
+}
+
 // A codebook weight: indices, scales, then the meta that picks each
 // tile's or subtile's mapping.
 // CHECK-LABEL: func.func @scaled_codebook

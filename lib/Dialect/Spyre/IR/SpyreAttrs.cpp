@@ -758,8 +758,9 @@ makeQuantSpec(quant::Format format, quant::Scaling scaling,
               int64_t tile2, std::optional<quant::ScaleType> scaleType,
               bool multiscale, bool zeroPoint, int64_t sparsity,
               StringAttr codebook, int64_t subtile, DenseF64ArrayAttr mappings,
-              std::optional<quant::ScaleType> zeroType) {
+              std::optional<quant::ScaleType> zeroType, bool saturate) {
   quant::QuantSpec spec;
+  spec.saturate = saturate;
   spec.format = format;
   spec.scaling = scaling;
   spec.mode = mode;
@@ -785,15 +786,13 @@ makeQuantSpec(quant::Format format, quant::Scaling scaling,
   return spec;
 }
 
-LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                quant::Format format, quant::Scaling scaling,
-                                quant::CastMode mode, int64_t axis,
-                                int64_t tile, int64_t axis2, int64_t tile2,
-                                std::optional<quant::ScaleType> scaleType,
-                                bool multiscale, bool zeroPoint,
-                                int64_t sparsity, StringAttr codebook,
-                                int64_t subtile, DenseF64ArrayAttr mappings,
-                                std::optional<quant::ScaleType> zeroType) {
+LogicalResult QuantAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, quant::Format format,
+    quant::Scaling scaling, quant::CastMode mode, int64_t axis, int64_t tile,
+    int64_t axis2, int64_t tile2, std::optional<quant::ScaleType> scaleType,
+    bool multiscale, bool zeroPoint, int64_t sparsity, StringAttr codebook,
+    int64_t subtile, DenseF64ArrayAttr mappings,
+    std::optional<quant::ScaleType> zeroType, bool saturate) {
   constexpr int64_t kMaxAxis = 64;
   for (int64_t a : {axis, axis2})
     if (a < -kMaxAxis || a >= kMaxAxis)
@@ -814,7 +813,7 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // fits, with dims every tile and sparse group divides.
   quant::QuantSpec spec = makeQuantSpec(
       format, scaling, mode, axis, tile, axis2, tile2, scaleType, multiscale,
-      zeroPoint, sparsity, codebook, subtile, mappings, zeroType);
+      zeroPoint, sparsity, codebook, subtile, mappings, zeroType, saturate);
   int64_t rank = 2;
   for (int64_t a : {axis, axis2})
     rank = std::max(rank, a < 0 ? -a : a + 1);
@@ -827,10 +826,11 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 quant::QuantSpec QuantAttr::getSpec() const {
-  return makeQuantSpec(
-      getFormat(), getScaling(), getMode(), getAxis(), getTile(), getAxis2(),
-      getTile2(), getScaleType(), getMultiscale(), getZeroPoint(),
-      getSparsity(), getCodebook(), getSubtile(), getMappings(), getZeroType());
+  return makeQuantSpec(getFormat(), getScaling(), getMode(), getAxis(),
+                       getTile(), getAxis2(), getTile2(), getScaleType(),
+                       getMultiscale(), getZeroPoint(), getSparsity(),
+                       getCodebook(), getSubtile(), getMappings(),
+                       getZeroType(), getSaturate());
 }
 
 llvm::Expected<quant::QuantShapes>

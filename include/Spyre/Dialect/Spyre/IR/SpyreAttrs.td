@@ -383,7 +383,7 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
 
     - `format`: `e4m3fn`, `e5m2`, `e4m3fnuz`, `e5m2fnuz` (fp8), `e3m2fnuz`,
       `e2m3fnuz`, `e3m2fn`, `e2m3fn` (fp6), `e2m1fnuz`, `e2m1fn` (fp4),
-      `int8`, `int4`, `uint4`, `int2`.
+      `int8`, `uint8`, `int4`, `uint4`, `int2`.
     - `scaling`: `mx` (OCP MX: blocks of 32 along `axis`, E8M0 scales),
       `tile` (tiles of `tile` along `axis`), `matrix` (`tile` along `axis`
       by `tile2` along `axis2`), `channel` (one scale per slice along
@@ -407,6 +407,10 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
       `meta` companion selects per tile, or per `subtile` values along
       `axis`; a generic codebook (no desc) gives its `mappings` (2^meta_bits
       x 2^index_bits values of the compute type, row-major).
+    - `saturate`: values beyond the format's range saturate (the default,
+      OCP MX's conversion); `saturate = false` (fp8 formats, which have NaN
+      or infinities) overflows to them as a cast does - MLIR's
+      `scaling_truncf` to fp8, whose fake quantization is raised to it.
 
     ```mlir
     #spyre.quant<format = e2m1fn, scaling = mx>                  // MXFP4
@@ -435,7 +439,9 @@ def Spyre_QuantAttr : Spyre_Attr<"Quant", "quant"> {
     DefaultValuedParameter<"int64_t", "0", "codebook subtile">:$subtile,
     OptionalParameter<"::mlir::DenseF64ArrayAttr",
         "a generic codebook's mappings">:$mappings,
-    Spyre_QuantScaleTypeParameter:$zero_type
+    Spyre_QuantScaleTypeParameter:$zero_type,
+    DefaultValuedParameter<"bool", "true",
+        "values beyond the range saturate">:$saturate
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
