@@ -42,6 +42,7 @@ struct SpecArgs {
   std::optional<int> sparsity;
   int64_t subtile = 0;
   std::optional<std::vector<double>> mappings;
+  bool saturate = true;
 };
 
 /// A codebook dtype ("cb..."): its codebook and compute format; a generic
@@ -81,6 +82,7 @@ QuantSpec toSpec(const SpecArgs &a) {
     spec.format = *format;
   }
   spec.subtile = a.subtile;
+  spec.saturate = a.saturate;
   std::string scale = a.scale.value_or("none");
   std::optional<Scaling> scaling = parseScaling(scale);
   if (!scaling)
@@ -224,6 +226,8 @@ SpecArgs argsFrom(py::kwargs kwargs) {
   a.sparsity = kwargs["sparsity"].cast<std::optional<int>>();
   a.subtile = kwargs["subtile"].cast<int64_t>();
   a.mappings = kwargs["codebook"].cast<std::optional<std::vector<double>>>();
+  if (kwargs.contains("saturate"))
+    a.saturate = kwargs["saturate"].cast<bool>();
   return a;
 }
 

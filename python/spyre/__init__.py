@@ -241,7 +241,7 @@ _QUANT_DTYPES = (
 
 def _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2, tile2,
                 multiscale, zero_point, sparsity, subtile=None,
-                codebook=None):
+                codebook=None, saturate=True):
     if scale is not None and not isinstance(scale, str):
         raise ValueError("scale must be a name (mx, tensor, channel, tile, "
                          "matrix) or None")
@@ -258,7 +258,7 @@ def _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2, tile2,
                             else bool(zero_point)),
                 sparsity=None if sparsity is None else int(sparsity),
                 subtile=0 if subtile is None else int(subtile),
-                codebook=codebook)
+                codebook=codebook, saturate=bool(saturate))
 
 
 class QuantizedTensor:
@@ -346,7 +346,7 @@ def quant_shapes(shape, dtype, axis=-1, tile=32, mode="compressed",
 def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
              *, scale_dtype=None, axis2=-2, tile2=32, multiscale=False,
              zero_point=False, sparsity=None, subtile=None, codebook=None,
-             scales=None):
+             scales=None, saturate=True):
     """Quantizes a float array (read as float32) to a QuantizedTensor.
 
     dtype: e4m3fn, e5m2, e4m3fnuz, e5m2fnuz (fp8); e3m2fnuz, e2m3fnuz,
@@ -382,6 +382,9 @@ def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
         zero_point=True, scales={"scale": np.float32([[s]]),
         "zero": np.int8([[z]])}); each
         value's quotient by its scale is rounded to float32 first.
+    saturate: values beyond the format's range saturate (True, OCP MX's
+        conversion) or, for fp8 (False), overflow to NaN (e4m3fn) or
+        infinity (e5m2) as a cast does (MLIR's truncf / scaling_truncf).
     Bad arguments raise ValueError with the library's message.
     """
     import numpy as np
@@ -390,7 +393,7 @@ def quantize(array, dtype, axis=-1, tile=32, mode="compressed", scale="mx",
 
     spec = _quant_spec(dtype, axis, tile, mode, scale, scale_dtype, axis2,
                        tile2, multiscale, zero_point, sparsity, subtile,
-                       codebook)
+                       codebook, saturate)
     values = np.ascontiguousarray(np.asarray(array, dtype=np.float32))
     return QuantizedTensor(values.shape, spec,
                            _quantize(values, given=scales, **spec))

@@ -809,3 +809,28 @@ def test_fp8_channel_casts_run_on_the_device_against_numpy():
                                check=True)
     assert stats["check_ok"] and not stats["host_segments"]
     np.testing.assert_allclose(back, values * scale, rtol=2**-9, atol=0)
+
+
+def test_fp8_without_saturation_overflows_as_a_cast_does():
+    # MXFP8 with the scales given as 1 (E8M0 127): saturating (OCP MX's
+    # conversion) 465 becomes 448; saturate=False rounds as MLIR's truncf
+    # does, to NaN (e4m3fn has no infinity) - 464 still ties down to 448 -
+    # and to infinity for e5m2 (61440 ties up to 65536, past its 57344).
+    x = np.zeros((1, 32), np.float32)
+    x[0, :5] = [464.0, 465.0, -1000.0, 3.0, np.inf]
+    ones = {"scale": np.full((1, 1), 127, np.uint8)}
+    sat = spyre.quantize(x, "e4m3fn", scale="mx", scales=ones)
+    cast = spyre.quantize(x, "e4m3fn", scale="mx", scales=ones,
+                          saturate=False)
+    np.testing.assert_array_equal(spyre.dequantize(sat)[0, :4],
+                                  [448.0, 448.0, -448.0, 3.0])
+    back = spyre.dequantize(cast)[0, :5]
+    assert back[0] == 448.0 and back[3] == 3.0
+    assert np.isnan(back[1]) and np.isnan(back[2]) and np.isnan(back[4])
+    y = np.zeros((1, 32), np.float32)
+    y[0, :3] = [61439.0, 61440.0, -1e6]
+    e5 = spyre.dequantize(spyre.quantize(y, "e5m2", scale="mx", scales=ones,
+                                         saturate=False))[0, :3]
+    np.testing.assert_array_equal(e5, [57344.0, np.inf, -np.inf])
+    with pytest.raises(ValueError, match="saturate = false is for float"):
+        spyre.quantize(x, "int8", scale="channel", saturate=False)
