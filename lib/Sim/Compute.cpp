@@ -62,11 +62,7 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
         b.codeValues.push_back(
             static_cast<float>(quant::decode(quant.getFormat(), code)));
     // A channel's (or the tensor's) one scale and zero cover all of k.
-    b.tile = quant.getScaling() == quant::Scaling::MX ? 32
-             : quant.getScaling() == quant::Scaling::Channel ||
-                     quant.getScaling() == quant::Scaling::Tensor
-                 ? std::numeric_limits<int64_t>::max()
-                 : quant.getTile();
+    b.tile = scaled.getValuesPerScale();
     // A mapping per subtile, or per scale (a channel: one for all of k).
     if (b.metaBits > 0)
       b.metaGroup = spec.subtile ? spec.subtile : b.tile;

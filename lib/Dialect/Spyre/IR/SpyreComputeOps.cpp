@@ -778,15 +778,15 @@ int64_t ScaledMatmulOp::getValuesPerDataElement() {
                                                                     : 1;
 }
 
-/// The elements of K one scale covers for B [N, K]: 32 for MX, the tile,
-/// or all of K for channel and tensor scales.
-static int64_t scaleTileAlongK(QuantAttr quant, int64_t k) {
+int64_t ScaledMatmulOp::getValuesPerScale() {
+  QuantAttr quant = getQuant();
   switch (quant.getScaling()) {
   case quant::Scaling::MX:
-    return 32;
+    return quant::kMxBlockSize;
   case quant::Scaling::Channel:
   case quant::Scaling::Tensor:
-    return std::max<int64_t>(k, 1);
+    return std::max<int64_t>(
+        cast<RankedTensorType>(getLhs().getType()).getDimSize(1), 1);
   default:
     return quant.getTile();
   }
@@ -797,8 +797,7 @@ int64_t ScaledMatmulOp::getValuesPerMetaElement() {
   quant::QuantSpec spec = quant.getSpec();
   if (!spec.codebook || spec.codebook->metaBits == 0)
     return 1;
-  int64_t k = cast<RankedTensorType>(getLhs().getType()).getDimSize(1);
-  int64_t tile = scaleTileAlongK(quant, k);
+  int64_t tile = getValuesPerScale();
   int64_t group = spec.subtile ? spec.subtile : tile;
   // Actual mode: a byte a subtile (or tile).
   if (spec.mode != quant::CastMode::Compressed)
@@ -857,7 +856,7 @@ SmallVector<AffineMap> ScaledMatmulOp::getIndexingMapsArray() {
   // scale for all of B).
   quant::Scaling scaling = quant.getScaling();
   AffineExpr zero = getAffineConstantExpr(0, context);
-  int64_t tile = scaling == quant::Scaling::MX ? 32 : quant.getTile();
+  int64_t tile = getValuesPerScale();
   AffineMap scale = scaling == quant::Scaling::Tensor ? map({zero, zero})
                     : scaling == quant::Scaling::Channel
                         ? map({n, zero})

@@ -612,6 +612,9 @@ def Spyre_ScaledMatmulOp : Spyre_ComputeOp<"scaled_matmul", "", [],
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapsArray();
     /// Op-dim elements one stored data element covers along k.
     int64_t getValuesPerDataElement();
+    /// Op-dim elements of k one scale covers: the MX block, the tile, or
+    /// all of K (channel and tensor scales).
+    int64_t getValuesPerScale();
     /// Op-dim elements of k one byte of a codebook's meta covers; 0 when
     /// its bits do not pack whole into bytes.
     int64_t getValuesPerMetaElement();
