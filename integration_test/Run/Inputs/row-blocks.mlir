@@ -252,3 +252,35 @@ func.func @swiglu(%x: tensor<512x256xf16>, %wg: tensor<256x8192xf16>, %wu: tenso
   } -> tensor<512x8192xf16>
   return %y : tensor<512x8192xf16>
 }
+
+// Llama's second RMSNorm after the output projection and the residual add
+// (512x4096 f16; both the residual and the normalized tensor returned).
+func.func @proj_residual_rmsnorm(%a: tensor<512x4096xf16>, %w: tensor<4096x4096xf16>, %x: tensor<512x4096xf16>, %g: tensor<4096xf16>) -> (tensor<512x4096xf16>, tensor<512x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %two = arith.constant 2.0 : f16
+  %dim = arith.constant 4096.0 : f16
+  %eps = arith.constant 1.0e-05 : f16
+  %mhalf = arith.constant -0.5 : f16
+  %e = tensor.empty() : tensor<512x4096xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<512x4096xf16>) -> tensor<512x4096xf16>
+  %o = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %w : tensor<512x4096xf16>, tensor<4096x4096xf16>) outs(%z : tensor<512x4096xf16>) -> tensor<512x4096xf16>
+  %r = linalg.add ins(%x, %o : tensor<512x4096xf16>, tensor<512x4096xf16>) outs(%e : tensor<512x4096xf16>) -> tensor<512x4096xf16>
+  %e1 = tensor.empty() : tensor<512x1xf16>
+  %acc = linalg.fill ins(%zero : f16) outs(%e1 : tensor<512x1xf16>) -> tensor<512x1xf16>
+  %ss = linalg.generic {indexing_maps = [#id, #row0], iterator_types = ["parallel", "reduction"]} ins(%r : tensor<512x4096xf16>) outs(%acc : tensor<512x1xf16>) {
+  ^bb0(%v: f16, %s: f16):
+    %q = math.powf %v, %two : f16
+    %t = arith.addf %q, %s : f16
+    linalg.yield %t : f16
+  } -> tensor<512x1xf16>
+  %y = linalg.generic {indexing_maps = [#id, #row0, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%r, %ss, %g : tensor<512x4096xf16>, tensor<512x1xf16>, tensor<4096xf16>) outs(%e : tensor<512x4096xf16>) {
+  ^bb0(%v: f16, %q: f16, %gv: f16, %o2: f16):
+    %ms = arith.divf %q, %dim : f16
+    %me = arith.addf %ms, %eps : f16
+    %rs = math.powf %me, %mhalf : f16
+    %n = arith.mulf %v, %rs : f16
+    %res = arith.mulf %n, %gv : f16
+    linalg.yield %res : f16
+  } -> tensor<512x4096xf16>
+  return %r, %y : tensor<512x4096xf16>, tensor<512x4096xf16>
+}
