@@ -193,14 +193,8 @@ py::dict companionDict(const Companion &c) {
 
 py::dict shapesDict(const QuantShapes &s) {
   py::dict shapes;
-  for (auto [name, c] :
-       {std::pair<const char *, const Companion *>{"data", &s.data},
-        {"scale", &s.scale},
-        {"zero", &s.zero},
-        {"tenscale", &s.tenscale},
-        {"meta", &s.meta},
-        {"mask", &s.mask}})
-    shapes[name] =
+  for (auto [name, c] : s.companions())
+    shapes[py::str(name.str())] =
         c->present ? py::object(companionDict(*c)) : py::object(py::none());
   return shapes;
 }

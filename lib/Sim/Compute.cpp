@@ -66,10 +66,10 @@ FailureOr<Semantics> mlir::spyre::sim::semanticsOf(Operation *op,
     // A mapping per subtile, or per scale (a channel: one for all of k).
     if (b.metaBits > 0)
       b.metaGroup = spec.subtile ? spec.subtile : b.tile;
-    b.e8m0 = quant.getSpec().scaleType.value_or(
-                 quant.getScaling() == quant::Scaling::MX
-                     ? quant::ScaleType::E8M0
-                     : quant::ScaleType::Float32) == quant::ScaleType::E8M0;
+    b.e8m0 = spec.scaleType.value_or(quant.getScaling() == quant::Scaling::MX
+                                         ? quant::ScaleType::E8M0
+                                         : quant::ScaleType::Float32) ==
+             quant::ScaleType::E8M0;
     b.hasZero = static_cast<bool>(scaled.getZero());
     // Float zero points are read as the floats they are; integer ones are
     // codes of the data's format (packed like it).

@@ -2502,6 +2502,9 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
     // Two 4-bit codes a byte along K.
     if (!bytes && k % 2 != 0)
       return failure();
+    quant::Format format = bytes        ? quant::Format::UInt8
+                           : isUnsigned ? quant::Format::UInt4
+                                        : quant::Format::Int4;
     // Scale and zero: one per (row, group), [N, G] or [N, G, 1] (one
     // group: [N] or [N, 1]), read by (n, g) or (n, g, 0).
     SmallVector<AffineExpr> byGroup;
@@ -2551,7 +2554,7 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
         data = tensor::CollapseShapeOp::create(
             rewriter, loc, RankedTensorType::get({rows, k}, i8), data,
             ArrayRef<ReassociationIndices>{{0}, {1, 2}});
-      return finish(op, rewriter, data, scaleValue, zeroValue, isUnsigned,
+      return finish(op, rewriter, data, scaleValue, zeroValue, format,
                     zeroType);
     }
     // 4-bit codes as [N, K], then packed two a byte, low first: at compile
@@ -2568,7 +2571,7 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
       Value packed = arith::ConstantOp::create(
           rewriter, loc,
           DenseElementsAttr::get(packedType, ArrayRef<int8_t>(bytes)));
-      return finish(op, rewriter, packed, scaleValue, zeroValue, isUnsigned,
+      return finish(op, rewriter, packed, scaleValue, zeroValue, format,
                     zeroType);
     }
     if (rank == 3)
@@ -2602,25 +2605,20 @@ struct GroupedInt4DequantizeIdiom : OpRewritePattern<linalg::GenericOp> {
               b, l, ValueRange{arith::OrIOp::create(b, l, low, high)});
         });
     return finish(op, rewriter, pack.getResult(0), scaleValue, zeroValue,
-                  isUnsigned, zeroType);
+                  format, zeroType);
   }
 
-  /// The dequantize of the packed codes with the scheme the generic's
-  /// scale and zero say, in the generic's place.
+  /// The dequantize of the codes (packed, or bytes) in `format` with the
+  /// scheme the generic's scale and zero say, in the generic's place.
   LogicalResult finish(linalg::GenericOp op, PatternRewriter &rewriter,
                        Value packed, Value scaleValue, Value zeroValue,
-                       bool isUnsigned,
+                       quant::Format format,
                        std::optional<quant::ScaleType> zeroType) const {
     MLIRContext *context = op.getContext();
     Location loc = op.getLoc();
     Weight w = weightOf(op);
     quant::QuantSpec defaults;
     bool perChannel = w.groups == 1;
-    bool bytes = getElementTypeOrSelf(packed.getType()).isInteger(8) &&
-                 cast<RankedTensorType>(packed.getType()).getDimSize(1) == w.k;
-    quant::Format format =
-        bytes ? quant::Format::UInt8
-              : (isUnsigned ? quant::Format::UInt4 : quant::Format::Int4);
     auto quantAttr = QuantAttr::get(
         context, format,
         perChannel ? quant::Scaling::Channel : quant::Scaling::Tile,

@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -194,6 +195,17 @@ struct Companion {
 
 struct QuantShapes {
   Companion data, scale, zero, tenscale, meta, mask;
+  /// Every companion with its name, in the order the parts are stored and
+  /// passed (data, scale, zero, tenscale, meta, mask), present or not.
+  std::array<std::pair<llvm::StringRef, const Companion *>, 6>
+  companions() const {
+    return {{{"data", &data},
+             {"scale", &scale},
+             {"zero", &zero},
+             {"tenscale", &tenscale},
+             {"meta", &meta},
+             {"mask", &mask}}};
+  }
   /// The spec with defaults and negative axes resolved.
   QuantSpec spec;
   /// Per dim: how many data elements one scale covers (the dim's size when

@@ -878,14 +878,12 @@ QuantAttr::getPartTypes(RankedTensorType type,
                                     compressed ? c.compressedDtype : c.dtype);
     parts.emplace_back(name, RankedTensorType::get(shape, element));
   };
-  if (getMode() == quant::CastMode::Virtual)
-    parts.emplace_back("data", type);
-  else
-    add("data", shapes->data);
-  add("scale", shapes->scale);
-  add("zero", shapes->zero);
-  add("tenscale", shapes->tenscale);
-  add("meta", shapes->meta);
-  add("mask", shapes->mask);
+  for (auto [name, companion] : shapes->companions()) {
+    // Virtual data is the dequantized values, in the tensor's own type.
+    if (name == "data" && getMode() == quant::CastMode::Virtual)
+      parts.emplace_back(name, type);
+    else
+      add(name, *companion);
+  }
   return parts;
 }

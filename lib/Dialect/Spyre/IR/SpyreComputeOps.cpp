@@ -812,30 +812,26 @@ int64_t ScaledMatmulOp::getValuesPerMetaElement() {
   return 0;
 }
 
-/// The index of the part named `name` among B's parts (data, scale, zero,
-/// tenscale, meta, mask: those the scheme has), if it has it.
-static std::optional<unsigned> partIndex(QuantAttr quant, StringRef name) {
-  quant::QuantSpec spec = quant.getSpec();
-  SmallVector<StringRef> names = {"data"};
-  if (spec.scaling != quant::Scaling::None)
-    names.push_back("scale");
-  if (spec.zeroPoint)
-    names.push_back("zero");
-  if (spec.multiscale)
-    names.push_back("tenscale");
-  if (spec.codebook && spec.codebook->metaBits > 0)
-    names.push_back("meta");
-  auto *it = llvm::find(names, name);
-  if (it == names.end())
-    return std::nullopt;
-  return static_cast<unsigned>(it - names.begin());
-}
-
+/// B's part named `name` (the library's companions, in their order, those
+/// the scheme has), or null when the scheme has no such part.
 static Value namedPart(ScaledMatmulOp op, StringRef name) {
-  std::optional<unsigned> index = partIndex(op.getQuant(), name);
-  if (!index || *index >= op.getParts().size())
+  ValueRange parts = op.getParts();
+  int64_t n = cast<RankedTensorType>(parts.front().getType()).getDimSize(0);
+  int64_t k = cast<RankedTensorType>(op.getLhs().getType()).getDimSize(1);
+  llvm::Expected<quant::QuantShapes> shapes = op.getQuant().getShapes({n, k});
+  if (!shapes) {
+    llvm::consumeError(shapes.takeError());
     return Value();
-  return op.getParts()[*index];
+  }
+  size_t index = 0;
+  for (auto [partName, companion] : shapes->companions()) {
+    if (!companion->present)
+      continue;
+    if (partName == name)
+      return index < parts.size() ? parts[index] : Value();
+    ++index;
+  }
+  return Value();
 }
 
 Value ScaledMatmulOp::getScale() { return namedPart(*this, "scale"); }
