@@ -1101,7 +1101,8 @@ mlir::spyre::kernel::planDivision(const Problem &problem,
 llvm::Expected<Plan>
 mlir::spyre::kernel::divide(const Problem &problem, const TargetModel &target,
                             int64_t maxCores, Policy policy, int64_t lxBudget,
-                            const Division *preferred) {
+                            const Division *preferred,
+                            const Problem *preferredProblem) {
   int n = problem.numDims();
   SmallVector<int64_t, 6> noChunks(n, 1);
   llvm::Expected<Plan> plan =
@@ -1109,7 +1110,8 @@ mlir::spyre::kernel::divide(const Problem &problem, const TargetModel &target,
   if (plan && preferred && policy == Policy::Model &&
       preferred->numCores() <= maxCores) {
     llvm::Expected<Plan> wanted =
-        planDivision(problem, target, *preferred, lxBudget);
+        planDivision(preferredProblem ? *preferredProblem : problem, target,
+                     *preferred, lxBudget);
     if (!wanted)
       llvm::consumeError(wanted.takeError());
     else if (wanted->estimate.seconds <=

@@ -17,6 +17,7 @@
 
 #include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <limits>
@@ -67,7 +68,7 @@ private:
   llvm::Error runCore(int64_t core, LaunchState &launch);
   llvm::Error storeTile(int64_t core, ArrayRef<int64_t> region,
                         ArrayRef<int64_t> sliceStart, int64_t &stores,
-                        std::vector<float> &acc, double ready,
+                        std::vector<float> &acc, double ready, double storeRate,
                         LaunchState &launch);
   /// Gives the core's pending store to its DMA engine.
   void flushStore(int64_t core, LaunchState &launch);
@@ -171,7 +172,8 @@ SmallVector<int64_t, 6> KernelExecution::sliceStart(int64_t core,
 llvm::Error KernelExecution::storeTile(int64_t core, ArrayRef<int64_t> region,
                                        ArrayRef<int64_t> sliceStart,
                                        int64_t &stores, std::vector<float> &acc,
-                                       double ready, LaunchState &launch) {
+                                       double ready, double storeRate,
+                                       LaunchState &launch) {
   const Operand &out = operands.back();
   float padFill =
       semantics.padValue ? static_cast<float>(*semantics.padValue) : 0.0f;
@@ -222,7 +224,7 @@ llvm::Error KernelExecution::storeTile(int64_t core, ArrayRef<int64_t> region,
   if (!error.empty())
     return fail(kernel, error);
   Timeline &timeline = launch.timelines[core];
-  double duration = static_cast<double>(bytes) / rate;
+  double duration = static_cast<double>(bytes) / storeRate;
   launch.ddrBytes += bytes;
   // A double-buffered tile is stored after the next step's loads are
   // issued (the compute writes the other buffer meanwhile).
@@ -368,7 +370,7 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
           partial.region = region;
         }
       } else if (llvm::Error error = storeTile(core, region, start, stores, acc,
-                                               computeEnd, launch)) {
+                                               computeEnd, rate, launch)) {
         return error;
       }
     }
@@ -395,10 +397,16 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
 }
 
 /// Partial results of a split reduction: combined over the ring, stored by
-/// the partner with the first slice.
+/// the partner with the first slice. Only those partners store then, so
+/// they share the DDR bandwidth among themselves, not with every core.
 llvm::Error KernelExecution::combinePartials(LaunchState &launch,
                                              double &combineSeconds) {
   const Operand &out = operands.back();
+  llvm::SmallDenseSet<int64_t, 32> leaders;
+  for (auto &entry : launch.partials)
+    leaders.insert(entry.second.leader);
+  double storeRate = target.coreDmaBytesPerSecond(
+      std::max<int64_t>(1, static_cast<int64_t>(leaders.size())));
   for (auto &[key, partial] : launch.partials) {
     if (partial.leader < 0)
       return fail(kernel,
@@ -417,7 +425,7 @@ llvm::Error KernelExecution::combinePartials(LaunchState &launch,
     reach.assign(operands.size(), {std::numeric_limits<int64_t>::max(), -1});
     if (llvm::Error error =
             storeTile(core, partial.region, sliceStart(core, launch), stores,
-                      partial.acc, start + ring, launch))
+                      partial.acc, start + ring, storeRate, launch))
       return error;
     flushStore(core, launch);
   }

@@ -279,19 +279,35 @@ LogicalResult mlir::spyre::forEachFunction(
 
 llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   std::optional<kernel::Division> preferred;
+  // The operand the preferred division would read from LX, if any.
+  std::optional<unsigned> keptInLx;
   for (OpOperand &operand : op->getOpOperands()) {
     Operation *producer = operand.get().getDefiningOp();
     const kernel::Division *division = producer ? lookup(producer) : nullptr;
     if (!division)
       continue;
     preferred = carryOver(op, operand.getOperandNumber(), producer, *division);
-    if (preferred)
-      break;
+    if (!preferred)
+      continue;
+    // With the producer's slices, its output may stay in LX for this op:
+    // when the producer may keep it there (a fusion group's op, or the
+    // target's LX-resident ops) and nothing else reads it (another reader
+    // may want other slices). --spyre-plan-memory decides; this only lets
+    // the model see what the division makes possible.
+    auto payload = dyn_cast<KernelPayloadOpInterface>(producer);
+    bool onlyReader = llvm::all_of(operand.get().getUsers(),
+                                   [&](Operation *user) { return user == op; });
+    if (payload && onlyReader && !isa<ExtractSliceOp, InsertSliceOp>(op) &&
+        (producer->hasAttr(SpyreDialect::kFusionGroupAttrName) ||
+         target.mayStayInLx(payload.getOpFuncName().str())))
+      keptInLx = operand.getOperandNumber();
+    break;
   }
   OpSignature key = getOpSignature(op, {SpyreDialect::kWorkDivisionAttrName});
   if (preferred) {
     key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());
     key.insert(key.end(), preferred->order.begin(), preferred->order.end());
+    key.push_back(keptInLx ? static_cast<intptr_t>(*keptInLx) : -1);
   }
   auto cached = cache.find(key);
   if (cached != cache.end())
@@ -302,12 +318,18 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     return llvm::createStringError(reason);
   auto hint =
       op->getAttrOfType<DenseI64ArrayAttr>(SpyreDialect::kWorkDivisionAttrName);
+  std::optional<kernel::Problem> preferredProblem;
+  if (keptInLx) {
+    preferredProblem = *problem;
+    preferredProblem->tensors[*keptInLx].lxResident = true;
+  }
   llvm::Expected<kernel::Plan> plan =
       hint ? kernel::planWithSplits(*problem, target, maxCores,
                                     hint.asArrayRef(), target.usableLxBytes())
            : kernel::divide(*problem, target, maxCores, policy,
                             target.usableLxBytes(),
-                            preferred ? &*preferred : nullptr);
+                            preferred ? &*preferred : nullptr,
+                            preferredProblem ? &*preferredProblem : nullptr);
   if (!plan)
     return plan.takeError();
   cache[key] = plan->division;

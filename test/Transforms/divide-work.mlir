@@ -99,6 +99,46 @@ func.func @carry_over(%x: !x, %b: !bias) -> (!x, !x) {
   return %1, %2 : !x, !x
 }
 
+// A matmul may take its producer's division even when the producer's
+// split dim is the matmul's reduction dim (BERT's down projection reading
+// the GELU output): costed with that operand read from LX, which those
+// slices allow when the producer may keep its output there (the target's
+// LX-resident ops, or a fusion group's) and nothing else reads it.
+!h = tensor<512x3072xf16, #spyre.layout<device_size = [48, 512, 64], stride_map = [64, 3072, 1]>>
+!w = tensor<3072x768xf16, #spyre.layout<device_size = [12, 3072, 64], stride_map = [64, 768, 1]>>
+!o = tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+// CHECK-LABEL: func.func @carry_into_reduction
+// CHECK: spyre.exp {{.*}}splits = [4, 8], order = [0, 1]
+// CHECK: spyre.matmul {{.*}}splits = [4, 1, 8], order = [0, 2, 1]
+func.func @carry_into_reduction(%h: !h, %w: !w) -> !o {
+  %0 = spyre.exp %h {spyre.work_division = array<i64: 4, 8>} : (!h) -> !h
+  %1 = spyre.matmul %0, %w : !h, !w -> !o
+  return %1 : !o
+}
+// CHECK-LABEL: func.func @carry_into_reduction_group
+// CHECK: spyre.matmul {{.*}}splits = [4, 1, 8], order = [0, 2, 1]
+func.func @carry_into_reduction_group(%h: !h, %w: !w) -> !o {
+  %0 = spyre.gelu %h {spyre.work_division = array<i64: 4, 8>, spyre.fusion_group = 0 : i64} : (!h) -> !h
+  %1 = spyre.matmul %0, %w : !h, !w -> !o
+  return %1 : !o
+}
+// A GELU outside a group writes its output to DDR, and so does an output
+// the caller reads: read from DDR, the reduction split is not worth it.
+// CHECK-LABEL: func.func @no_carry_through_ddr
+// CHECK: spyre.matmul {{.*}}splits = [8, 4, 1], order = [0, 1, 2]
+func.func @no_carry_through_ddr(%h: !h, %w: !w) -> !o {
+  %0 = spyre.gelu %h {spyre.work_division = array<i64: 4, 8>} : (!h) -> !h
+  %1 = spyre.matmul %0, %w : !h, !w -> !o
+  return %1 : !o
+}
+// CHECK-LABEL: func.func @no_carry_other_reader
+// CHECK: spyre.matmul {{.*}}splits = [8, 4, 1], order = [0, 1, 2]
+func.func @no_carry_other_reader(%h: !h, %w: !w) -> (!o, !h) {
+  %0 = spyre.exp %h {spyre.work_division = array<i64: 4, 8>} : (!h) -> !h
+  %1 = spyre.matmul %0, %w : !h, !w -> !o
+  return %1, %0 : !o, !h
+}
+
 // Restickify is divided like any op, in whole sticks of both layouts.
 // CHECK-LABEL: func.func @restickify
 // CHECK: spyre.restickify {{.*}}spyre.division = #spyre.division<splits = [{{[0-9]+}}, {{[0-9]+}}], order = [0, 1]>

@@ -239,9 +239,14 @@ struct Plan {
 /// cannot be met. With the model policy, a `preferred` division (such as the
 /// one matching the producer of an operand, so the intermediate can stay in
 /// LX) wins when it is feasible and within `kPreferenceSlack` of the best.
+/// The preferred division is costed on `preferredProblem` when given: the
+/// same op with the operands that division lets stay in LX marked
+/// `lxResident` (they are read from LX only if the consumer's slices match
+/// the producer's).
 llvm::Expected<Plan> divide(const Problem &problem, const TargetModel &target,
                             int64_t maxCores, Policy policy, int64_t lxBudget,
-                            const Division *preferred = nullptr);
+                            const Division *preferred = nullptr,
+                            const Problem *preferredProblem = nullptr);
 
 /// How much slower (relative) a preferred division may be and still win.
 constexpr double kPreferenceSlack = 0.02;
