@@ -1005,9 +1005,12 @@ bool better(const Plan &a, const Plan &b) {
 }
 
 /// The best plan for fixed chunks, or an error explaining why none exists.
+/// With `near`, also every plan within `slack` of the best (the best first).
 llvm::Expected<Plan> bestPlan(const Problem &problem, const TargetModel &target,
                               int64_t maxCores, Policy policy,
-                              ArrayRef<int64_t> chunks, int64_t lxBudget) {
+                              ArrayRef<int64_t> chunks, int64_t lxBudget,
+                              double slack = 0,
+                              std::vector<Plan> *near = nullptr) {
   auto greedy = greedySplits(problem, maxCores, chunks, target);
   if (!greedy)
     return greedy.takeError();
@@ -1034,8 +1037,9 @@ llvm::Expected<Plan> bestPlan(const Problem &problem, const TargetModel &target,
   llvm::stable_sort(candidates, [](const auto &a, const auto &b) {
     return a.first < b.first;
   });
+  std::vector<Plan> planned;
   for (const auto &[bound, division] : candidates) {
-    if (best && bound >= best->estimate.seconds * (1 - 1e-9))
+    if (best && bound >= best->estimate.seconds * (1 + slack - 1e-9))
       break;
     llvm::Expected<Plan> plan =
         planDivision(problem, target, division, lxBudget);
@@ -1046,12 +1050,21 @@ llvm::Expected<Plan> bestPlan(const Problem &problem, const TargetModel &target,
         llvm::consumeError(plan.takeError());
       continue;
     }
+    if (near)
+      planned.push_back(*plan);
     if (!best || better(*plan, *best))
       best = std::move(*plan);
   }
-  if (best)
-    return *best;
-  return llvm::createStringError(firstError);
+  if (!best)
+    return llvm::createStringError(firstError);
+  if (near) {
+    near->push_back(*best);
+    for (Plan &plan : planned)
+      if (plan.division.splits != best->division.splits &&
+          plan.estimate.seconds <= best->estimate.seconds * (1 + slack))
+        near->push_back(std::move(plan));
+  }
+  return *best;
 }
 
 } // namespace
@@ -1096,6 +1109,22 @@ mlir::spyre::kernel::planDivision(const Problem &problem,
   plan.tiling = *tiling;
   plan.estimate = estimate(problem, division, *tiling, target);
   return plan;
+}
+
+std::vector<Plan> mlir::spyre::kernel::nearBestPlans(const Problem &problem,
+                                                     const TargetModel &target,
+                                                     int64_t maxCores,
+                                                     int64_t lxBudget,
+                                                     double slack) {
+  std::vector<Plan> near;
+  SmallVector<int64_t, 6> noChunks(problem.numDims(), 1);
+  llvm::Expected<Plan> best = bestPlan(problem, target, maxCores, Policy::Model,
+                                       noChunks, lxBudget, slack, &near);
+  if (!best) {
+    llvm::consumeError(best.takeError());
+    return {};
+  }
+  return near;
 }
 
 llvm::Expected<Plan>

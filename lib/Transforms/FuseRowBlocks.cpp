@@ -209,6 +209,7 @@ struct FuseRowBlocksPass
   using SpyreFuseRowBlocksBase::SpyreFuseRowBlocksBase;
 
   void runOnOperation() override {
+    sharedDivisions.clear();
     if (failed(
             checkCoresOption(getOperation(), "--spyre-fuse-row-blocks", cores)))
       return signalPassFailure();
@@ -279,6 +280,9 @@ struct FuseRowBlocksPass
   /// The block's ops divided as --spyre-divide-work would divide them
   /// without row blocks.
   std::optional<DivisionChooser> divisions;
+  /// The choices of every chooser of one run (each costs the function
+  /// again, mostly with the same ops).
+  DivisionChooser::Cache sharedDivisions;
 };
 
 /// A matmul on the device in no group.
@@ -577,7 +581,8 @@ std::optional<double> FuseRowBlocksPass::blockSeconds(Block &block,
   for (Operation &op : block)
     if (isDividedKernel(op))
       ops.push_back(&op);
-  DivisionChooser chooser(target, numCores, kernel::Policy::Model);
+  DivisionChooser chooser(target, numCores, kernel::Policy::Model,
+                          &sharedDivisions);
   for (Operation *op : ops) {
     llvm::Expected<kernel::Division> division = chooser.choose(op);
     if (!division) {
@@ -762,7 +767,7 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
 void FuseRowBlocksPass::ensureDivisions(Block &block, int64_t numCores) {
   if (divisions)
     return;
-  divisions.emplace(target, numCores, kernel::Policy::Model);
+  divisions.emplace(target, numCores, kernel::Policy::Model, &sharedDivisions);
   for (Operation &op : block)
     if (isDividedKernel(op) && !op.hasAttr(SpyreDialect::kFusionGroupAttrName))
       llvm::consumeError(divisions->choose(&op).takeError());
@@ -1293,7 +1298,8 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
     wholeOps.push_back(r.op);
   ensureDivisions(*first->getBlock(), numCores);
   std::optional<double> whole = modelledSeconds(wholeOps, *divisions);
-  DivisionChooser blockChooser(target, numCores, kernel::Policy::Model);
+  DivisionChooser blockChooser(target, numCores, kernel::Policy::Model,
+                               &sharedDivisions);
   // Views of the inputs' rows are no kernels: each reader addresses the
   // block in the input's buffer.
   SmallVector<Operation *> copiesAndFirstBlock(residentCopies);

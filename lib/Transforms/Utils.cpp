@@ -8,6 +8,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -277,6 +279,132 @@ LogicalResult mlir::spyre::forEachFunction(
   return status;
 }
 
+namespace {
+/// A matmul reading an op's result through elementwise ops that only it
+/// and each other read (BERT's up projection -> bias add -> GELU -> down
+/// projection; GPT-2's tanh GELU, several ops reading x): the matmul, the
+/// operand it reads, the ops in between, and a path of (op, operand) steps
+/// from the first op's result to that operand's producer.
+struct MatmulReader {
+  Operation *matmul = nullptr;
+  unsigned operand = 0;
+  SmallVector<Operation *> between;
+  SmallVector<std::pair<Operation *, unsigned>> path;
+};
+} // namespace
+
+static std::optional<MatmulReader> findMatmulReader(Operation *op) {
+  constexpr size_t kMaxOps = 16;
+  MatmulReader reader;
+  llvm::SmallSetVector<Operation *, 8> inside;
+  inside.insert(op);
+  for (size_t i = 0; i < inside.size(); ++i) {
+    for (OpOperand &use : inside[i]->getResult(0).getUses()) {
+      Operation *user = use.getOwner();
+      auto payload = dyn_cast<KernelPayloadOpInterface>(user);
+      if (!payload || user->getNumResults() != 1 ||
+          !isDeviceTensor(user->getResult(0).getType()))
+        return std::nullopt;
+      if (payload.getExecutionUnit() == ExecutionUnit::PT) {
+        // One matmul, reading one of the values once.
+        if (reader.matmul)
+          return std::nullopt;
+        reader.matmul = user;
+        reader.operand = use.getOperandNumber();
+        continue;
+      }
+      if (llvm::is_contained(payload.getIteratorTypesArray(),
+                             utils::IteratorType::reduction))
+        return std::nullopt;
+      inside.insert(user);
+      if (inside.size() > kMaxOps)
+        return std::nullopt;
+    }
+  }
+  if (!reader.matmul)
+    return std::nullopt;
+  reader.between.assign(inside.begin() + 1, inside.end());
+  // Back from the matmul's operand to `op`, through ops inside.
+  Operation *at = reader.matmul->getOperand(reader.operand).getDefiningOp();
+  while (at != op) {
+    auto from = llvm::find_if(at->getOpOperands(), [&](OpOperand &operand) {
+      Operation *def = operand.get().getDefiningOp();
+      return def && inside.contains(def);
+    });
+    if (from == at->getOpOperands().end())
+      return std::nullopt;
+    reader.path.insert(reader.path.begin(), {at, from->getOperandNumber()});
+    at = from->get().getDefiningOp();
+  }
+  return reader;
+}
+
+/// Among `op`'s divisions within kLookaheadSlack of its best, the one that
+/// makes `op` and the matmul reading its result (through `reader`'s chain)
+/// fastest together: a division the matmul can take reads the chain's
+/// result from LX where the chain's last op may keep it there. Nullopt
+/// when no division beats `best` that way.
+static std::optional<kernel::Division>
+lookAhead(Operation *op, const kernel::Problem &problem,
+          const kernel::Plan &best, const MatmulReader &reader,
+          const TargetModel &target, int64_t maxCores) {
+  constexpr double kLookaheadSlack = 0.1;
+  Operation *last = reader.matmul->getOperand(reader.operand).getDefiningOp();
+  auto lastPayload = cast<KernelPayloadOpInterface>(last);
+  if (!last->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
+      !target.mayStayInLx(lastPayload.getOpFuncName().str()))
+    return std::nullopt;
+  std::string reason;
+  FailureOr<kernel::Problem> matmul = getKernelProblem(reader.matmul, reason);
+  if (failed(matmul))
+    return std::nullopt;
+  llvm::Expected<kernel::Plan> own = kernel::divide(
+      *matmul, target, maxCores, kernel::Policy::Model, target.usableLxBytes());
+  if (!own) {
+    llvm::consumeError(own.takeError());
+    return std::nullopt;
+  }
+  kernel::Problem resident = *matmul;
+  resident.tensors[reader.operand].lxResident = true;
+  // What the pair costs with `division` for op: the matmul takes the
+  // division carried to it when that is within the preference slack of its
+  // own best (kernel::divide's rule), reading the operand from LX.
+  auto pairSeconds = [&](const kernel::Plan &plan) -> std::optional<double> {
+    std::optional<kernel::Division> carried = plan.division;
+    Operation *from = op;
+    for (auto [next, index] : reader.path) {
+      carried = carryOver(next, index, from, *carried);
+      if (!carried)
+        return std::nullopt;
+      from = next;
+    }
+    double matmulSeconds = own->estimate.seconds;
+    carried = carryOver(reader.matmul, reader.operand, from, *carried);
+    if (carried) {
+      llvm::Expected<kernel::Plan> taken = kernel::planDivision(
+          resident, target, *carried, target.usableLxBytes());
+      if (!taken)
+        llvm::consumeError(taken.takeError());
+      else if (taken->estimate.seconds <=
+               own->estimate.seconds * (1 + kernel::kPreferenceSlack))
+        matmulSeconds = taken->estimate.seconds;
+    }
+    return plan.estimate.seconds + matmulSeconds;
+  };
+  std::optional<double> bestPair = pairSeconds(best);
+  std::optional<kernel::Division> chosen;
+  for (const kernel::Plan &plan :
+       kernel::nearBestPlans(problem, target, maxCores, target.usableLxBytes(),
+                             kLookaheadSlack)) {
+    std::optional<double> pair = pairSeconds(plan);
+    if (pair && (!bestPair || *pair < *bestPair * (1 - 1e-9))) {
+      bestPair = pair;
+      chosen = plan.division;
+    }
+  }
+  return chosen;
+}
+
 llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   std::optional<kernel::Division> preferred;
   // The operand the preferred division would read from LX, if any.
@@ -303,11 +431,30 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
       keptInLx = operand.getOperandNumber();
     break;
   }
+  auto hint =
+      op->getAttrOfType<DenseI64ArrayAttr>(SpyreDialect::kWorkDivisionAttrName);
+  std::optional<MatmulReader> reader;
+  if (!hint && policy == kernel::Policy::Model)
+    reader = findMatmulReader(op);
   OpSignature key = getOpSignature(op, {SpyreDialect::kWorkDivisionAttrName});
+  key.push_back(maxCores);
+  key.push_back(static_cast<intptr_t>(policy));
   if (preferred) {
     key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());
     key.insert(key.end(), preferred->order.begin(), preferred->order.end());
     key.push_back(keptInLx ? static_cast<intptr_t>(*keptInLx) : -1);
+  }
+  if (reader) {
+    // The choice depends on the reader and the chain to it too.
+    for (Operation *next : reader->between) {
+      OpSignature part = getOpSignature(next);
+      key.insert(key.end(), part.begin(), part.end());
+      // Whether it may keep its output in LX, not which group it is in.
+      key.push_back(next->hasAttr(SpyreDialect::kFusionGroupAttrName));
+    }
+    OpSignature part = getOpSignature(reader->matmul);
+    key.insert(key.end(), part.begin(), part.end());
+    key.push_back(static_cast<intptr_t>(reader->operand));
   }
   auto cached = cache.find(key);
   if (cached != cache.end())
@@ -316,8 +463,6 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   FailureOr<kernel::Problem> problem = getKernelProblem(op, reason);
   if (failed(problem))
     return llvm::createStringError(reason);
-  auto hint =
-      op->getAttrOfType<DenseI64ArrayAttr>(SpyreDialect::kWorkDivisionAttrName);
   std::optional<kernel::Problem> preferredProblem;
   if (keptInLx) {
     preferredProblem = *problem;
@@ -332,6 +477,13 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
                             preferredProblem ? &*preferredProblem : nullptr);
   if (!plan)
     return plan.takeError();
+  // Its own preference taken, an op keeps it; otherwise near-ties are
+  // broken by what they let the matmul reading the result do.
+  bool tookPreference = preferred && plan->division.splits == preferred->splits;
+  if (reader && !tookPreference)
+    if (std::optional<kernel::Division> better =
+            lookAhead(op, *problem, *plan, *reader, target, maxCores))
+      plan->division = *better;
   cache[key] = plan->division;
   return chosen[op] = plan->division;
 }

@@ -139,6 +139,35 @@ func.func @no_carry_other_reader(%h: !h, %w: !w) -> (!o, !h) {
   return %1, %0 : !o, !h
 }
 
+// Near-ties (within 10%) of a matmul's divisions are broken by the matmul
+// that reads its result through elementwise ops only they read: [512, 768] x
+// [768, 3072] models the same at m4.n8 and m8.n4 (x is !o's type), but m8.n4 lets the second
+// matmul take m8.k4 and read its operand from LX (a four-way combine; m4.k8
+// needs eight). With another reader (here the caller) there is nothing to
+// gain, and the tie stays with the first.
+!w1 = tensor<768x3072xf16, #spyre.layout<device_size = [48, 768, 64], stride_map = [64, 3072, 1]>>
+// CHECK-LABEL: func.func @look_ahead
+// CHECK: spyre.matmul {{.*}}splits = [8, 4, 1], order = [0, 1, 2]
+// CHECK: spyre.exp {{.*}}splits = [8, 4], order = [0, 1]
+// CHECK: spyre.mul {{.*}}splits = [8, 4], order = [0, 1]
+// CHECK: spyre.matmul {{.*}}splits = [8, 1, 4], order = [0, 2, 1]
+func.func @look_ahead(%x: !o, %w1: !w1, %w2: !w) -> !o {
+  %0 = spyre.matmul %x, %w1 : !o, !w1 -> !h
+  %1 = spyre.exp %0 : (!h) -> !h
+  %2 = spyre.mul %1, %0 : (!h, !h) -> !h
+  %3 = spyre.matmul %2, %w2 : !h, !w -> !o
+  return %3 : !o
+}
+// CHECK-LABEL: func.func @no_look_ahead_other_reader
+// CHECK: spyre.matmul {{.*}}splits = [4, 8, 1], order = [0, 1, 2]
+// CHECK: spyre.matmul {{.*}}splits = [8, 4, 1], order = [0, 1, 2]
+func.func @no_look_ahead_other_reader(%x: !o, %w1: !w1, %w2: !w) -> (!o, !h) {
+  %0 = spyre.matmul %x, %w1 : !o, !w1 -> !h
+  %1 = spyre.exp %0 : (!h) -> !h
+  %2 = spyre.matmul %1, %w2 : !h, !w -> !o
+  return %2, %1 : !o, !h
+}
+
 // Restickify is divided like any op, in whole sticks of both layouts.
 // CHECK-LABEL: func.func @restickify
 // CHECK: spyre.restickify {{.*}}spyre.division = #spyre.division<splits = [{{[0-9]+}}, {{[0-9]+}}], order = [0, 1]>

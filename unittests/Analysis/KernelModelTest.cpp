@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 
 #include <random>
+#include <set>
 
 using namespace mlir::spyre;
 using namespace mlir::spyre::kernel;
@@ -455,6 +456,34 @@ void expectWithinLimits(const Problem &p, const Plan &plan,
   EXPECT_LE(plan.estimate.maxLoopCount, target.maxLoopCount);
   for (auto [s, t] : llvm::zip(slice, plan.tiling.tiles))
     EXPECT_EQ(s % t, 0);
+}
+
+TEST(Estimate, NearBestPlansStartWithTheBestAndStayWithinTheSlack) {
+  // [512, 768] x [768, 3072] models the same split m4.n8 and m8.n4: both
+  // are near-best, the first being the model policy's own choice.
+  TargetModel target = reference();
+  Problem p = matmul(512, 3072, 768);
+  Plan best = mustDivide(p, 32, Policy::Model);
+  std::vector<Plan> near =
+      nearBestPlans(p, target, 32, target.usableLxBytes(), 0.1);
+  ASSERT_FALSE(near.empty());
+  EXPECT_EQ(near.front().division.splits, best.division.splits);
+  std::set<std::vector<int64_t>> splits;
+  for (const Plan &plan : near) {
+    EXPECT_LE(plan.estimate.seconds, best.estimate.seconds * 1.1);
+    EXPECT_TRUE(
+        splits
+            .insert({plan.division.splits.begin(), plan.division.splits.end()})
+            .second)
+        << "a division listed twice";
+    expectWithinLimits(p, plan, target, 32, target.usableLxBytes());
+  }
+  EXPECT_TRUE(splits.count({4, 8, 1}));
+  EXPECT_TRUE(splits.count({8, 4, 1}));
+  // No slack: the best alone (or ties of it).
+  for (const Plan &plan :
+       nearBestPlans(p, target, 32, target.usableLxBytes(), 0))
+    EXPECT_LE(plan.estimate.seconds, best.estimate.seconds * (1 + 1e-9));
 }
 
 TEST(Property, RandomProblemsKeepLimitsAndModelBeatsGreedy) {

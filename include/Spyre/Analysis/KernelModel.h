@@ -248,6 +248,14 @@ llvm::Expected<Plan> divide(const Problem &problem, const TargetModel &target,
                             const Division *preferred = nullptr,
                             const Problem *preferredProblem = nullptr);
 
+/// The model policy's one-launch plans whose modelled time is within
+/// `slack` (relative) of the best's, the best first; empty when none is
+/// feasible. Lets a caller break near-ties by what the division does to
+/// other ops (a consumer that could read the result from LX).
+std::vector<Plan> nearBestPlans(const Problem &problem,
+                                const TargetModel &target, int64_t maxCores,
+                                int64_t lxBudget, double slack);
+
 /// How much slower (relative) a preferred division may be and still win.
 constexpr double kPreferenceSlack = 0.02;
 

@@ -152,9 +152,15 @@ private:
 /// signature and preference share one choice.
 class DivisionChooser {
 public:
+  using Cache = std::map<OpSignature, kernel::Division>;
+
+  /// With `shared`, choices are remembered there instead of in this
+  /// chooser alone, so that choosers of one pass (each costing the function
+  /// again) choose each op signature once.
   DivisionChooser(const TargetModel &target, int64_t maxCores,
-                  kernel::Policy policy)
-      : target(target), maxCores(maxCores), policy(policy) {}
+                  kernel::Policy policy, Cache *shared = nullptr)
+      : target(target), maxCores(maxCores), policy(policy),
+        cache(shared ? *shared : own) {}
 
   /// The division of payload `op`, remembered for its consumers; fails with
   /// the reason (no kernel problem, an invalid hint, no feasible split).
@@ -171,7 +177,8 @@ private:
   int64_t maxCores;
   kernel::Policy policy;
   DenseMap<Operation *, kernel::Division> chosen;
-  std::map<OpSignature, kernel::Division> cache;
+  Cache own;
+  Cache &cache;
 };
 
 } // namespace mlir::spyre
