@@ -9,6 +9,7 @@
 // RUN: spyre-run %s --function=vnni_matmul --random-inputs=1 --check | FileCheck %s --check-prefix=VNNI
 // RUN: spyre-run %s --function=unblock --random-inputs=1 --check | FileCheck %s --check-prefix=UNBLOCK
 // RUN: spyre-run %s --function=f64_sum --random-inputs=1 --check 2>&1 | FileCheck %s --check-prefix=F64
+// RUN: spyre-run %s --function=bias_mlp --random-inputs=1 --check --f32-matmul=f16 2>&1 | FileCheck %s --check-prefix=BIAS-MLP
 
 // tpp-mlir's batch-reduce GEMM: both K loops merged, one device matmul.
 // BRGEMM: @batch_reduce: {{[0-9]+}} kernels
@@ -226,4 +227,30 @@ func.func @unblock(%x: tensor<4x8x32x32xf16>) -> tensor<128x256xf16> {
     linalg.yield %v : f16
   } -> tensor<128x256xf16>
   return %r : tensor<128x256xf16>
+}
+
+// tpp-mlir's one-layer MLP (mlp-fp32-1layer-512): the matmul accumulates
+// into the bias broadcast along the rows, then a ReLU. Computed in f16 on
+// the device, the matmul's f32 result is in the lanes' DL16_TO_FP32 order,
+// and so are the bias and its broadcast copy (uploaded in that order): the
+// three combine lane by lane.
+// BIAS-MLP: remark: f32 matmul computed in f16 on the device (f32-matmul=f16)
+// BIAS-MLP: @bias_mlp: {{[0-9]+}} kernels
+// BIAS-MLP: check result 0: ok
+#bias_row = affine_map<(d0, d1) -> (0, d1)>
+#bias_all = affine_map<(d0, d1) -> (d0, d1)>
+func.func @bias_mlp(%x: tensor<128x256xf32>, %w: tensor<256x512xf32>, %b: tensor<1x512xf32>) -> tensor<128x512xf32> {
+  %e = tensor.empty() : tensor<128x512xf32>
+  %bias = linalg.generic {indexing_maps = [#bias_row, #bias_all], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<1x512xf32>) outs(%e : tensor<128x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<128x512xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<128x256xf32>, tensor<256x512xf32>) outs(%bias : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [#bias_all], iterator_types = ["parallel", "parallel"]} outs(%mm : tensor<128x512xf32>) {
+  ^bb0(%v: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<128x512xf32>
+  return %r : tensor<128x512xf32>
 }

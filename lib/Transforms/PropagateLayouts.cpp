@@ -964,12 +964,17 @@ static void assignArrangements(func::FuncOp function,
            (isa<ExtractSliceOp>(op) && isViewOp(op));
   };
   // `value` and the values it is a view or copy of, back to a free value;
-  // empty when it does not come from one.
+  // empty when it does not come from one. A `spyre.identity` of one input
+  // copies lane i to lane i (a bias broadcast along the rows, too), so its
+  // result is in its input's order.
   auto uploadChain = [&](Value value) {
     SmallVector<Value> chain{value};
     while (!isFree(chain.back())) {
       Operation *def = chain.back().getDefiningOp();
-      if (!def || !movesLanes(def))
+      bool copiesLanes = isa_and_nonnull<IdentityOp>(def) &&
+                         def->getNumOperands() == 1 &&
+                         getLayoutAttr(def->getOperand(0).getType());
+      if (!def || !(movesLanes(def) || copiesLanes))
         return SmallVector<Value>();
       chain.push_back(def->getOperand(0));
     }

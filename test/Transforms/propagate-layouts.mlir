@@ -326,6 +326,27 @@ func.func @dl16_to_fp32_free(%x: tensor<64x128xf16>, %c: tensor<1x64x128xf32>) -
 
 // -----
 
+// A bias broadcast along the rows by a copy (tpp-mlir's MLP: the matmul
+// accumulates into the broadcast bias) is in its input's order: the
+// argument and its view follow the converted matmul result, and so does
+// the copy.
+// CHECK-LABEL: func.func @dl16_to_fp32_broadcast_bias
+// CHECK-SAME: tensor<1x128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+// CHECK: spyre.reshape {{.*}} -> tensor<128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+// CHECK: spyre.identity {{.*}} -> tensor<64x128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+// CHECK: spyre.add {{.*}} -> tensor<64x128xf32, #spyre.layout<{{.*}}, arrangement = dl16_to_fp32>>
+#row = affine_map<(d0, d1) -> (d1)>
+#all = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dl16_to_fp32_broadcast_bias(%x: tensor<64x128xf16>, %b: tensor<1x128xf32>) -> tensor<64x128xf32> {
+  %w = spyre.convert %x : tensor<64x128xf16> -> tensor<64x128xf32>
+  %r = spyre.reshape %b : tensor<1x128xf32> -> tensor<128xf32>
+  %f = spyre.identity %r {indexing_maps = [#row, #all]} : (tensor<128xf32>) -> tensor<64x128xf32>
+  %s = spyre.add %w, %f : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %s : tensor<64x128xf32>
+}
+
+// -----
+
 // A value the host computes is uploaded in its default layout (the stick
 // on its innermost dim) when no other layout saves a restickify: every
 // layout costs the upload nothing, but a stick on the dim of 2 would pad
