@@ -366,19 +366,20 @@ lookAhead(Operation *op, const kernel::Problem &problem,
   }
   kernel::Problem resident = *matmul;
   resident.tensors[reader.operand].lxResident = true;
-  // What the pair costs with `division` for op: the matmul takes the
-  // division carried to it when that is within the preference slack of its
-  // own best (kernel::divide's rule), reading the operand from LX.
-  auto pairSeconds = [&](const kernel::Plan &plan) -> std::optional<double> {
+  // What the pair costs with `plan` for op: the matmul takes the division
+  // carried to it when that is within the preference slack of its own best
+  // (kernel::divide's rule), reading the operand from LX; its own best
+  // otherwise.
+  auto pairSeconds = [&](const kernel::Plan &plan) {
+    double matmulSeconds = own->estimate.seconds;
     std::optional<kernel::Division> carried = plan.division;
     Operation *from = op;
     for (auto [next, index] : reader.path) {
       carried = carryOver(next, index, from, *carried);
       if (!carried)
-        return std::nullopt;
+        return plan.estimate.seconds + matmulSeconds;
       from = next;
     }
-    double matmulSeconds = own->estimate.seconds;
     carried = carryOver(reader.matmul, reader.operand, from, *carried);
     if (carried) {
       llvm::Expected<kernel::Plan> taken = kernel::planDivision(
@@ -391,13 +392,13 @@ lookAhead(Operation *op, const kernel::Problem &problem,
     }
     return plan.estimate.seconds + matmulSeconds;
   };
-  std::optional<double> bestPair = pairSeconds(best);
+  double bestPair = pairSeconds(best);
   std::optional<kernel::Division> chosen;
   for (const kernel::Plan &plan :
        kernel::nearBestPlans(problem, target, maxCores, target.usableLxBytes(),
                              kLookaheadSlack)) {
-    std::optional<double> pair = pairSeconds(plan);
-    if (pair && (!bestPair || *pair < *bestPair * (1 - 1e-9))) {
+    double pair = pairSeconds(plan);
+    if (pair < bestPair * (1 - 1e-9)) {
       bestPair = pair;
       chosen = plan.division;
     }
