@@ -350,9 +350,7 @@ lookAhead(Operation *op, const kernel::Problem &problem,
           const TargetModel &target, int64_t maxCores) {
   constexpr double kLookaheadSlack = 0.1;
   Operation *last = reader.matmul->getOperand(reader.operand).getDefiningOp();
-  auto lastPayload = cast<KernelPayloadOpInterface>(last);
-  if (!last->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
-      !target.mayStayInLx(lastPayload.getOpFuncName().str()))
+  if (!mayKeepOutputInLx(last, target))
     return std::nullopt;
   std::string reason;
   FailureOr<kernel::Problem> matmul = getKernelProblem(reader.matmul, reason);
@@ -423,12 +421,10 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     // target's LX-resident ops) and nothing else reads it (another reader
     // may want other slices). --spyre-plan-memory decides; this only lets
     // the model see what the division makes possible.
-    auto payload = dyn_cast<KernelPayloadOpInterface>(producer);
     bool onlyReader = llvm::all_of(operand.get().getUsers(),
                                    [&](Operation *user) { return user == op; });
-    if (payload && onlyReader && !isa<ExtractSliceOp, InsertSliceOp>(op) &&
-        (producer->hasAttr(SpyreDialect::kFusionGroupAttrName) ||
-         target.mayStayInLx(payload.getOpFuncName().str())))
+    if (onlyReader && !isa<ExtractSliceOp, InsertSliceOp>(op) &&
+        mayKeepOutputInLx(producer, target))
       keptInLx = operand.getOperandNumber();
     break;
   }
@@ -523,16 +519,19 @@ int64_t LxPlacer::roomAt(int64_t position) const {
   return room;
 }
 
+bool mlir::spyre::mayKeepOutputInLx(Operation *op, const TargetModel &target) {
+  auto payload = dyn_cast<KernelPayloadOpInterface>(op);
+  return payload && (op->hasAttr(SpyreDialect::kFusionGroupAttrName) ||
+                     target.mayStayInLx(payload.getOpFuncName().str()));
+}
+
 bool mlir::spyre::mayStayInLx(
     const DividedPayload &producer,
     function_ref<std::optional<DividedPayload>(Operation *)> lookup,
     const TargetModel &target) {
   Value result = producer.op->getResult(0);
-  auto payload = dyn_cast<KernelPayloadOpInterface>(producer.op);
-  if (!payload || result.use_empty() || producer.division->numChunks() > 1)
-    return false;
-  if (!producer.op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
-      !target.mayStayInLx(payload.getOpFuncName().str()))
+  if (result.use_empty() || producer.division->numChunks() > 1 ||
+      !mayKeepOutputInLx(producer.op, target))
     return false;
   for (auto [d, dim] : llvm::enumerate(producer.problem->dims))
     if (dim.reduction && producer.division->splits[d] > 1)

@@ -107,12 +107,17 @@ struct DividedPayload {
   ArrayRef<AffineMap> maps; ///< inputs, then the result
 };
 
+/// Whether payload `op`'s kind lets it keep its output in the cores' LX: the
+/// target's LX-resident ops (torch-spyre's `lx_resident_ops` by default), or
+/// any op of a fusion group. False for anything but a kernel payload.
+bool mayKeepOutputInLx(Operation *op, const TargetModel &target);
+
 /// Whether the result of `producer` may stay in the cores' LX between it and
-/// every op reading it, space aside: the target lets its op keep its output
-/// there (torch-spyre's `lx_resident_ops` by default; any op of a fusion
-/// group), it runs in one launch without a split reduction, and every reader
-/// is a kernel (`lookup` finds it; nullopt: host code) that runs in one
-/// launch, reads it whole (not as a box) and gets each core's same slice.
+/// every op reading it, space aside: its op may keep its output there
+/// (mayKeepOutputInLx), it runs in one launch without a split reduction, and
+/// every reader is a kernel (`lookup` finds it; nullopt: host code) that runs
+/// in one launch, reads it whole (not as a box) and gets each core's same
+/// slice.
 bool mayStayInLx(
     const DividedPayload &producer,
     function_ref<std::optional<DividedPayload>(Operation *)> lookup,
