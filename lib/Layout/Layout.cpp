@@ -368,6 +368,13 @@ Expected<BoundLayout> SpyreTensorLayout::bind(const HostView &host) const {
             d, stride, found, h, formatList(host.strides)));
       found = h;
     }
+    // A host dim of one element (a block of one head of several, laid out
+    // with the whole tensor's strides) when no other dim matches: its
+    // position 0 is the element, the others lie past its extent.
+    for (int h = 0; found < 0 && h < host.rank(); ++h)
+      if (host.sizes[h] == 1 && host.strides[h] == stride &&
+          llvm::count(host.strides, stride) == 1)
+        found = h;
     if (found < 0)
       return makeError(llvm::formatv(
           "stride_map[{0}] = {1} does not step along any host dim of a tensor "

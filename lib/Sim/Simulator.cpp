@@ -474,8 +474,8 @@ llvm::Expected<SimResult> FunctionSimulator::run(ArrayRef<HostTensor> inputs) {
       continue;
     }
     // A view reads its root's buffer; an empty buffer is created by its
-    // first writer.
-    if (isViewOp(&op) || isa<EmptyOp>(op))
+    // first writer; an in-place insert's source was written into its box.
+    if (isViewOp(&op) || isa<EmptyOp>(op) || isInPlaceInsert(&op))
       continue;
     if (auto constant = dyn_cast<ConstantOp>(op)) {
       std::string what = "constant";

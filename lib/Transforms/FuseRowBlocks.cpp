@@ -9,6 +9,9 @@
 //     inputs read row by row -> spyre.extract_slice (into LX)
 //     the group's ops on R rows (intermediates in LX)
 //     results read elsewhere -> spyre.insert_slice into a full-size buffer
+//       (copying nothing when the result is only for it: its op writes
+//       its rows into the buffer, typed as the buffer's block with its
+//       strides; see writeInPlace)
 //
 // For every host dim c that may be cut (rows of a [rows, cols] tensor; the
 // heads or the queries of [heads, queries, keys] attention scores):
@@ -73,6 +76,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
@@ -500,6 +504,29 @@ struct WholeGroup {
     }
   }
 };
+
+/// Types a block's result `value` that the block's ops do not read (only
+/// the insert into the full-size buffer of `type` will) as the block of
+/// that buffer (`blockRows` along `cut`) with its device strides, when its
+/// producer allows that layout: the producer then writes the block into the
+/// buffer in place (`isInPlaceInsert`), and no copy moves it out of LX (an
+/// attention head's P.V, whose PT-bound kernel hides the write).
+static void writeInPlace(Value value, RankedTensorType type, unsigned cut,
+                         int64_t blockRows) {
+  Operation *producer = value.getDefiningOp();
+  if (!value.use_empty() || !producer || !isKernelPayload(producer) ||
+      isa<InsertSliceOp, ExtractSliceOp>(producer))
+    return;
+  FailureOr<RankedTensorType> strided =
+      getRowBlockType(type, cut, blockRows, /*deviceDim=*/nullptr,
+                      /*strided=*/true);
+  Type dense = value.getType();
+  if (failed(strided) || *strided == dense)
+    return;
+  value.setType(*strided);
+  if (failed(mlir::verify(producer)))
+    value.setType(dense);
+}
 
 /// When `in` is a restickify only the group (`members`) reads and the
 /// block of its input's rows at `offsets` (along host dim `dim`) is a view,
@@ -1278,10 +1305,12 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
       auto type = cast<RankedTensorType>(out.getType());
       SmallVector<int64_t> offsets(type.getRank(), 0);
       offsets[cut] = b * blockRows;
+      writeInPlace(mapping.lookup(out), type, cut, blockRows);
       auto insert = InsertSliceOp::create(
           builder, out.getLoc(), type, mapping.lookup(out), buffers[i], offsets,
           /*fill=*/nullptr);
-      insert->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
+      if (isKernelPayload(insert))
+        insert->setAttr(SpyreDialect::kFusionGroupAttrName, groupAttr);
       buffers[i] = insert.getResult();
       created.push_back(insert);
     }

@@ -274,9 +274,10 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
                 "destination is read elsewhere or is not a kernel's result "
                 "(--spyre-divide-work copies it first)";
     for (Value result : op.getResults()) {
-      // Views and in-place writes use their operand's buffer.
+      // Views and in-place writes use their operand's buffer (a result an
+      // in-place insert places, its destination's).
       if (!isDeviceTensor(result.getType()) || isViewOp(&op) ||
-          getInPlaceOperand(&op) >= 0)
+          getInPlaceOperand(&op) >= 0 || getBufferRoot(result) != result)
         continue;
       if (isa<TransposeOp, ReshapeOp>(op))
         return op.emitOpError()
@@ -300,7 +301,7 @@ LogicalResult PlanMemoryPass::planFunction(FunctionOpInterface function) {
         continue;
       Buffer &buffer = it->second;
       buffer.last = std::max(buffer.last, position[&op]);
-      if (!isKernelPayload(&op) && !isViewOp(&op))
+      if (!isKernelPayload(&op) && !isViewOp(&op) && !isInPlaceInsert(&op))
         buffer.hostVisible = true;
     }
   }

@@ -410,12 +410,19 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   std::optional<unsigned> keptInLx;
   for (OpOperand &operand : op->getOpOperands()) {
     Operation *producer = operand.get().getDefiningOp();
+    // A buffer of blocks each written in place: the last block's writer
+    // split its rows as the blocks were (the buffer itself is in DDR).
+    bool inPlace = producer && isInPlaceInsert(producer);
+    if (inPlace)
+      producer = cast<InsertSliceOp>(producer).getSource().getDefiningOp();
     const kernel::Division *division = producer ? lookup(producer) : nullptr;
     if (!division)
       continue;
     preferred = carryOver(op, operand.getOperandNumber(), producer, *division);
     if (!preferred)
       continue;
+    if (inPlace)
+      break;
     // With the producer's slices, its output may stay in LX for this op:
     // when the producer may keep it there (a fusion group's op, or the
     // target's LX-resident ops) and nothing else reads it (another reader
@@ -530,7 +537,9 @@ bool mlir::spyre::mayStayInLx(
     function_ref<std::optional<DividedPayload>(Operation *)> lookup,
     const TargetModel &target) {
   Value result = producer.op->getResult(0);
+  // (A result an in-place insert places is its destination's DDR bytes.)
   if (result.use_empty() || producer.division->numChunks() > 1 ||
+      getBufferRoot(result) != result ||
       !mayKeepOutputInLx(producer.op, target))
     return false;
   for (auto [d, dim] : llvm::enumerate(producer.problem->dims))

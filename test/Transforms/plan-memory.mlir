@@ -1,5 +1,6 @@
 // RUN: spyre-opt %s --spyre-plan-memory | FileCheck %s
 // RUN: spyre-opt %s --spyre-plan-memory=lx-residency=false | FileCheck %s --check-prefix=DDR
+// RUN: spyre-opt %s --spyre-plan-memory --spyre-lower-to-kernels | FileCheck %s --check-prefix=KERNELS
 // RUN: spyre-opt --help | FileCheck %s --check-prefix=HELP
 
 // HELP: --spyre-plan-memory
@@ -110,4 +111,37 @@ func.func @to_host(%a: !t) -> tensor<128x256xf16> {
   %0 = spyre.exp %a {spyre.division = #rows} : (!t) -> !t
   %1 = spyre.from_device %0 : !t -> tensor<128x256xf16>
   return %1 : tensor<128x256xf16>
+}
+
+// An insert whose source a kernel made only for it, typed as the
+// destination's block with the destination's strides, copies nothing: the
+// source is the destination's buffer at the box (no buffer of its own), and
+// the kernel writes there. Both exps and the empty buffer share the result
+// io buffer; no insert is a kernel. Lowered, the second exp's result starts
+// 64 rows (64 x 128 bytes) into it.
+// CHECK-LABEL: func.func @in_place_insert
+// CHECK-SAME: -> ({{.*}} {spyre.mem = #spyre.mem<io 2>})
+// CHECK: spyre.empty {spyre.mem = #spyre.mem<io 2>}
+// CHECK: spyre.exp %arg0 {spyre.division = {{[^}]*}}>, spyre.tiles = array<i64: 32, 256>} :
+// CHECK: spyre.insert_slice %{{[0-9]+}} into %{{[0-9]+}} offsets = [0, 0] :
+// CHECK: spyre.exp %arg1 {spyre.division = {{[^}]*}}>, spyre.tiles = array<i64: 32, 256>} :
+// CHECK: spyre.insert_slice %{{[0-9]+}} into %{{[0-9]+}} offsets = [64, 0] :
+// KERNELS-LABEL: func.func @in_place_insert
+// KERNELS: spyre.kernel "{{[0-9]+}}_exp"(%arg0) {{.*}}#spyre.access<mem = <io 2>, base = 17179869184,
+// KERNELS: spyre.kernel "{{[0-9]+}}_exp"(%arg1) {{.*}}#spyre.access<mem = <io 2>, base = 17179877376,
+// KERNELS-NOT: spyre.kernel
+// KERNELS: spyre.insert_slice
+// KERNELS-NOT: spyre.kernel
+// KERNELS: return
+!full = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!blk = tensor<64x256xf16, #spyre.layout<device_size = [4, 64, 64], stride_map = [64, 256, 1]>>
+!strided = tensor<64x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+#half = #spyre.division<splits = [2, 1], order = [0, 1]>
+func.func @in_place_insert(%x: !blk, %y: !blk) -> !full {
+  %buf = spyre.empty : !full
+  %a = spyre.exp %x {spyre.division = #half} : (!blk) -> !strided
+  %b0 = spyre.insert_slice %a into %buf offsets = [0, 0] : !strided into !full -> !full
+  %c = spyre.exp %y {spyre.division = #half} : (!blk) -> !strided
+  %b1 = spyre.insert_slice %c into %b0 offsets = [64, 0] : !strided into !full -> !full
+  return %b1 : !full
 }

@@ -410,6 +410,29 @@ TEST(Padding, LargerDeviceSpaceForSmallerTensor) {
   EXPECT_EQ(bound.hostOffset({199, 7, 99, 51}), 99 * 131072 + 199 * 512 + 499);
 }
 
+TEST(Padding, OneElementHostDimStepsAlongItsStride) {
+  // One head of [32, 2048, 128] laid out with the whole tensor's strides
+  // (the buffer a block writes into in place): host dim 0 has one element,
+  // and the device dim of 32 heads steps along it (stride 262144 is its host
+  // stride); heads 1..31 lie past the host tensor, as padding.
+  SpyreTensorLayout layout = llvm::cantFail(SpyreTensorLayout::get(
+      {2048, 2, 32, 64}, {128, 64, 262144, 1}, DataFormat::SEN169_FP16));
+  BoundLayout bound =
+      llvm::cantFail(layout.bind(HostView({1, 2048, 128}, {262144, 128, 1})));
+  EXPECT_EQ(bound.roles()[2].kind, BoundLayout::DimKind::Piece);
+  EXPECT_EQ(bound.roles()[2].hostDim, 0);
+  EXPECT_FALSE(bound.isPadding({2047, 1, 0, 63}));
+  EXPECT_TRUE(bound.isPadding({0, 0, 1, 0}));
+  EXPECT_EQ(bound.hostOffset({2047, 1, 0, 63}), 2047 * 128 + 127);
+  // Where another dim has the same stride, the one-element dim is not
+  // taken: [4, 1, 64] with strides [64, 64, 1] steps along dim 0.
+  SpyreTensorLayout rows = llvm::cantFail(
+      SpyreTensorLayout::get({4, 64}, {64, 1}, DataFormat::SEN169_FP16));
+  BoundLayout byRows =
+      llvm::cantFail(rows.bind(HostView({4, 1, 64}, {64, 64, 1})));
+  EXPECT_EQ(byRows.roles()[0].hostDim, 0);
+}
+
 TEST(Padding, StickTail) {
   BoundLayout bound = bindContiguous(defaultLayout({1000, 200}), {1000, 200});
   EXPECT_FALSE(bound.isPadding({3, 999, 7}));

@@ -232,7 +232,9 @@ def SpyreFuseRowBlocks
     row by row is copied into LX (`spyre.extract_slice`), the group's ops
     run on the block, and each result the rest of the program reads is
     written into its place in a full-size buffer (`spyre.insert_slice` into
-    a `spyre.empty`). Inputs read whole by every row (a LayerNorm weight, a
+    a `spyre.empty`); a result only the insert reads is typed as the
+    buffer's block with the buffer's strides, so its op writes it there and
+    the insert copies nothing (no kernel). Inputs read whole by every row (a LayerNorm weight, a
     mask every head reads, a scalar) are read by each block, or, when the
     kernel model gives that a clearly (10%) larger gain, copied once before
     the blocks (`spyre.identity`, in the group) so that the copy may stay in

@@ -43,10 +43,70 @@ int mlir::spyre::getInPlaceOperand(Operation *op) {
   return -1;
 }
 
+bool mlir::spyre::isInPlaceInsert(Operation *op) {
+  auto insert = dyn_cast<InsertSliceOp>(op);
+  if (!insert || !insert.getSource().hasOneUse())
+    return false;
+  // Written by a kernel (not a view, another box or a caller's tensor).
+  Operation *def = insert.getSource().getDefiningOp();
+  if (!def || def->getNumResults() != 1 ||
+      !(isa<KernelOp>(def) ||
+        (isa<KernelPayloadOpInterface>(def) && !isViewOp(def) &&
+         !isa<InsertSliceOp, ExtractSliceOp>(def))))
+    return false;
+  RankedTensorType source = insert.getSource().getType(),
+                   dest = insert.getDest().getType();
+  ArrayRef<int64_t> offsets = insert.getOffsets();
+  if (source.getRank() != dest.getRank() ||
+      static_cast<int64_t>(offsets.size()) != dest.getRank() ||
+      failed(insert.getWindowBytes()))
+    return false;
+  std::optional<unsigned> cut;
+  for (int64_t d = 0, e = dest.getRank(); d < e; ++d) {
+    if (offsets[d] == 0 && source.getDimSize(d) == dest.getDimSize(d))
+      continue;
+    if (cut)
+      return false;
+    cut = d;
+  }
+  if (!cut)
+    return false;
+  FailureOr<RankedTensorType> strided =
+      getRowBlockType(dest, *cut, source.getDimSize(*cut),
+                      /*deviceDim=*/nullptr, /*strided=*/true);
+  if (failed(strided) || *strided != source)
+    return false;
+  // The destination's buffer exists when the kernel writes into it (a copy
+  // made just before the insert does not).
+  Operation *rootDef = getBufferRoot(insert.getDest()).getDefiningOp();
+  return !rootDef || (rootDef->getBlock() == def->getBlock() &&
+                      rootDef->isBeforeInBlock(def));
+}
+
+/// The in-place insert `value` is the source of, or null.
+static InsertSliceOp getInPlaceInsertOf(Value value) {
+  if (!value.hasOneUse())
+    return {};
+  OpOperand &use = *value.getUses().begin();
+  auto insert = dyn_cast<InsertSliceOp>(use.getOwner());
+  if (!insert || use.getOperandNumber() != 0 || !isInPlaceInsert(insert))
+    return {};
+  return insert;
+}
+
 Value mlir::spyre::getBufferRoot(Value value, int64_t *windowBytes) {
   if (windowBytes)
     *windowBytes = 0;
-  while (Operation *def = value.getDefiningOp()) {
+  while (true) {
+    if (InsertSliceOp insert = getInPlaceInsertOf(value)) {
+      if (windowBytes)
+        *windowBytes += *insert.getWindowBytes();
+      value = insert.getDest();
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      break;
     if (isViewOp(def)) {
       if (auto slice = dyn_cast<ExtractSliceOp>(def); slice && windowBytes)
         if (FailureOr<int64_t> window = slice.getWindowBytes();

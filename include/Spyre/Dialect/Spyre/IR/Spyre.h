@@ -247,10 +247,19 @@ SmallVector<unsigned> getLaneOperands(ComputeOpInterface op);
 /// order of the lanes it reads (a lane-by-lane op keeps it), else standard.
 ElementArrangement inferResultArrangement(ComputeOpInterface op);
 
+/// Whether `op` is a `spyre.insert_slice` that copies nothing: its source
+/// is a kernel's result that only it reads, typed as the block of the
+/// destination at the offsets laid out with the destination's device
+/// strides (`getRowBlockType` with `strided`), so that kernel wrote it into
+/// the destination's buffer in place (`getBufferRoot` of the source is the
+/// destination's root, at the box's window).
+bool isInPlaceInsert(Operation *op);
+
 /// Whether `op` runs as a kernel (a compute op, restickify or pad that is
-/// not a view).
+/// not a view, or an insert that copies something).
 inline bool isKernelPayload(Operation *op) {
-  return isa<KernelPayloadOpInterface>(op) && !isViewOp(op);
+  return isa<KernelPayloadOpInterface>(op) && !isViewOp(op) &&
+         !isInPlaceInsert(op);
 }
 
 /// The operand whose buffer `op` writes its result into (spyre.insert_slice,
@@ -258,9 +267,10 @@ inline bool isKernelPayload(Operation *op) {
 int getInPlaceOperand(Operation *op);
 
 /// The value whose buffer `value` looks at: itself, or the root of the
-/// chain of views (and in-place writes) it is computed by. `windowBytes`,
-/// when given, receives where in the root's bytes `value`'s first device
-/// byte lies (nonzero for a view of a block of rows).
+/// chain of views (and in-place writes) it is computed by, or, for the
+/// source of an in-place insert (`isInPlaceInsert`), its destination's.
+/// `windowBytes`, when given, receives where in the root's bytes `value`'s
+/// first device byte lies (nonzero for a view of a block of rows).
 Value getBufferRoot(Value value, int64_t *windowBytes = nullptr);
 
 /// Where the buffer `value` looks at lives, as --spyre-plan-memory recorded
