@@ -680,7 +680,9 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
   for (Operation &op : block)
     if (isEpilogueMatmul(&op))
       candidates.push_back({{}, 0, 0, &op});
-  std::set<SmallVector<Operation *>> seen;
+  // (The same ops cut along another dim split their rows otherwise: a
+  // softmax over [heads, rows, cols] by heads or by rows.)
+  std::set<std::pair<unsigned, SmallVector<Operation *>>> seen;
   auto readsEpilogueMatmul = [](const RowOp &r) {
     return llvm::any_of(r.op->getOperands(), [](Value v) {
       return isEpilogueMatmul(v.getDefiningOp());
@@ -711,7 +713,7 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
                 isDeviceTensor(operand.getType()))
               total += deviceBytes(operand.getType());
         }
-        if (total > budget || !seen.insert(key).second)
+        if (total > budget || !seen.insert({cut, key}).second)
           continue;
         // The group with what only it reads joined (a projection, or the
         // projection's epilogue group of its bias and the residual add,

@@ -284,3 +284,11 @@ func.func @proj_residual_rmsnorm(%a: tensor<512x4096xf16>, %w: tensor<4096x4096x
   } -> tensor<512x4096xf16>
   return %r, %y : tensor<512x4096xf16>, tensor<512x4096xf16>
 }
+
+// A softmax over the last dim of [heads, rows, cols], heads fewer than the
+// cores: whole, its rows split across the cores.
+func.func @softmax_heads(%x: tensor<10x256x256xf16>) -> tensor<10x256x256xf16> {
+  %e = tensor.empty() : tensor<10x256x256xf16>
+  %r = linalg.softmax dimension(2) ins(%x : tensor<10x256x256xf16>) outs(%e : tensor<10x256x256xf16>) -> tensor<10x256x256xf16>
+  return %r : tensor<10x256x256xf16>
+}
