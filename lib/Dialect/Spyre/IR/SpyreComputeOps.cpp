@@ -494,21 +494,27 @@ FailureOr<int64_t> ExtractSliceOp::getWindowBytes() {
   return windowBytes(getInput().getType(), getOffsets());
 }
 
-std::optional<unsigned> ExtractSliceOp::getCutDim() {
-  RankedTensorType inputType = getInput().getType(), type = getType();
-  ArrayRef<int64_t> offsets = getOffsets();
-  if (inputType.getRank() != type.getRank() ||
-      static_cast<int64_t>(offsets.size()) != type.getRank())
+/// The one host dim along which `box` at `offsets` is a block of `whole`
+/// (every other dim whole), or nullopt.
+static std::optional<unsigned> cutDimOf(RankedTensorType whole,
+                                        RankedTensorType box,
+                                        ArrayRef<int64_t> offsets) {
+  if (whole.getRank() != box.getRank() ||
+      static_cast<int64_t>(offsets.size()) != box.getRank())
     return std::nullopt;
   std::optional<unsigned> cut;
-  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
-    if (offsets[d] == 0 && type.getDimSize(d) == inputType.getDimSize(d))
+  for (int64_t d = 0, e = box.getRank(); d < e; ++d) {
+    if (offsets[d] == 0 && box.getDimSize(d) == whole.getDimSize(d))
       continue;
     if (cut)
       return std::nullopt;
     cut = d;
   }
   return cut;
+}
+
+std::optional<unsigned> ExtractSliceOp::getCutDim() {
+  return cutDimOf(getInput().getType(), getType(), getOffsets());
 }
 
 bool ExtractSliceOp::isView() {
@@ -584,6 +590,10 @@ bool InsertSliceOp::isStickAligned(unsigned dim, int64_t elemsPerStick) {
 
 FailureOr<int64_t> InsertSliceOp::getWindowBytes() {
   return windowBytes(getDest().getType(), getOffsets());
+}
+
+std::optional<unsigned> InsertSliceOp::getCutDim() {
+  return cutDimOf(getDest().getType(), getSource().getType(), getOffsets());
 }
 
 LogicalResult InsertSliceOp::verify() {

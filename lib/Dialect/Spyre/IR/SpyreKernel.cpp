@@ -56,20 +56,8 @@ bool mlir::spyre::isInPlaceInsert(Operation *op) {
     return false;
   RankedTensorType source = insert.getSource().getType(),
                    dest = insert.getDest().getType();
-  ArrayRef<int64_t> offsets = insert.getOffsets();
-  if (source.getRank() != dest.getRank() ||
-      static_cast<int64_t>(offsets.size()) != dest.getRank() ||
-      failed(insert.getWindowBytes()))
-    return false;
-  std::optional<unsigned> cut;
-  for (int64_t d = 0, e = dest.getRank(); d < e; ++d) {
-    if (offsets[d] == 0 && source.getDimSize(d) == dest.getDimSize(d))
-      continue;
-    if (cut)
-      return false;
-    cut = d;
-  }
-  if (!cut)
+  std::optional<unsigned> cut = insert.getCutDim();
+  if (!cut || failed(insert.getWindowBytes()))
     return false;
   FailureOr<RankedTensorType> strided =
       getRowBlockType(dest, *cut, source.getDimSize(*cut),

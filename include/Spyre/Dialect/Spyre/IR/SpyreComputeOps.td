@@ -417,6 +417,9 @@ def Spyre_InsertSliceOp : Spyre_ComputeOp<"insert_slice", "identity", [],
     bool isStickAligned(unsigned dim, int64_t elemsPerStick);
     /// Bytes from the destination's first device byte to the box's.
     ::mlir::FailureOr<int64_t> getWindowBytes();
+    /// The one host dim the box cuts (a block of rows along it, every
+    /// other dim whole), or nullopt.
+    std::optional<unsigned> getCutDim();
   }];
 }
 
