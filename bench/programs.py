@@ -10,8 +10,9 @@ the compulsory traffic, from `spyre-run --model-only --stats-json`, and the
 wall time of that run. Programs: one layer of BERT-base, GPT-2 and
 Llama-2-7B (bench/models.py) at sequence 128, 512 and 2048 (also op by op,
 without --spyre-fuse-row-blocks, side by side); softmax and
-RMSNorm over 8192x4096; softmax 512x1024 on one core (these three also op
-by op, without --spyre-fuse-row-blocks, side by side); and the Llama layer
+RMSNorm over 8192x4096; softmax 512x1024 on one core; attention over
+[2, 12, 256, 64] in the form torch-mlir exports it (these four also op by
+op, without --spyre-fuse-row-blocks, side by side); and the Llama layer
 with its weights stored [out, in] compiled three ways (arg-layouts=auto
 with no attributes, hand-written dim_order = [1, 0], arg-layouts=default).
 """
@@ -67,6 +68,38 @@ def rmsnorm(rows, cols):
     linalg.yield %r : f16
   }} -> {t}
   return %y : {t}
+}}
+"""
+
+
+def sdpa(batch, heads, seq, dim):
+    """Attention in the form torch-mlir exports F.scaled_dot_product_attention
+    without a mask: [batch, heads, seq, dim] operands, both contractions as
+    5-loop linalg.generic ops, linalg.softmax between them."""
+    qt = f"tensor<{batch}x{heads}x{seq}x{dim}xf16>"
+    st = f"tensor<{batch}x{heads}x{seq}x{seq}xf16>"
+    loops = "(b, h, m, n, d)"
+    return f"""func.func @sdpa(%q: {qt}, %k: {qt}, %v: {qt}) -> {qt} {{
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : {st}
+  %f = linalg.fill ins(%z : f16) outs(%e : {st}) -> {st}
+  %s = linalg.generic {{indexing_maps = [affine_map<{loops} -> (b, h, m, d)>, affine_map<{loops} -> (b, h, n, d)>, affine_map<{loops} -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}} ins(%q, %k : {qt}, {qt}) outs(%f : {st}) {{
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %p = arith.mulf %a, %b : f16
+    %r = arith.addf %o, %p : f16
+    linalg.yield %r : f16
+  }} -> {st}
+  %e2 = tensor.empty() : {st}
+  %p = linalg.softmax dimension(3) ins(%s : {st}) outs(%e2 : {st}) -> {st}
+  %e3 = tensor.empty() : {qt}
+  %f3 = linalg.fill ins(%z : f16) outs(%e3 : {qt}) -> {qt}
+  %o = linalg.generic {{indexing_maps = [affine_map<{loops} -> (b, h, m, n)>, affine_map<{loops} -> (b, h, n, d)>, affine_map<{loops} -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}} ins(%p, %v : {st}, {qt}) outs(%f3 : {qt}) {{
+  ^bb0(%a: f16, %b: f16, %oo: f16):
+    %pp = arith.mulf %a, %b : f16
+    %r = arith.addf %oo, %pp : f16
+    linalg.yield %r : f16
+  }} -> {qt}
+  return %o : {qt}
 }}
 """
 
@@ -142,6 +175,8 @@ def main():
                             rmsnorm(8192, 4096)))
         rows.append(measure(bin_dir, tmp, "softmax-512x1024-1core",
                             softmax(512, 1024), cores=1))
+        rows.append(measure(bin_dir, tmp, "sdpa-2x12x256x64",
+                            sdpa(2, 12, 256, 64)))
         # The same programs op by op (no row blocks through LX).
         rows.append(measure(bin_dir, tmp, "softmax-8192x4096-op-by-op",
                             softmax(8192, 4096),
@@ -152,6 +187,9 @@ def main():
         rows.append(measure(bin_dir, tmp, "softmax-512x1024-1core-op-by-op",
                             softmax(512, 1024),
                             pipeline="cores=1 fuse-row-blocks=false"))
+        rows.append(measure(bin_dir, tmp, "sdpa-2x12x256x64-op-by-op",
+                            sdpa(2, 12, 256, 64),
+                            pipeline="fuse-row-blocks=false"))
         weights = [
             ("llama-s128-weights-auto", models.generate("llama", 128),
              "arg-layouts=auto"),
@@ -204,7 +242,7 @@ def main():
           f"MiB ({'met' if one_core['ddr_mb'] * 1e6 <= 2**20 * 2 else 'NOT met'})")
     for name in [r["program"] for r in layers] + [
             "softmax-8192x4096", "rmsnorm-8192x4096",
-            "softmax-512x1024-1core"]:
+            "softmax-512x1024-1core", "sdpa-2x12x256x64"]:
         fused, alone = by[name], by[name + "-op-by-op"]
         print(f"fusion through LX: {name} "
               f"{alone['modelled_us'] / fused['modelled_us']:.2f}x "

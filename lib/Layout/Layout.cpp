@@ -962,19 +962,13 @@ bool mlir::spyre::survivesReshape(const SpyreTensorLayout &layout,
   return true;
 }
 
-Expected<SpyreTensorLayout> mlir::spyre::reshapeView(const BoundLayout &source,
-                                                     ArrayRef<int64_t> sizes) {
+/// The view of `source` at `target`: every device dim split at the new host
+/// dims' boundaries, adjacent pieces of one new host dim merged.
+static Expected<SpyreTensorLayout> viewByPieces(const BoundLayout &source,
+                                                const HostView &target) {
   const HostView &host = source.host();
   const SpyreTensorLayout &layout = source.layout();
-  if (host.strides != rowMajorStrides(host.sizes))
-    return makeError("only a row-major tensor can be reshaped as a view");
-  HostView target = HostView::contiguous(sizes);
-  if (target.numElements() != host.numElements())
-    return makeError(llvm::formatv("cannot reshape {0} elements into {1}",
-                                   host.numElements(), formatList(sizes)));
-  if (survivesReshape(layout, sizes))
-    return layout;
-
+  ArrayRef<int64_t> sizes = target.sizes;
   // A host dim is padded when its outermost piece reaches past its size; its
   // padding only stays padding if the new shape keeps the dim whole.
   auto isPadded = [&](int h) {
@@ -1085,6 +1079,41 @@ Expected<SpyreTensorLayout> mlir::spyre::reshapeView(const BoundLayout &source,
   if (Expected<BoundLayout> bound = view->bind(target); !bound)
     return bound.takeError();
   return view;
+}
+
+Expected<SpyreTensorLayout> mlir::spyre::reshapeView(const BoundLayout &source,
+                                                     ArrayRef<int64_t> sizes) {
+  const HostView &host = source.host();
+  const SpyreTensorLayout &layout = source.layout();
+  if (host.strides != rowMajorStrides(host.sizes))
+    return makeError("only a row-major tensor can be reshaped as a view");
+  HostView target = HostView::contiguous(sizes);
+  if (target.numElements() != host.numElements())
+    return makeError(llvm::formatv("cannot reshape {0} elements into {1}",
+                                   host.numElements(), formatList(sizes)));
+  Expected<BoundLayout> bound = layout.bind(target);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return viewByPieces(source, target);
+  }
+  // The layout binds to the new shape unchanged: it is the view, unless two
+  // of its device dims, one right outside the other, step along one new host
+  // dim (a [2, 12, ...] batch read as [24, ...]). Those merge into one device
+  // dim, which a block of the new dim can cut.
+  for (int h = 0; h < target.rank(); ++h) {
+    ArrayRef<int> pieces = bound->piecesOf(h);
+    for (auto [inner, outer] : llvm::zip(pieces, pieces.drop_front())) {
+      if (outer + 1 != inner)
+        continue;
+      Expected<SpyreTensorLayout> merged = viewByPieces(source, target);
+      if (merged && merged->deviceRank() < layout.deviceRank())
+        return merged;
+      if (!merged)
+        llvm::consumeError(merged.takeError());
+      return layout;
+    }
+  }
+  return layout;
 }
 
 /// (size, stride) pairs without size-1 dims, contiguous neighbours merged.

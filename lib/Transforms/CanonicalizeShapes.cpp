@@ -57,6 +57,29 @@ static AffineMap squeezeMap(AffineMap map, ArrayRef<int64_t> ranges,
 
 namespace {
 
+/// Replaces pointwise `op` by the same op on `operands` with result type
+/// `type` and `maps` (left out when all are identities or scalars), and a
+/// reshape of its result to `op`'s type.
+static void replaceWithReshaped(PatternRewriter &rewriter, Operation *op,
+                                ValueRange operands, RankedTensorType type,
+                                ArrayRef<Attribute> maps) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(operands);
+  state.addTypes(type);
+  for (NamedAttribute attr : op->getAttrs())
+    if (attr.getName() != "indexing_maps")
+      state.addAttribute(attr.getName(), attr.getValue());
+  bool identity = llvm::all_of(maps, [](Attribute a) {
+    AffineMap map = cast<AffineMapAttr>(a).getValue();
+    return map.isIdentity() || map.getNumResults() == 0;
+  });
+  if (!identity)
+    state.addAttribute("indexing_maps", rewriter.getArrayAttr(maps));
+  Operation *rebuilt = rewriter.create(state);
+  rewriter.replaceOpWithNewOp<ReshapeOp>(op, op->getResult(0).getType(),
+                                         rebuilt->getResult(0));
+}
+
 /// Rebuilds a pointwise op on squeezed operands.
 struct SqueezePointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
@@ -97,23 +120,7 @@ struct SqueezePointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
         squeezedShape.push_back(size);
     auto squeezedType =
         RankedTensorType::get(squeezedShape, resultType.getElementType());
-    OperationState state(loc, op->getName());
-    state.addOperands(operands);
-    state.addTypes(squeezedType);
-    for (NamedAttribute attr : op->getAttrs())
-      if (attr.getName() != "indexing_maps")
-        state.addAttribute(attr.getName(), attr.getValue());
-    bool identity = llvm::all_of(newMaps, [](Attribute a) {
-      AffineMap m = cast<AffineMapAttr>(a).getValue();
-      return m.isIdentity() || m.getNumResults() == 0;
-    });
-    if (!identity && op->hasAttr("indexing_maps"))
-      state.addAttribute("indexing_maps", rewriter.getArrayAttr(newMaps));
-    else if (!identity)
-      state.addAttribute("indexing_maps", rewriter.getArrayAttr(newMaps));
-    Operation *squeezed = rewriter.create(state);
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType,
-                                           squeezed->getResult(0));
+    replaceWithReshaped(rewriter, op, operands, squeezedType, newMaps);
     return success();
   }
 };
@@ -210,6 +217,151 @@ struct SqueezeConstant : OpRewritePattern<ConstantOp> {
   }
 };
 
+/// The dim i of `value` such that `value` is a reshape of a tensor whose
+/// dims are `value`'s with dims i and i + 1 merged into one (a batch dim a
+/// contraction collapsed, split again for its readers), if any.
+static std::optional<unsigned> splitPairOf(Value value) {
+  auto reshape = value.getDefiningOp<ReshapeOp>();
+  if (!reshape)
+    return std::nullopt;
+  auto source = cast<RankedTensorType>(reshape.getInput().getType());
+  auto type = cast<RankedTensorType>(value.getType());
+  if (source.getRank() + 1 != type.getRank())
+    return std::nullopt;
+  for (unsigned i = 0; i + 1 < type.getRank(); ++i) {
+    SmallVector<int64_t> merged(type.getShape());
+    merged[i] *= merged[i + 1];
+    merged.erase(merged.begin() + i + 1);
+    if (llvm::equal(merged, source.getShape()))
+      return i;
+  }
+  return std::nullopt;
+}
+
+/// `type` with dims i and i + 1 merged.
+static RankedTensorType mergedType(RankedTensorType type, unsigned i) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[i] *= shape[i + 1];
+  shape.erase(shape.begin() + i + 1);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// `value` with dims i and i + 1 merged (a reshape view, folding into the
+/// reshape that split them).
+static Value mergeDims(PatternRewriter &rewriter, Location loc, Value value,
+                       unsigned i) {
+  return ReshapeOp::create(
+      rewriter, loc, mergedType(cast<RankedTensorType>(value.getType()), i),
+      value);
+}
+
+/// A pointwise op reading a tensor whose two adjacent dims a reshape split
+/// (torch-mlir's [batch, heads, ...] attention, whose contractions run on
+/// [batch * heads, ...]): rebuilt with the two loops merged, when every
+/// operand reads both of them, in order and adjacent, or neither. The
+/// reshapes between it and its neighbours then cancel, so that the whole
+/// chain runs on the merged shapes (one layout, one row group).
+struct MergeSplitPointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(ComputeOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getStickRule() != StickRule::Pointwise ||
+        isa<ExtractSliceOp, InsertSliceOp>(op) ||
+        isDeviceTensor(op->getResult(0).getType()))
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (!maps.back().isIdentity())
+      return failure();
+    // The two loops a split operand reads at its split dims.
+    std::optional<unsigned> loop;
+    for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+      std::optional<unsigned> pair = splitPairOf(operand);
+      if (!pair)
+        continue;
+      auto first = dyn_cast<AffineDimExpr>(maps[k].getResult(*pair));
+      auto second = dyn_cast<AffineDimExpr>(maps[k].getResult(*pair + 1));
+      if (first && second && second.getPosition() == first.getPosition() + 1) {
+        loop = first.getPosition();
+        break;
+      }
+    }
+    if (!loop)
+      return failure();
+    unsigned a = *loop;
+    MLIRContext *context = op->getContext();
+    Location loc = op->getLoc();
+    SmallVector<std::optional<int64_t>> mergeAt;
+    SmallVector<Attribute> newMaps;
+    auto newDim = [&](unsigned d) { return d <= a ? d : d - 1; };
+    for (auto [k, map] : llvm::enumerate(maps)) {
+      std::optional<int64_t> at;
+      SmallVector<AffineExpr> results;
+      for (auto [p, expr] : llvm::enumerate(map.getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        if (!dim)
+          return failure();
+        unsigned d = dim.getPosition();
+        if (d == a) {
+          auto next = p + 1 < map.getNumResults()
+                          ? dyn_cast<AffineDimExpr>(map.getResult(p + 1))
+                          : nullptr;
+          if (!next || next.getPosition() != a + 1)
+            return failure();
+          at = p;
+        } else if (d == a + 1) {
+          if (!at || *at + 1 != p)
+            return failure();
+          continue;
+        }
+        results.push_back(getAffineDimExpr(newDim(d), context));
+      }
+      newMaps.push_back(AffineMapAttr::get(
+          AffineMap::get(maps.back().getNumDims() - 1, 0, results, context)));
+      mergeAt.push_back(at);
+    }
+    // Every map checked: only now may the IR change.
+    SmallVector<Value> operands;
+    for (auto [operand, at] : llvm::zip(op->getOperands(), mergeAt))
+      operands.push_back(at ? mergeDims(rewriter, loc, operand, *at) : operand);
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    replaceWithReshaped(rewriter, op, operands, mergedType(resultType, a),
+                        newMaps);
+    return success();
+  }
+};
+
+/// A reduction of a tensor whose two adjacent dims a reshape split, along
+/// another dim: reduced on the merged tensor.
+struct MergeSplitReduction : OpInterfaceRewritePattern<ReductionOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(ReductionOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    Value input = op->getOperand(0);
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    auto inputType = cast<RankedTensorType>(input.getType());
+    std::optional<unsigned> pair = splitPairOf(input);
+    int64_t dim = op.getReducedDim();
+    if (isDeviceTensor(resultType) || !pair || dim == *pair ||
+        dim == *pair + 1 || resultType.getRank() + 1 != inputType.getRank())
+      return failure();
+    RankedTensorType merged = mergedType(inputType, *pair);
+    int64_t newDim = dim > *pair + 1 ? dim - 1 : dim;
+    SmallVector<int64_t> shape(merged.getShape());
+    shape.erase(shape.begin() + newDim);
+    std::optional<double> mask = op.getMaskValue();
+    Operation *reduced = op.buildReduction(
+        rewriter, op.getLoc(),
+        RankedTensorType::get(shape, inputType.getElementType()),
+        mergeDims(rewriter, op.getLoc(), input, *pair), newDim,
+        mask ? rewriter.getF64FloatAttr(*mask) : FloatAttr());
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType,
+                                           reduced->getResult(0));
+    return success();
+  }
+};
+
 struct CanonicalizeShapesPass
     : mlir::spyre::impl::SpyreCanonicalizeShapesBase<CanonicalizeShapesPass> {
   void runOnOperation() override {
@@ -217,6 +369,7 @@ struct CanonicalizeShapesPass
     RewritePatternSet patterns(context);
     patterns.add<SqueezePointwise>(context);
     patterns.add<SqueezeReduction, SqueezeTranspose, SqueezeConstant>(context);
+    patterns.add<MergeSplitPointwise, MergeSplitReduction>(context);
     // Folding reshape chains cancels the reshapes between rebuilt ops.
     ReshapeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -13,6 +13,10 @@
 //       its rows into the buffer, typed as the buffer's block with its
 //       strides; see writeInPlace)
 //
+// Device reshapes (views) first move up next to their inputs, so that a
+// group may read a [batch, heads, ...] argument reshaped for a contraction
+// wherever it runs (P.V's V, reshaped where P.V was).
+//
 // For every host dim c that may be cut (rows of a [rows, cols] tensor; the
 // heads or the queries of [heads, queries, keys] attention scores):
 //
@@ -49,7 +53,8 @@
 // where the norm's group and the matmul's epilogue compete for it.
 //
 // After the blocks, a group whose tensors fit together may run whole, as
-// one group whose ops all split their rows across the cores alike (so that
+// one group whose ops all split their rows across the cores alike (the
+// most cores that divide the rows evenly: 24 heads on 24 of 32 cores; so that
 // every intermediate's slices match its readers' and may stay in LX,
 // whatever the op), a row input several of its ops read copied into LX
 // once. Those groups (each also without its ops that read a matmul, which
@@ -123,6 +128,16 @@ int64_t deviceBytes(Type type) {
     return 0;
   }
   return layout->deviceBytes();
+}
+
+/// The cores a whole group's `rows` split across: the most of `cores` that
+/// divide them evenly (24 heads on 24 of 32 cores, not 8: cores left idle
+/// cost less than rows done by a quarter of them).
+int64_t rowSplit(int64_t rows, int64_t cores) {
+  for (int64_t split = std::min(rows, cores); split > 1; --split)
+    if (rows % split == 0)
+      return split;
+  return 1;
 }
 
 /// The splits of a block copy `type` (cut along host dim `cut`) across
@@ -222,6 +237,7 @@ struct FuseRowBlocksPass
             return success();
           target = getTarget(f).getModel();
           for (Block &block : f.getFunctionBody()) {
+            hoistReshapeViews(block);
             fuseBlock(block);
             keepGroupsWhole(block);
             markEpilogues(block);
@@ -231,6 +247,11 @@ struct FuseRowBlocksPass
       signalPassFailure();
   }
 
+  /// Moves every device reshape (a view: no kernel, no copy) right after
+  /// its input is made, so that a group may read it wherever it runs: a
+  /// [batch, heads, ...] value a contraction reads as [batch * heads, ...]
+  /// is reshaped where the contraction is, after the group's first op.
+  static void hoistReshapeViews(Block &block);
   /// Every way of cutting `block`'s row-wise ops into blocks the cost
   /// check accepts, the best modelled gain first, those that share no op
   /// with a better one committed.
@@ -428,7 +449,7 @@ struct WholeGroup {
       whole.ops.push_back(r.op);
     int64_t rows =
         cast<RankedTensorType>(first->getResult(0).getType()).getDimSize(cut);
-    int64_t split = std::gcd(rows, numCores);
+    int64_t split = rowSplit(rows, numCores);
     for (Operation *op : whole.ops) {
       op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
       if (!op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
@@ -469,7 +490,7 @@ struct WholeGroup {
       relabeled.push_back(
           {op, op->getAttr(SpyreDialect::kFusionGroupAttrName)});
       op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
-      hintRows(op, cut, std::gcd(rows, numCores));
+      hintRows(op, cut, rowSplit(rows, numCores));
     }
     // An input the group copied into LX once for its readers is now made
     // there.
@@ -902,6 +923,27 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
     }
     fuseGroup(c.group, c.cut, c.wholeRowsPerCore, c.copyWholeInputs,
               /*commit=*/true);
+  }
+}
+
+void FuseRowBlocksPass::hoistReshapeViews(Block &block) {
+  // Reshapes of the block's arguments go first, in program order.
+  Operation *lastOfArgument = nullptr;
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    auto reshape = dyn_cast<ReshapeOp>(op);
+    if (!reshape || !isDeviceTensor(reshape.getType()))
+      continue;
+    Value input = reshape.getInput();
+    if (Operation *producer = input.getDefiningOp()) {
+      if (producer->getBlock() == &block)
+        reshape->moveAfter(producer);
+    } else if (cast<BlockArgument>(input).getOwner() == &block) {
+      if (lastOfArgument)
+        reshape->moveAfter(lastOfArgument);
+      else
+        reshape->moveBefore(&block.front());
+      lastOfArgument = reshape;
+    }
   }
 }
 

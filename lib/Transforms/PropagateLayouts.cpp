@@ -105,6 +105,7 @@ private:
   FailureOr<Value> withKey(int valueId, Key key, Operation *user,
                            unsigned operandIndex);
   FailureOr<LayoutAttr> layoutFor(RankedTensorType type, Key key, Location loc);
+  FailureOr<LayoutAttr> freeArgumentLayout(BlockArgument arg, Key key);
   LogicalResult reshapeOnHost(ReshapeOp op, Value input, int resultId,
                               StringRef why);
   LogicalResult finishBoundary();
@@ -193,6 +194,67 @@ FailureOr<LayoutAttr> FunctionPropagation::layoutFor(RankedTensorType type,
     return failure();
   }
   return *layout;
+}
+
+FailureOr<LayoutAttr> FunctionPropagation::freeArgumentLayout(BlockArgument arg,
+                                                              Key key) {
+  auto type = cast<RankedTensorType>(arg.getType());
+  FailureOr<LayoutAttr> fallback = layoutFor(type, key, arg.getLoc());
+  if (failed(fallback))
+    return failure();
+  // Every device op reading the argument a reshape to one shape: a
+  // [batch, heads, ...] tensor the device reads as [batch * heads, ...].
+  std::optional<RankedTensorType> shape;
+  for (Operation *user : arg.getUsers()) {
+    if (!isDeviceOp(user))
+      continue;
+    auto reshape = dyn_cast<ReshapeOp>(user);
+    if (!reshape)
+      return *fallback;
+    auto result = withoutLayout(cast<RankedTensorType>(reshape.getType()));
+    if (shape && *shape != result)
+      return *fallback;
+    shape = result;
+  }
+  if (!shape)
+    return *fallback;
+  // The reshape's view of the default layout: the stick the plan expects.
+  std::optional<int> expected =
+      reshapeViewKey(type, *fallback, shape->getShape());
+  if (!expected)
+    return *fallback;
+  // Laid out as the reshaped tensor would be by default, seen at the
+  // argument's shape: the dims the reshape merges stay adjacent in device
+  // memory, one device dim of the reshaped tensor (a row group can cut it),
+  // not two the default layout of the argument puts apart. Taken only when
+  // it has the planned stick and no more padding.
+  std::optional<LayoutAttr> reshaped = candidateLayout(*shape, *expected);
+  if (!reshaped)
+    return *fallback;
+  FailureOr<LayoutAttr> view =
+      reshapeViewLayout(withLayout(*shape, *reshaped), type.getShape());
+  if (failed(view))
+    return *fallback;
+  auto viewType = withLayout(type, *view);
+  FailureOr<Key> viewKey = keyOf(viewType);
+  llvm::Expected<SpyreTensorLayout> stl =
+      view->getLayout(type.getElementType());
+  if (!stl) {
+    llvm::consumeError(stl.takeError());
+    return *fallback;
+  }
+  llvm::Expected<SpyreTensorLayout> base =
+      fallback->getLayout(type.getElementType());
+  if (!base) {
+    llvm::consumeError(base.takeError());
+    return *fallback;
+  }
+  // The same bytes: keep the default's form (its size-1 dims).
+  if (sameDeviceBytes(*base, *stl) || failed(viewKey) || *viewKey != key ||
+      stl->numDeviceElements() > candidateElements(type, key) ||
+      reshapeViewKey(type, *view, shape->getShape()) != expected)
+    return *fallback;
+  return *view;
 }
 
 int FunctionPropagation::addValue(Value value, int producer, int result) {
@@ -592,8 +654,7 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
       // An argument in the chosen layout: the upload stickifies into it.
       BlockArgument arg = function.getArgument(free->second);
       auto type = cast<RankedTensorType>(arg.getType());
-      FailureOr<LayoutAttr> layout =
-          layoutFor(type, keys[resultId], arg.getLoc());
+      FailureOr<LayoutAttr> layout = freeArgumentLayout(arg, keys[resultId]);
       if (failed(layout))
         return failure();
       argumentTypes[free->second] = withLayout(type, *layout);

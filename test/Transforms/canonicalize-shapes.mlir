@@ -65,3 +65,42 @@ func.func @canonical(%a: tensor<8x64xf16>) -> tensor<8x64xf16> {
   %e = spyre.exp %a : (tensor<8x64xf16>) -> tensor<8x64xf16>
   return %e : tensor<8x64xf16>
 }
+
+// -----
+
+// torch-mlir's attention: the contraction runs on [batch * heads, ...], the
+// softmax between on [batch, heads, ...] through reshapes that split the
+// batch dim. The softmax's ops are rebuilt on the merged dims, so the
+// reshapes cancel and the whole chain has one shape (one layout, one row
+// group).
+// CHECK-LABEL: func.func @merge_split_dims
+// CHECK-SAME: (%[[S:.+]]: tensor<24x64x64xf16>)
+// CHECK-NOT: spyre.reshape
+// CHECK: %[[M:.+]] = spyre.max %[[S]] dim = 2 : tensor<24x64x64xf16> -> tensor<24x64xf16>
+// CHECK: %[[D:.+]] = spyre.sub %[[S]], %[[M]] {{.*}} : (tensor<24x64x64xf16>, tensor<24x64xf16>) -> tensor<24x64x64xf16>
+// CHECK: %[[E:.+]] = spyre.exp %[[D]] : (tensor<24x64x64xf16>) -> tensor<24x64x64xf16>
+// CHECK-NOT: spyre.reshape
+// CHECK: return %[[E]]
+func.func @merge_split_dims(%s: tensor<24x64x64xf16>) -> tensor<24x64x64xf16> {
+  %0 = spyre.reshape %s : tensor<24x64x64xf16> -> tensor<2x12x64x64xf16>
+  %m = spyre.max %0 dim = 3 : tensor<2x12x64x64xf16> -> tensor<2x12x64xf16>
+  %d = spyre.sub %0, %m {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]} : (tensor<2x12x64x64xf16>, tensor<2x12x64xf16>) -> tensor<2x12x64x64xf16>
+  %e = spyre.exp %d : (tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
+  %r = spyre.reshape %e : tensor<2x12x64x64xf16> -> tensor<24x64x64xf16>
+  return %r : tensor<24x64x64xf16>
+}
+
+// -----
+
+// A mask indexed by the batch but not the heads (torch-mlir's [b, 1, 1, k]
+// padding mask) cannot be read on the merged dims: the add stays split (and
+// the pattern, failing, leaves no reshape behind for the driver to loop on).
+// CHECK-LABEL: func.func @mask_keeps_split
+// CHECK: %[[A:.+]] = spyre.add %{{.+}}, %{{.+}} {{.*}} : (tensor<2x12x64x64xf16>, tensor<2x64xf16>) -> tensor<2x12x64x64xf16>
+// CHECK: spyre.exp %[[A]] : (tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
+func.func @mask_keeps_split(%s: tensor<24x64x64xf16>, %mask: tensor<2x64xf16>) -> tensor<2x12x64x64xf16> {
+  %0 = spyre.reshape %s : tensor<24x64x64xf16> -> tensor<2x12x64x64xf16>
+  %a = spyre.add %0, %mask {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]} : (tensor<2x12x64x64xf16>, tensor<2x64xf16>) -> tensor<2x12x64x64xf16>
+  %e = spyre.exp %a : (tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
+  return %e : tensor<2x12x64x64xf16>
+}

@@ -421,3 +421,35 @@ func.func @softmax_by_rows(%arg0: tensor<10x256x256xf16, #spyre.layout<device_si
   %5 = spyre.mul %2, %4 {indexing_maps = [#id3, #rows3, #id3]} : (tensor<10x256x256xf16, #spyre.layout<device_size = [256, 4, 10, 64], stride_map = [256, 64, 65536, 1]>>, tensor<10x256xf16, #spyre.layout<device_size = [256, 1, 10, 64], stride_map = [1, -1, 256, -1]>>) -> tensor<10x256x256xf16, #spyre.layout<device_size = [256, 4, 10, 64], stride_map = [256, 64, 65536, 1]>>
   return %5 : tensor<10x256x256xf16, #spyre.layout<device_size = [256, 4, 10, 64], stride_map = [256, 64, 65536, 1]>>
 }
+
+// -----
+
+// torch-mlir's SDPA on [2, 12, 64, 64]: Q.K^T and P.V run on the batch and
+// heads merged ([24, ...], reshapes of the arguments), V reshaped where
+// P.V reads it - after the softmax began. The reshape (a view) moves up
+// next to its argument, so P.V joins the group: the whole attention is one
+// group, its 24 heads split across 24 of the 32 cores (not 8, the most
+// that divide both), every intermediate in LX.
+// ATT-LABEL: func.func @attention_merged_heads
+// ATT: %[[Q:.*]] = spyre.reshape %arg0
+// ATT-NEXT: %[[K:.*]] = spyre.reshape %arg1
+// ATT-NEXT: %[[V:.*]] = spyre.reshape %arg2
+// ATT-NEXT: spyre.batch_matmul %[[Q]], %[[K]] {{.*}}spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 24, 1, 1, 1>}
+// ATT: spyre.mul {{.*}}spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 24, 1, 1>}
+// ATT-NEXT: spyre.batch_matmul %{{.*}}, %[[V]] {spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 24, 1, 1, 1>}
+func.func @attention_merged_heads(%arg0: tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>, %arg1: tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [1, 4096, 49152, 4096, 64]>>, %arg2: tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>) -> tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>> {
+  %0 = spyre.reshape %arg0 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %1 = spyre.reshape %arg1 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [1, 4096, 49152, 4096, 64]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, 4096, 4096, 64]>>
+  %2 = spyre.batch_matmul %0, %1 {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]} : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, 4096, 4096, 64]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %3 = spyre.max %2 dim = 2 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>
+  %4 = spyre.sub %2, %3 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>) -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %5 = spyre.exp %4 : (tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>) -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %6 = spyre.sum %5 dim = 2 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>
+  %7 = spyre.reciprocal %6 : (tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>) -> tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>
+  %8 = spyre.mul %5, %7 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>) -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %9 = spyre.reshape %arg2 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %10 = spyre.batch_matmul %8, %9 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %11 = spyre.reshape %10 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>
+  return %11 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>
+}
+

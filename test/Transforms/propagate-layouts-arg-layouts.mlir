@@ -49,3 +49,27 @@ func.func @row_statistics_keep_default(%x: tensor<32x4096xf16>) -> tensor<32x409
   %y = spyre.mul %x, %r {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<32x4096xf16>, tensor<32xf16>) -> tensor<32x4096xf16>
   return %y : tensor<32x4096xf16>
 }
+
+// -----
+
+// An argument the device reads only through a reshape (torch-mlir's
+// [batch, heads, ...] read as [batch * heads, ...] by a batch matmul) is
+// laid out as the reshaped tensor would be, seen at its own shape: batch
+// right outside heads (device [.., 2, 12, 64]), so that the reshape's view
+// merges them into one device dim of 24, as a block of the batch dim can
+// cut. The default layout puts the heads outside the rows and the batch
+// inside them: two device dims apart.
+// CHECK-LABEL: func.func @merged_batch
+// CHECK-SAME: %{{.+}}: tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>
+// CHECK-SAME: %{{.+}}: tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [1, 4096, 49152, 4096, 64]>>
+// CHECK: spyre.reshape %{{.+}} -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+// CHECK: spyre.reshape %{{.+}} -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, 4096, 4096, 64]>>
+// CHECK-NOT: spyre.restickify
+// DEFAULT-LABEL: func.func @merged_batch
+// DEFAULT-SAME: %{{.+}}: tensor<2x12x64x64xf16, #spyre.layout<device_size = [12, 64, 1, 2, 64], stride_map = [4096, 64, 64, 49152, 1]>>
+func.func @merged_batch(%q: tensor<2x12x64x64xf16>, %k: tensor<2x12x64x64xf16>) -> tensor<24x64x64xf16> {
+  %0 = spyre.reshape %q : tensor<2x12x64x64xf16> -> tensor<24x64x64xf16>
+  %1 = spyre.reshape %k : tensor<2x12x64x64xf16> -> tensor<24x64x64xf16>
+  %s = spyre.batch_matmul %0, %1 {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]} : tensor<24x64x64xf16>, tensor<24x64x64xf16> -> tensor<24x64x64xf16>
+  return %s : tensor<24x64x64xf16>
+}

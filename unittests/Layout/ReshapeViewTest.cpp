@@ -96,6 +96,32 @@ TEST(ReshapeView, HeadSplitAndMergeAreViews) {
   }
 }
 
+TEST(ReshapeView, AdjacentDeviceDimsOfOneNewDimMerge) {
+  // [2, 12, 256, 64] laid out batch outside heads, both inside the rows
+  // (device [256, 1, 2, 12, 64]): read as [24, 256, 64], the batch and head
+  // dims step along the one new dim 24, one right outside the other
+  // (196608 = 12 * 16384), and merge into one device dim of 24 - what a
+  // block of the 24 can cut. The layout binds unchanged too (two pieces of
+  // host dim 0), so the view must prefer the merged form.
+  SpyreTensorLayout split = llvm::cantFail(
+      SpyreTensorLayout::get({256, 1, 2, 12, 64}, {64, 64, 196608, 16384, 1},
+                             DataFormat::SEN169_FP16));
+  BoundLayout source = bindContiguous(split, {2, 12, 256, 64});
+  ASSERT_TRUE(survivesReshape(split, {24, 256, 64}));
+  SpyreTensorLayout view = llvm::cantFail(reshapeView(source, {24, 256, 64}));
+  EXPECT_EQ(vec(view.getDeviceSize()), (Ints{256, 1, 24, 64}));
+  EXPECT_EQ(vec(view.getStrideMap()), (Ints{64, 64, 16384, 1}));
+  reshape_test::expectSameBytes(source, bindContiguous(view, {24, 256, 64}));
+
+  // The default layout puts the batch inside and the heads outside the rows
+  // (device [12, 256, 1, 2, 64]): the two pieces are apart, nothing merges,
+  // the layout is its own view.
+  SpyreTensorLayout apart = defaultLayout({2, 12, 256, 64});
+  EXPECT_EQ(vec(apart.getDeviceSize()), (Ints{12, 256, 1, 2, 64}));
+  BoundLayout other = bindContiguous(apart, {2, 12, 256, 64});
+  EXPECT_EQ(llvm::cantFail(reshapeView(other, {24, 256, 64})), apart);
+}
+
 TEST(ReshapeView, StickAndPaddingCannotStraddle) {
   // The stick of [4, 64] cannot be read as two dims of 32.
   BoundLayout source = bindContiguous(defaultLayout({4, 64}), {4, 64});

@@ -149,6 +149,14 @@ def SpyreCanonicalizeShapes
     reduction dims adjusted), chains of views are folded, and reshapes
     restore the original shapes where host code or the function boundary
     sees a value, so the function's signature does not change.
+
+    A pointwise op or a reduction that reads, through a reshape, a tensor
+    whose two adjacent dims are one dim of the reshape's input (torch-mlir's
+    attention: the contractions run on `[batch * heads, ...]`, the softmax
+    between them on `[batch, heads, ...]`) is rebuilt on the merged dims
+    when every operand reads both dims, adjacent and in order, or neither;
+    the reshapes then cancel and the chain has one shape. A mask indexed by
+    the batch but not the heads keeps the op split.
   }];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
@@ -162,7 +170,12 @@ def SpyrePropagateLayouts
     attribute; the others are chosen like any value, at no cost (the host
     stickifies an input into whatever layout it gets during the upload, so
     a weight stored `[out, in]` arrives transposed for free), or take the
-    default layout with `arg-layouts=default`. Results are free unless their
+    default layout with `arg-layouts=default`. A free argument the device
+    reads only through a reshape to one shape is laid out as that shape
+    would be, seen at the argument's own (a `[2, 12, s, d]` read as
+    `[24, s, d]` keeps batch and heads adjacent, one device dim after the
+    reshape), when that has the stick the solution chose and no more
+    padding. Results are free unless their
     type or attributes fix one. Each compute op's rule constrains its operands'
     sticks (pointwise: one stick dim for all; matmul: A on k, B and C on n;
     reductions: keep the stick or give a sparse result; views pass layouts

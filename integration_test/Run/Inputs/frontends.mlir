@@ -90,6 +90,28 @@ func.func @attention_generic(%q: tensor<2x4x64x64xf16>, %k: tensor<2x4x64x64xf16
   } -> tensor<2x4x64x64xf16>
   return %s : tensor<2x4x64x64xf16>
 }
+func.func @sdpa_merged_heads(%q: tensor<2x12x64x64xf16>, %k: tensor<2x12x64x64xf16>, %v: tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2x12x64x64xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x12x64x64xf16>, tensor<2x12x64x64xf16>) outs(%f : tensor<2x12x64x64xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %p = arith.mulf %a, %b : f16
+    %r = arith.addf %o, %p : f16
+    linalg.yield %r : f16
+  } -> tensor<2x12x64x64xf16>
+  %e2 = tensor.empty() : tensor<2x12x64x64xf16>
+  %p = linalg.softmax dimension(3) ins(%s : tensor<2x12x64x64xf16>) outs(%e2 : tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
+  %e3 = tensor.empty() : tensor<2x12x64x64xf16>
+  %f3 = linalg.fill ins(%z : f16) outs(%e3 : tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, n)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%p, %v : tensor<2x12x64x64xf16>, tensor<2x12x64x64xf16>) outs(%f3 : tensor<2x12x64x64xf16>) {
+  ^bb0(%a: f16, %b: f16, %oo: f16):
+    %pp = arith.mulf %a, %b : f16
+    %r = arith.addf %oo, %pp : f16
+    linalg.yield %r : f16
+  } -> tensor<2x12x64x64xf16>
+  return %o : tensor<2x12x64x64xf16>
+}
 func.func @matmul_transpose_b_maps(%a: tensor<64x128xf16>, %w: tensor<96x128xf16>) -> tensor<64x96xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<64x96xf16>
