@@ -11,8 +11,10 @@ wall time of that run. Programs: one layer of BERT-base, GPT-2 and
 Llama-2-7B (bench/models.py) at sequence 128, 512 and 2048 (also op by op,
 without --spyre-fuse-row-blocks, side by side); softmax and
 RMSNorm over 8192x4096; softmax 512x1024 on one core; attention over
-[2, 12, 256, 64] in the form torch-mlir exports it (these four also op by
-op, without --spyre-fuse-row-blocks, side by side); and the Llama layer
+[2, 12, 256, 64] in the two forms torch-mlir exports it (generic
+contractions; collapse_shape, batch_matmul and a padding mask) (these also
+op by op, without --spyre-fuse-row-blocks, side by side); and the Llama
+layer
 with its weights stored [out, in] compiled three ways (arg-layouts=auto
 with no attributes, hand-written dim_order = [1, 0], arg-layouts=default).
 """
@@ -104,6 +106,77 @@ def sdpa(batch, heads, seq, dim):
 """
 
 
+def sdpa_mask(batch, heads, seq, dim):
+    """The same attention as torch-mlir decomposes it with a padding mask:
+    tensor.collapse_shape to [batch * heads, ...], linalg.batch_matmul, the
+    scale and a [batch, 1, 1, keys] mask, softmax as generic ops."""
+    n = batch * heads
+    q4 = f"tensor<{batch}x{heads}x{seq}x{dim}xf16>"
+    s4 = f"tensor<{batch}x{heads}x{seq}x{seq}xf16>"
+    r4 = f"tensor<{batch}x{heads}x{seq}x1xf16>"
+    q3 = f"tensor<{n}x{seq}x{dim}xf16>"
+    kt = f"tensor<{n}x{dim}x{seq}xf16>"
+    s3 = f"tensor<{n}x{seq}x{seq}xf16>"
+    mt = f"tensor<{batch}x1x1x{seq}xf16>"
+    i4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+    m4 = "affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>"
+    w4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>"
+    par = '"parallel", "parallel", "parallel", "parallel"'
+    red = '"parallel", "parallel", "parallel", "reduction"'
+    return f"""func.func @sdpa_mask(%q: {q4}, %k: {q4}, %v: {q4}, %mask: {mt}) -> {q4} {{
+  %z = arith.constant 0.0 : f16
+  %ninf = arith.constant -65504.0 : f16
+  %scale = arith.constant {1.0 / dim ** 0.5} : f16
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : {q4} into {q3}
+  %kc = tensor.collapse_shape %k [[0, 1], [2], [3]] : {q4} into {q3}
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : {q4} into {q3}
+  %et = tensor.empty() : {kt}
+  %kt = linalg.transpose ins(%kc : {q3}) outs(%et : {kt}) permutation = [0, 2, 1]
+  %es = tensor.empty() : {s3}
+  %fs = linalg.fill ins(%z : f16) outs(%es : {s3}) -> {s3}
+  %s = linalg.batch_matmul ins(%qc, %kt : {q3}, {kt}) outs(%fs : {s3}) -> {s3}
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [{batch}, {heads}, {seq}, {seq}] : {s3} into {s4}
+  %e4 = tensor.empty() : {s4}
+  %a = linalg.generic {{indexing_maps = [{i4}, {m4}, {i4}], iterator_types = [{par}]}} ins(%s4, %mask : {s4}, {mt}) outs(%e4 : {s4}) {{
+  ^bb0(%x: f16, %m: f16, %o: f16):
+    %y = arith.mulf %x, %scale : f16
+    %w = arith.addf %y, %m : f16
+    linalg.yield %w : f16
+  }} -> {s4}
+  %er = tensor.empty() : {r4}
+  %fr = linalg.fill ins(%ninf : f16) outs(%er : {r4}) -> {r4}
+  %mx = linalg.generic {{indexing_maps = [{i4}, {w4}], iterator_types = [{red}]}} ins(%a : {s4}) outs(%fr : {r4}) {{
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %o : f16
+    linalg.yield %y : f16
+  }} -> {r4}
+  %ex = linalg.generic {{indexing_maps = [{i4}, {w4}, {i4}], iterator_types = [{par}]}} ins(%a, %mx : {s4}, {r4}) outs(%e4 : {s4}) {{
+  ^bb0(%x: f16, %m: f16, %o: f16):
+    %y = arith.subf %x, %m : f16
+    %w = math.exp %y : f16
+    linalg.yield %w : f16
+  }} -> {s4}
+  %fz = linalg.fill ins(%z : f16) outs(%er : {r4}) -> {r4}
+  %sm = linalg.generic {{indexing_maps = [{i4}, {w4}], iterator_types = [{red}]}} ins(%ex : {s4}) outs(%fz : {r4}) {{
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.addf %x, %o : f16
+    linalg.yield %y : f16
+  }} -> {r4}
+  %p = linalg.generic {{indexing_maps = [{i4}, {w4}, {i4}], iterator_types = [{par}]}} ins(%ex, %sm : {s4}, {r4}) outs(%e4 : {s4}) {{
+  ^bb0(%x: f16, %m: f16, %o: f16):
+    %y = arith.divf %x, %m : f16
+    linalg.yield %y : f16
+  }} -> {s4}
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : {s4} into {s3}
+  %eo = tensor.empty() : {q3}
+  %fo = linalg.fill ins(%z : f16) outs(%eo : {q3}) -> {q3}
+  %o = linalg.batch_matmul ins(%pc, %vc : {s3}, {q3}) outs(%fo : {q3}) -> {q3}
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [{batch}, {heads}, {seq}, {dim}] : {q3} into {q4}
+  return %o4 : {q4}
+}}
+"""
+
+
 def measure(bin_dir, tmp, name, text, cores=None, pipeline=None):
     """Compiles (spyre-opt when `pipeline` options are given, else spyre-run
     itself) and times `spyre-run --model-only`."""
@@ -177,6 +250,8 @@ def main():
                             softmax(512, 1024), cores=1))
         rows.append(measure(bin_dir, tmp, "sdpa-2x12x256x64",
                             sdpa(2, 12, 256, 64)))
+        rows.append(measure(bin_dir, tmp, "sdpa-mask-2x12x256x64",
+                            sdpa_mask(2, 12, 256, 64)))
         # The same programs op by op (no row blocks through LX).
         rows.append(measure(bin_dir, tmp, "softmax-8192x4096-op-by-op",
                             softmax(8192, 4096),
@@ -189,6 +264,9 @@ def main():
                             pipeline="cores=1 fuse-row-blocks=false"))
         rows.append(measure(bin_dir, tmp, "sdpa-2x12x256x64-op-by-op",
                             sdpa(2, 12, 256, 64),
+                            pipeline="fuse-row-blocks=false"))
+        rows.append(measure(bin_dir, tmp, "sdpa-mask-2x12x256x64-op-by-op",
+                            sdpa_mask(2, 12, 256, 64),
                             pipeline="fuse-row-blocks=false"))
         weights = [
             ("llama-s128-weights-auto", models.generate("llama", 128),
@@ -242,7 +320,8 @@ def main():
           f"MiB ({'met' if one_core['ddr_mb'] * 1e6 <= 2**20 * 2 else 'NOT met'})")
     for name in [r["program"] for r in layers] + [
             "softmax-8192x4096", "rmsnorm-8192x4096",
-            "softmax-512x1024-1core", "sdpa-2x12x256x64"]:
+            "softmax-512x1024-1core", "sdpa-2x12x256x64",
+            "sdpa-mask-2x12x256x64"]:
         fused, alone = by[name], by[name + "-op-by-op"]
         print(f"fusion through LX: {name} "
               f"{alone['modelled_us'] / fused['modelled_us']:.2f}x "

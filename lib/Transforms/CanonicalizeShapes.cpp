@@ -217,6 +217,12 @@ struct SqueezeConstant : OpRewritePattern<ConstantOp> {
   }
 };
 
+/// The share of a pointwise op's result an operand broadcast to read both
+/// merged dims may have at most (1 / kMaxBroadcastShare): a padding mask
+/// copied once per head is a few kilobytes, a [queries, keys] mask per head
+/// would be the scores' size again.
+constexpr int64_t kMaxBroadcastShare = 16;
+
 /// The dim i of `value` such that `value` is a reshape of a tensor whose
 /// dims are `value`'s with dims i and i + 1 merged into one (a batch dim a
 /// contraction collapsed, split again for its readers), if any.
@@ -291,10 +297,32 @@ struct MergeSplitPointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
     unsigned a = *loop;
     MLIRContext *context = op->getContext();
     Location loc = op->getLoc();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     SmallVector<std::optional<int64_t>> mergeAt;
+    // Operands read along one of the two loops only (a padding mask
+    // [batch, keys] read by [batch, heads, queries, keys] scores): broadcast
+    // along the other first, at the position it then has, when that is small
+    // beside the op's result.
+    SmallVector<std::optional<int64_t>> broadcastAt(maps.size());
     SmallVector<Attribute> newMaps;
     auto newDim = [&](unsigned d) { return d <= a ? d : d - 1; };
-    for (auto [k, map] : llvm::enumerate(maps)) {
+    for (auto [k, original] : llvm::enumerate(maps)) {
+      AffineMap map = original;
+      std::optional<unsigned> atA =
+          map.getResultPosition(getAffineDimExpr(a, context));
+      std::optional<unsigned> atB =
+          map.getResultPosition(getAffineDimExpr(a + 1, context));
+      if (k + 1 < maps.size() && atA.has_value() != atB.has_value()) {
+        unsigned missing = atA ? a + 1 : a;
+        unsigned position = atA ? *atA + 1 : *atB;
+        auto type = cast<RankedTensorType>(op->getOperand(k).getType());
+        if (type.getNumElements() * resultType.getDimSize(missing) *
+                kMaxBroadcastShare >
+            resultType.getNumElements())
+          return failure();
+        map = map.insertResult(getAffineDimExpr(missing, context), position);
+        broadcastAt[k] = position;
+      }
       std::optional<int64_t> at;
       SmallVector<AffineExpr> results;
       for (auto [p, expr] : llvm::enumerate(map.getResults())) {
@@ -322,9 +350,24 @@ struct MergeSplitPointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
     }
     // Every map checked: only now may the IR change.
     SmallVector<Value> operands;
-    for (auto [operand, at] : llvm::zip(op->getOperands(), mergeAt))
-      operands.push_back(at ? mergeDims(rewriter, loc, operand, *at) : operand);
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+      Value value = operand;
+      if (std::optional<int64_t> position = broadcastAt[k]) {
+        auto type = cast<RankedTensorType>(value.getType());
+        SmallVector<int64_t> shape(type.getShape());
+        unsigned missing =
+            maps[k].getResultPosition(getAffineDimExpr(a, context)) ? a + 1 : a;
+        shape.insert(shape.begin() + *position, resultType.getDimSize(missing));
+        unsigned rank = shape.size();
+        AffineMap all = rewriter.getMultiDimIdentityMap(rank);
+        AffineMap read = all.dropResult(*position);
+        value = IdentityOp::create(
+            rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+            ValueRange{value}, rewriter.getAffineMapArrayAttr({read, all}));
+      }
+      operands.push_back(
+          mergeAt[k] ? mergeDims(rewriter, loc, value, *mergeAt[k]) : value);
+    }
     replaceWithReshaped(rewriter, op, operands, mergedType(resultType, a),
                         newMaps);
     return success();

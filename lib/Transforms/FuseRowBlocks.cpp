@@ -247,10 +247,12 @@ struct FuseRowBlocksPass
       signalPassFailure();
   }
 
-  /// Moves every device reshape (a view: no kernel, no copy) right after
-  /// its input is made, so that a group may read it wherever it runs: a
-  /// [batch, heads, ...] value a contraction reads as [batch * heads, ...]
-  /// is reshaped where the contraction is, after the group's first op.
+  /// Moves every device reshape (a view: no kernel, no copy) and broadcast
+  /// (an identity reading fewer dims than it writes: a padding mask copied
+  /// per head) right after its inputs are made, so that a group may read it
+  /// wherever it runs: a [batch, heads, ...] value a contraction reads as
+  /// [batch * heads, ...] is reshaped where the contraction is, after the
+  /// group's first op.
   static void hoistReshapeViews(Block &block);
   /// Every way of cutting `block`'s row-wise ops into blocks the cost
   /// check accepts, the best modelled gain first, those that share no op
@@ -927,23 +929,33 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
 }
 
 void FuseRowBlocksPass::hoistReshapeViews(Block &block) {
-  // Reshapes of the block's arguments go first, in program order.
-  Operation *lastOfArgument = nullptr;
+  // Ops reading only the block's arguments go first, in program order.
+  Operation *lastOfArguments = nullptr;
   for (Operation &op : llvm::make_early_inc_range(block)) {
-    auto reshape = dyn_cast<ReshapeOp>(op);
-    if (!reshape || !isDeviceTensor(reshape.getType()))
+    if (op.getNumResults() != 1 || !isDeviceTensor(op.getResult(0).getType()))
       continue;
-    Value input = reshape.getInput();
-    if (Operation *producer = input.getDefiningOp()) {
-      if (producer->getBlock() == &block)
-        reshape->moveAfter(producer);
-    } else if (cast<BlockArgument>(input).getOwner() == &block) {
-      if (lastOfArgument)
-        reshape->moveAfter(lastOfArgument);
-      else
-        reshape->moveBefore(&block.front());
-      lastOfArgument = reshape;
+    auto identity = dyn_cast<IdentityOp>(op);
+    bool broadcast =
+        identity && identity.getIndexingMapsArray().front().getNumResults() <
+                        identity.getIndexingMapsArray().back().getNumResults();
+    if (!isa<ReshapeOp>(op) && !broadcast)
+      continue;
+    Operation *latest = nullptr;
+    for (Value operand : op.getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (producer && producer->getBlock() == &block &&
+          (!latest || latest->isBeforeInBlock(producer)))
+        latest = producer;
     }
+    if (latest) {
+      op.moveAfter(latest);
+      continue;
+    }
+    if (lastOfArguments)
+      op.moveAfter(lastOfArguments);
+    else
+      op.moveBefore(&block.front());
+    lastOfArguments = &op;
   }
 }
 

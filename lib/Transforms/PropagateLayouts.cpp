@@ -105,7 +105,8 @@ private:
   FailureOr<Value> withKey(int valueId, Key key, Operation *user,
                            unsigned operandIndex);
   FailureOr<LayoutAttr> layoutFor(RankedTensorType type, Key key, Location loc);
-  FailureOr<LayoutAttr> freeArgumentLayout(BlockArgument arg, Key key);
+  FailureOr<LayoutAttr> layoutForReaders(Value value, RankedTensorType type,
+                                         Key key);
   LogicalResult reshapeOnHost(ReshapeOp op, Value input, int resultId,
                               StringRef why);
   LogicalResult finishBoundary();
@@ -196,16 +197,16 @@ FailureOr<LayoutAttr> FunctionPropagation::layoutFor(RankedTensorType type,
   return *layout;
 }
 
-FailureOr<LayoutAttr> FunctionPropagation::freeArgumentLayout(BlockArgument arg,
-                                                              Key key) {
-  auto type = cast<RankedTensorType>(arg.getType());
-  FailureOr<LayoutAttr> fallback = layoutFor(type, key, arg.getLoc());
+FailureOr<LayoutAttr>
+FunctionPropagation::layoutForReaders(Value value, RankedTensorType type,
+                                      Key key) {
+  FailureOr<LayoutAttr> fallback = layoutFor(type, key, value.getLoc());
   if (failed(fallback))
     return failure();
-  // Every device op reading the argument a reshape to one shape: a
+  // Every device op reading the value a reshape to one shape: a
   // [batch, heads, ...] tensor the device reads as [batch * heads, ...].
   std::optional<RankedTensorType> shape;
-  for (Operation *user : arg.getUsers()) {
+  for (Operation *user : value.getUsers()) {
     if (!isDeviceOp(user))
       continue;
     auto reshape = dyn_cast<ReshapeOp>(user);
@@ -216,7 +217,9 @@ FailureOr<LayoutAttr> FunctionPropagation::freeArgumentLayout(BlockArgument arg,
       return *fallback;
     shape = result;
   }
-  if (!shape)
+  // Only a reshape that merges dims: read split ([24, ...] as [2, 12, ...])
+  // the value keeps its own default.
+  if (!shape || shape->getRank() >= type.getRank())
     return *fallback;
   // The reshape's view of the default layout: the stick the plan expects.
   std::optional<int> expected =
@@ -224,9 +227,9 @@ FailureOr<LayoutAttr> FunctionPropagation::freeArgumentLayout(BlockArgument arg,
   if (!expected)
     return *fallback;
   // Laid out as the reshaped tensor would be by default, seen at the
-  // argument's shape: the dims the reshape merges stay adjacent in device
+  // value's shape: the dims the reshape merges stay adjacent in device
   // memory, one device dim of the reshaped tensor (a row group can cut it),
-  // not two the default layout of the argument puts apart. Taken only when
+  // not two the default layout of the value puts apart. Taken only when
   // it has the planned stick and no more padding.
   std::optional<LayoutAttr> reshaped = candidateLayout(*shape, *expected);
   if (!reshaped)
@@ -654,7 +657,8 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
       // An argument in the chosen layout: the upload stickifies into it.
       BlockArgument arg = function.getArgument(free->second);
       auto type = cast<RankedTensorType>(arg.getType());
-      FailureOr<LayoutAttr> layout = freeArgumentLayout(arg, keys[resultId]);
+      FailureOr<LayoutAttr> layout =
+          layoutForReaders(arg, type, keys[resultId]);
       if (failed(layout))
         return failure();
       argumentTypes[free->second] = withLayout(type, *layout);
@@ -738,7 +742,7 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
     }
     if (!layout) {
       FailureOr<LayoutAttr> chosen =
-          layoutFor(withoutLayout(type), keys[resultId], op->getLoc());
+          layoutForReaders(result, withoutLayout(type), keys[resultId]);
       if (failed(chosen))
         return failure();
       layout = *chosen;

@@ -92,15 +92,35 @@ func.func @merge_split_dims(%s: tensor<24x64x64xf16>) -> tensor<24x64x64xf16> {
 
 // -----
 
-// A mask indexed by the batch but not the heads (torch-mlir's [b, 1, 1, k]
-// padding mask) cannot be read on the merged dims: the add stays split (and
-// the pattern, failing, leaves no reshape behind for the driver to loop on).
-// CHECK-LABEL: func.func @mask_keeps_split
-// CHECK: %[[A:.+]] = spyre.add %{{.+}}, %{{.+}} {{.*}} : (tensor<2x12x64x64xf16>, tensor<2x64xf16>) -> tensor<2x12x64x64xf16>
-// CHECK: spyre.exp %[[A]] : (tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
-func.func @mask_keeps_split(%s: tensor<24x64x64xf16>, %mask: tensor<2x64xf16>) -> tensor<2x12x64x64xf16> {
+// A padding mask indexed by the batch but not the heads (torch-mlir's
+// [b, 1, 1, k], squeezed to [b, k]) is broadcast over the heads first (2 x
+// 12 x 64 elements, a 64th of the scores), so that the add reads it on the
+// merged dims too.
+// CHECK-LABEL: func.func @mask_broadcast_per_head
+// CHECK-SAME: (%[[S:.+]]: tensor<24x64x64xf16>, %[[MASK:.+]]: tensor<2x64xf16>)
+// CHECK: %[[B:.+]] = spyre.identity %[[MASK]] {indexing_maps = [#{{[a-z0-9]+}}, #{{[a-z0-9]+}}]} : (tensor<2x64xf16>) -> tensor<2x12x64xf16>
+// CHECK: %[[M:.+]] = spyre.reshape %[[B]] : tensor<2x12x64xf16> -> tensor<24x64xf16>
+// CHECK: %[[A:.+]] = spyre.add %[[S]], %[[M]] {{.*}} : (tensor<24x64x64xf16>, tensor<24x64xf16>) -> tensor<24x64x64xf16>
+// CHECK: spyre.exp %[[A]] : (tensor<24x64x64xf16>) -> tensor<24x64x64xf16>
+func.func @mask_broadcast_per_head(%s: tensor<24x64x64xf16>, %mask: tensor<2x64xf16>) -> tensor<2x12x64x64xf16> {
   %0 = spyre.reshape %s : tensor<24x64x64xf16> -> tensor<2x12x64x64xf16>
   %a = spyre.add %0, %mask {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]} : (tensor<2x12x64x64xf16>, tensor<2x64xf16>) -> tensor<2x12x64x64xf16>
+  %e = spyre.exp %a : (tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
+  return %e : tensor<2x12x64x64xf16>
+}
+
+// -----
+
+// A [b, q, k] mask per query would be copied once per head, as large as the
+// scores themselves: the add stays split (and the pattern, failing, leaves
+// no op behind for the driver to loop on).
+// CHECK-LABEL: func.func @large_mask_keeps_split
+// CHECK-NOT: spyre.identity
+// CHECK: %[[A:.+]] = spyre.add %{{.+}}, %{{.+}} {{.*}} : (tensor<2x12x64x64xf16>, tensor<2x64x64xf16>) -> tensor<2x12x64x64xf16>
+// CHECK: spyre.exp %[[A]] : (tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
+func.func @large_mask_keeps_split(%s: tensor<24x64x64xf16>, %mask: tensor<2x64x64xf16>) -> tensor<2x12x64x64xf16> {
+  %0 = spyre.reshape %s : tensor<24x64x64xf16> -> tensor<2x12x64x64xf16>
+  %a = spyre.add %0, %mask {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]} : (tensor<2x12x64x64xf16>, tensor<2x64x64xf16>) -> tensor<2x12x64x64xf16>
   %e = spyre.exp %a : (tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16>
   return %e : tensor<2x12x64x64xf16>
 }

@@ -453,3 +453,39 @@ func.func @attention_merged_heads(%arg0: tensor<2x12x64x64xf16, #spyre.layout<de
   return %11 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>
 }
 
+
+// -----
+
+// The same attention with torch-mlir's padding mask [2, 1, 1, 64]: the mask
+// is broadcast over the heads (--spyre-canonicalize-shapes) where the add
+// read it, after Q.K^T. The broadcast moves up next to its input, with the
+// reshapes, so the add - and the whole attention - is one group again.
+// ATT-LABEL: func.func @attention_merged_heads_mask
+// ATT: spyre.reshape %arg3
+// ATT-NEXT: %[[B:.*]] = spyre.identity
+// ATT-NEXT: %[[M:.*]] = spyre.reshape %[[B]]
+// ATT: spyre.batch_matmul {{.*}}spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 24, 1, 1, 1>}
+// ATT: spyre.add %{{.*}}, %[[M]] {{.*}}spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 24, 1, 1>}
+// ATT: spyre.batch_matmul {{.*}}spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 24, 1, 1, 1>}
+func.func @attention_merged_heads_mask(%arg0: tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>, %arg1: tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [1, 4096, 49152, 4096, 64]>>, %arg2: tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>, %arg3: tensor<2x1x1x64xf16, #spyre.layout<device_size = [1, 1, 1, 2, 64], stride_map = [-1, -1, 64, 64, 1]>>) -> tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>> {
+  %0 = spyre.constant dense<1.250000e-01> : tensor<f16> -> tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>
+  %1 = spyre.reshape %arg0 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %2 = spyre.reshape %arg1 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [1, 4096, 49152, 4096, 64]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, 4096, 4096, 64]>>
+  %3 = spyre.reshape %arg2 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %4 = spyre.transpose %2 permutation = [0, 2, 1] : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, 4096, 4096, 64]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %5 = spyre.batch_matmul %1, %4 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %6 = spyre.reshape %arg3 : tensor<2x1x1x64xf16, #spyre.layout<device_size = [1, 1, 1, 2, 64], stride_map = [-1, -1, 64, 64, 1]>> -> tensor<2x64xf16, #spyre.layout<device_size = [1, 1, 1, 2, 64], stride_map = [-1, -1, 64, 64, 1]>>
+  %7 = spyre.mul %5, %0 : (tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>) -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %8 = spyre.identity %6 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<2x64xf16, #spyre.layout<device_size = [1, 1, 1, 2, 64], stride_map = [-1, -1, 64, 64, 1]>>) -> tensor<2x12x64xf16, #spyre.layout<device_size = [1, 2, 12, 64], stride_map = [64, 768, 64, 1]>>
+  %9 = spyre.reshape %8 : tensor<2x12x64xf16, #spyre.layout<device_size = [1, 2, 12, 64], stride_map = [64, 768, 64, 1]>> -> tensor<24x64xf16, #spyre.layout<device_size = [1, 24, 64], stride_map = [64, 64, 1]>>
+  %10 = spyre.add %7, %9 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64xf16, #spyre.layout<device_size = [1, 24, 64], stride_map = [64, 64, 1]>>) -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %11 = spyre.max %10 dim = 2 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>
+  %12 = spyre.sub %10, %11 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>) -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %13 = spyre.exp %12 : (tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>) -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %14 = spyre.sum %13 dim = 2 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>
+  %15 = spyre.div %13, %14 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [1, -1, 64, -1]>>) -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %16 = spyre.batch_matmul %15, %3 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>, tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>>
+  %17 = spyre.reshape %16 : tensor<24x64x64xf16, #spyre.layout<device_size = [64, 1, 24, 64], stride_map = [64, 64, 4096, 1]>> -> tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>
+  return %17 : tensor<2x12x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 12, 64], stride_map = [64, 64, 49152, 4096, 1]>>
+}
+

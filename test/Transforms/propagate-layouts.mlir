@@ -381,3 +381,23 @@ func.func @strided_row_block(%x: tensor<256x128xf16>) -> (tensor<64x128xf16>, te
   %a = spyre.abs %c : (tensor<64x128xf16>) -> tensor<64x128xf16>
   return %e, %n, %a : tensor<64x128xf16>, tensor<64x128xf16>, tensor<64x128xf16>
 }
+
+// -----
+
+// A value read only through a reshape that merges its dims (a padding mask
+// broadcast over the heads, read per head as [batch * heads, keys]) is laid
+// out as the merged tensor would be, seen at its own shape: batch right
+// outside heads, so that the reshape's view has one device dim of 24 a
+// block of heads can cut. (Its own default puts the heads outermost and the
+// batch inside: [12, 1, 2, 64].)
+// CHECK-LABEL: func.func @result_read_merged
+// CHECK: spyre.identity %{{.+}} -> tensor<2x12x64xf16, #spyre.layout<device_size = [1, 2, 12, 64], stride_map = [64, 768, 64, 1]>>
+// CHECK: spyre.reshape %{{.+}} -> tensor<24x64xf16, #spyre.layout<device_size = [1, 24, 64], stride_map = [64, 64, 1]>>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#b3 = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @result_read_merged(%m: tensor<2x64xf16>, %s: tensor<24x64x64xf16>) -> tensor<24x64x64xf16> {
+  %b = spyre.identity %m {indexing_maps = [#b3, #id3]} : (tensor<2x64xf16>) -> tensor<2x12x64xf16>
+  %r = spyre.reshape %b : tensor<2x12x64xf16> -> tensor<24x64xf16>
+  %a = spyre.add %s, %r {indexing_maps = [#id3, #b3, #id3]} : (tensor<24x64x64xf16>, tensor<24x64xf16>) -> tensor<24x64x64xf16>
+  return %a : tensor<24x64x64xf16>
+}

@@ -155,8 +155,10 @@ def SpyreCanonicalizeShapes
     attention: the contractions run on `[batch * heads, ...]`, the softmax
     between them on `[batch, heads, ...]`) is rebuilt on the merged dims
     when every operand reads both dims, adjacent and in order, or neither;
-    the reshapes then cancel and the chain has one shape. A mask indexed by
-    the batch but not the heads keeps the op split.
+    the reshapes then cancel and the chain has one shape. An operand read
+    along one of the two dims only (a `[batch, keys]` padding mask) is first
+    broadcast along the other, when that copy is at most a 16th of the op's
+    result; a larger one keeps the op split.
   }];
   let dependentDialects = ["::mlir::spyre::SpyreDialect"];
 }
@@ -170,12 +172,12 @@ def SpyrePropagateLayouts
     attribute; the others are chosen like any value, at no cost (the host
     stickifies an input into whatever layout it gets during the upload, so
     a weight stored `[out, in]` arrives transposed for free), or take the
-    default layout with `arg-layouts=default`. A free argument the device
-    reads only through a reshape to one shape is laid out as that shape
-    would be, seen at the argument's own (a `[2, 12, s, d]` read as
-    `[24, s, d]` keeps batch and heads adjacent, one device dim after the
-    reshape), when that has the stick the solution chose and no more
-    padding. Results are free unless their
+    default layout with `arg-layouts=default`. A free argument or an op's
+    result the device reads only through a reshape that merges dims is laid
+    out as the merged tensor would be, seen at its own shape (a
+    `[2, 12, s, d]` read as `[24, s, d]` keeps batch and heads adjacent, one
+    device dim after the reshape), when that has the stick the solution
+    chose and no more padding. Results are free unless their
     type or attributes fix one. Each compute op's rule constrains its operands'
     sticks (pointwise: one stick dim for all; matmul: A on k, B and C on n;
     reductions: keep the stick or give a sparse result; views pass layouts

@@ -90,6 +90,9 @@ func.func @attention_generic(%q: tensor<2x4x64x64xf16>, %k: tensor<2x4x64x64xf16
   } -> tensor<2x4x64x64xf16>
   return %s : tensor<2x4x64x64xf16>
 }
+// torch-mlir's SDPA: [batch, heads, ...] operands, both contractions as
+// generic ops over five loops, linalg.softmax between (one group on the
+// merged batch dim).
 func.func @sdpa_merged_heads(%q: tensor<2x12x64x64xf16>, %k: tensor<2x12x64x64xf16>, %v: tensor<2x12x64x64xf16>) -> tensor<2x12x64x64xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<2x12x64x64xf16>
@@ -111,6 +114,62 @@ func.func @sdpa_merged_heads(%q: tensor<2x12x64x64xf16>, %k: tensor<2x12x64x64xf
     linalg.yield %r : f16
   } -> tensor<2x12x64x64xf16>
   return %o : tensor<2x12x64x64xf16>
+}
+// The same through collapse_shape, linalg.batch_matmul and a decomposed
+// softmax, with a [batch, 1, 1, keys] padding mask (broadcast per head).
+#sdpa_id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#sdpa_mask4 = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
+#sdpa_row4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @sdpa_padding_mask(%q: tensor<2x12x64x64xf16>, %k: tensor<2x12x64x64xf16>, %v: tensor<2x12x64x64xf16>, %mask: tensor<2x1x1x64xf16>) -> tensor<2x12x64x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %ninf = arith.constant -65504.0 : f16
+  %scale = arith.constant 0.125 : f16
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x12x64x64xf16> into tensor<24x64x64xf16>
+  %kc = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<2x12x64x64xf16> into tensor<24x64x64xf16>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x12x64x64xf16> into tensor<24x64x64xf16>
+  %et = tensor.empty() : tensor<24x64x64xf16>
+  %kt = linalg.transpose ins(%kc : tensor<24x64x64xf16>) outs(%et : tensor<24x64x64xf16>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<24x64x64xf16>
+  %fs = linalg.fill ins(%z : f16) outs(%es : tensor<24x64x64xf16>) -> tensor<24x64x64xf16>
+  %s = linalg.batch_matmul ins(%qc, %kt : tensor<24x64x64xf16>, tensor<24x64x64xf16>) outs(%fs : tensor<24x64x64xf16>) -> tensor<24x64x64xf16>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 12, 64, 64] : tensor<24x64x64xf16> into tensor<2x12x64x64xf16>
+  %e4 = tensor.empty() : tensor<2x12x64x64xf16>
+  %a = linalg.generic {indexing_maps = [#sdpa_id4, #sdpa_mask4, #sdpa_id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s4, %mask : tensor<2x12x64x64xf16>, tensor<2x1x1x64xf16>) outs(%e4 : tensor<2x12x64x64xf16>) {
+  ^bb0(%x: f16, %m: f16, %o: f16):
+    %y = arith.mulf %x, %scale : f16
+    %w = arith.addf %y, %m : f16
+    linalg.yield %w : f16
+  } -> tensor<2x12x64x64xf16>
+  %er = tensor.empty() : tensor<2x12x64x1xf16>
+  %fr = linalg.fill ins(%ninf : f16) outs(%er : tensor<2x12x64x1xf16>) -> tensor<2x12x64x1xf16>
+  %mx = linalg.generic {indexing_maps = [#sdpa_id4, #sdpa_row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a : tensor<2x12x64x64xf16>) outs(%fr : tensor<2x12x64x1xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %o : f16
+    linalg.yield %y : f16
+  } -> tensor<2x12x64x1xf16>
+  %ex = linalg.generic {indexing_maps = [#sdpa_id4, #sdpa_row4, #sdpa_id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %mx : tensor<2x12x64x64xf16>, tensor<2x12x64x1xf16>) outs(%e4 : tensor<2x12x64x64xf16>) {
+  ^bb0(%x: f16, %m: f16, %o: f16):
+    %y = arith.subf %x, %m : f16
+    %w = math.exp %y : f16
+    linalg.yield %w : f16
+  } -> tensor<2x12x64x64xf16>
+  %fz = linalg.fill ins(%z : f16) outs(%er : tensor<2x12x64x1xf16>) -> tensor<2x12x64x1xf16>
+  %sm = linalg.generic {indexing_maps = [#sdpa_id4, #sdpa_row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<2x12x64x64xf16>) outs(%fz : tensor<2x12x64x1xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.addf %x, %o : f16
+    linalg.yield %y : f16
+  } -> tensor<2x12x64x1xf16>
+  %p = linalg.generic {indexing_maps = [#sdpa_id4, #sdpa_row4, #sdpa_id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sm : tensor<2x12x64x64xf16>, tensor<2x12x64x1xf16>) outs(%e4 : tensor<2x12x64x64xf16>) {
+  ^bb0(%x: f16, %m: f16, %o: f16):
+    %y = arith.divf %x, %m : f16
+    linalg.yield %y : f16
+  } -> tensor<2x12x64x64xf16>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<2x12x64x64xf16> into tensor<24x64x64xf16>
+  %eo = tensor.empty() : tensor<24x64x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<24x64x64xf16>) -> tensor<24x64x64xf16>
+  %o = linalg.batch_matmul ins(%pc, %vc : tensor<24x64x64xf16>, tensor<24x64x64xf16>) outs(%fo : tensor<24x64x64xf16>) -> tensor<24x64x64xf16>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 12, 64, 64] : tensor<24x64x64xf16> into tensor<2x12x64x64xf16>
+  return %o4 : tensor<2x12x64x64xf16>
 }
 func.func @matmul_transpose_b_maps(%a: tensor<64x128xf16>, %w: tensor<96x128xf16>) -> tensor<64x96xf16> {
   %cst = arith.constant 0.0 : f16
