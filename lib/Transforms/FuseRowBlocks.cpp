@@ -54,7 +54,9 @@
 //
 // After the blocks, a group whose tensors fit together may run whole, as
 // one group whose ops all split their rows across the cores alike (the
-// most cores that divide the rows evenly: 24 heads on 24 of 32 cores; so that
+// most cores that divide the rows evenly - 24 heads on 24 of 32 cores -, or
+// those that divide both and the rest along the next dim - 4 of 12 heads
+// by 8 blocks of queries -, each a candidate; so that
 // every intermediate's slices match its readers' and may stay in LX,
 // whatever the op), a row input several of its ops read copied into LX
 // once. Those groups (each also without its ops that read a matmul, which
@@ -130,14 +132,27 @@ int64_t deviceBytes(Type type) {
   return layout->deviceBytes();
 }
 
-/// The cores a whole group's `rows` split across: the most of `cores` that
-/// divide them evenly (24 heads on 24 of 32 cores, not 8: cores left idle
-/// cost less than rows done by a quarter of them).
-int64_t rowSplit(int64_t rows, int64_t cores) {
+/// How a whole group's rows split across the cores: the cut dim `split`
+/// ways and the dim after it `next` ways (a softmax's heads and its queries).
+struct RowSplit {
+  int64_t split = 1, next = 1;
+};
+
+/// The splits of a whole group's `rows` across `cores`: the most cores that
+/// divide the rows evenly (24 heads on 24 of 32 cores, not 8: cores left
+/// idle cost less than rows done by a quarter of them), or, with `spread`,
+/// as many as divide both and the rest of the cores along the next dim (8
+/// heads by 4 blocks of queries: every core busy, each head's K and V read
+/// by four).
+RowSplit rowSplit(int64_t rows, int64_t cores, bool spread) {
+  if (spread) {
+    int64_t split = std::gcd(rows, cores);
+    return {split, cores / split};
+  }
   for (int64_t split = std::min(rows, cores); split > 1; --split)
     if (rows % split == 0)
-      return split;
-  return 1;
+      return {split, 1};
+  return {};
 }
 
 /// The splits of a block copy `type` (cut along host dim `cut`) across
@@ -402,21 +417,36 @@ struct WholeGroup {
   }
 
   /// Splits `op`'s rows (the op dim its result indexes at host dim `cut`)
-  /// `split` ways across the cores, and no other dim; undone by undo().
-  void hintRows(Operation *op, unsigned cut, int64_t split) {
+  /// `split.split` ways across the cores and the op dim at host dim
+  /// `cut + 1` `split.next` ways, and no other dim; undone by undo().
+  /// False (nothing changed) when the op has no such dim to split.
+  bool hintRows(Operation *op, unsigned cut, RowSplit split) {
     AffineMap result =
         cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
     SmallVector<int64_t> splits(result.getNumDims(), 1);
-    splits[cast<AffineDimExpr>(result.getResult(cut)).getPosition()] = split;
+    splits[cast<AffineDimExpr>(result.getResult(cut)).getPosition()] =
+        split.split;
+    if (split.next > 1) {
+      AffineDimExpr next =
+          cut + 1 < result.getNumResults()
+              ? dyn_cast<AffineDimExpr>(result.getResult(cut + 1))
+              : nullptr;
+      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      if (!next || type.getDimSize(cut + 1) % split.next != 0)
+        return false;
+      splits[next.getPosition()] = split.next;
+    }
     op->setAttr(SpyreDialect::kWorkDivisionAttrName,
                 DenseI64ArrayAttr::get(op->getContext(), splits));
     hinted.push_back(op);
+    return true;
   }
 
   /// Applies the group; nullopt (nothing changed) when an op's result does
   /// not index the cut dim with a plain loop.
   static std::optional<WholeGroup> apply(ArrayRef<RowOp> group, unsigned cut,
-                                         int64_t numCores, IntegerAttr id) {
+                                         int64_t numCores, bool spread,
+                                         IntegerAttr id) {
     WholeGroup whole;
     llvm::SmallPtrSet<Operation *, 16> members;
     for (const RowOp &r : group) {
@@ -451,11 +481,14 @@ struct WholeGroup {
       whole.ops.push_back(r.op);
     int64_t rows =
         cast<RankedTensorType>(first->getResult(0).getType()).getDimSize(cut);
-    int64_t split = rowSplit(rows, numCores);
+    RowSplit split = rowSplit(rows, numCores, spread);
     for (Operation *op : whole.ops) {
       op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
-      if (!op->hasAttr(SpyreDialect::kWorkDivisionAttrName))
-        whole.hintRows(op, cut, split);
+      if (!op->hasAttr(SpyreDialect::kWorkDivisionAttrName) &&
+          !whole.hintRows(op, cut, split)) {
+        whole.undo();
+        return std::nullopt;
+      }
     }
     return whole;
   }
@@ -480,7 +513,7 @@ struct WholeGroup {
   /// and the LayerNorm after them); false (nothing changed) when a result
   /// does not index the cut dim with a plain loop.
   bool absorb(ArrayRef<Operation *> producers, unsigned cut, int64_t numCores,
-              IntegerAttr id) {
+              bool spread, IntegerAttr id) {
     if (llvm::any_of(producers, [&](Operation *op) {
           return !indexesCut(op, cut) ||
                  op->hasAttr(SpyreDialect::kWorkDivisionAttrName);
@@ -492,7 +525,8 @@ struct WholeGroup {
       relabeled.push_back(
           {op, op->getAttr(SpyreDialect::kFusionGroupAttrName)});
       op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
-      hintRows(op, cut, rowSplit(rows, numCores));
+      if (!hintRows(op, cut, rowSplit(rows, numCores, spread)))
+        return false;
     }
     // An input the group copied into LX once for its readers is now made
     // there.
@@ -698,6 +732,8 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     /// with fusion group `producersGroup`), joined to the row group.
     SmallVector<Operation *> producers;
     Attribute producersGroup;
+    /// The rows split as rowSplit's `spread` gives.
+    bool spread = false;
   };
   SmallVector<Candidate> candidates;
   for (Operation &op : block)
@@ -741,11 +777,23 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
         // The group with what only it reads joined (a projection, or the
         // projection's epilogue group of its bias and the residual add,
         // before a LayerNorm): their outputs may then stay in LX too.
-        if (std::optional<std::pair<SmallVector<Operation *>, Attribute>>
-                producers = producersOf(block, members))
-          candidates.push_back(
-              {group, cut, 0, nullptr, producers->first, producers->second});
-        candidates.push_back({std::move(group), cut, 0});
+        // Each with its rows on the most cores that divide them, and, when
+        // that leaves cores idle, spread over the next dim too.
+        int64_t rows =
+            cast<RankedTensorType>(group.front().op->getResult(0).getType())
+                .getDimSize(cut);
+        SmallVector<bool, 2> spreads = {false};
+        if (rowSplit(rows, numCores, false).split < numCores &&
+            rowSplit(rows, numCores, true).next > 1)
+          spreads.push_back(true);
+        std::optional<std::pair<SmallVector<Operation *>, Attribute>>
+            producers = producersOf(block, members);
+        for (bool spread : spreads) {
+          if (producers)
+            candidates.push_back({group, cut, 0, nullptr, producers->first,
+                                  producers->second, spread});
+          candidates.push_back({group, cut, 0, nullptr, {}, {}, spread});
+        }
       }
     }
   if (candidates.empty())
@@ -764,9 +812,9 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     if (c.matmul)
       return std::optional<WholeGroup>(WholeGroup::epilogue(c.matmul, id));
     std::optional<WholeGroup> whole =
-        WholeGroup::apply(c.group, c.cut, numCores, id);
+        WholeGroup::apply(c.group, c.cut, numCores, c.spread, id);
     if (whole && !c.producers.empty() &&
-        !whole->absorb(c.producers, c.cut, numCores, id)) {
+        !whole->absorb(c.producers, c.cut, numCores, c.spread, id)) {
       whole->undo();
       return std::optional<WholeGroup>();
     }

@@ -197,51 +197,134 @@ FailureOr<LayoutAttr> FunctionPropagation::layoutFor(RankedTensorType type,
   return *layout;
 }
 
+/// `layout` of host tensor `from` seen through `view` (a reshape or a
+/// transpose), as a tensor of shape `to`: forwards (`from` is the view's
+/// input) or, with `backwards`, the input's layout the view shows as
+/// `layout` of its result `from`.
+static FailureOr<LayoutAttr> seenThrough(Operation *view, RankedTensorType from,
+                                         LayoutAttr layout,
+                                         ArrayRef<int64_t> to, bool backwards) {
+  if (isa<ReshapeOp>(view))
+    return reshapeViewLayout(withLayout(from, layout), to);
+  llvm::Expected<BoundLayout> bound = bindLayout(withLayout(from, layout));
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return failure();
+  }
+  SmallVector<int64_t> perm(cast<TransposeOp>(view).getPermutation());
+  if (backwards)
+    for (auto [i, p] :
+         llvm::enumerate(cast<TransposeOp>(view).getPermutation()))
+      perm[p] = static_cast<int64_t>(i);
+  llvm::Expected<SpyreTensorLayout> transposed = transposeView(*bound, perm);
+  if (!transposed) {
+    llvm::consumeError(transposed.takeError());
+    return failure();
+  }
+  return LayoutAttr::get(view->getContext(), *transposed,
+                         from.getElementType());
+}
+
 FailureOr<LayoutAttr>
 FunctionPropagation::layoutForReaders(Value value, RankedTensorType type,
                                       Key key) {
   FailureOr<LayoutAttr> fallback = layoutFor(type, key, value.getLoc());
   if (failed(fallback))
     return failure();
-  // Every device op reading the value a reshape to one shape: a
-  // [batch, heads, ...] tensor the device reads as [batch * heads, ...].
-  std::optional<RankedTensorType> shape;
-  for (Operation *user : value.getUsers()) {
-    if (!isDeviceOp(user))
-      continue;
-    auto reshape = dyn_cast<ReshapeOp>(user);
-    if (!reshape)
-      return *fallback;
-    auto result = withoutLayout(cast<RankedTensorType>(reshape.getType()));
-    if (shape && *shape != result)
-      return *fallback;
-    shape = result;
+  // The views the device reads the value through, one after another, each
+  // the only way the value before it is read (several equal views count as
+  // one): torch-mlir's [batch * seq, heads * dim] projection read as
+  // [batch, seq, heads, dim], transposed to [batch, heads, seq, dim] and
+  // merged to [batch * heads, seq, dim] for a batch matmul.
+  SmallVector<Operation *> chain;
+  Value current = value;
+  while (true) {
+    Operation *next = nullptr;
+    for (Operation *user : current.getUsers()) {
+      if (!isDeviceOp(user))
+        continue;
+      if (!isa<ReshapeOp, TransposeOp>(user) ||
+          (next &&
+           (next->getName() != user->getName() ||
+            next->getResult(0).getType() != user->getResult(0).getType() ||
+            next->getAttrDictionary() != user->getAttrDictionary()))) {
+        next = nullptr;
+        break;
+      }
+      next = user;
+    }
+    if (!next)
+      break;
+    chain.push_back(next);
+    current = next->getResult(0);
   }
-  // Only a reshape that merges dims: read split ([24, ...] as [2, 12, ...])
-  // the value keeps its own default.
-  if (!shape || shape->getRank() >= type.getRank())
+  // A device op must compute with what the views show (a result only
+  // returned may take any layout: the caller unstickifies it).
+  if (llvm::none_of(current.getUsers(),
+                    [](Operation *u) { return isDeviceOp(u); }))
     return *fallback;
-  // The reshape's view of the default layout: the stick the plan expects.
-  std::optional<int> expected =
-      reshapeViewKey(type, *fallback, shape->getShape());
-  if (!expected)
+  // Only the chain up to its last reshape that merges dims: read split
+  // ([24, ...] as [2, 12, ...]) the value keeps its own default.
+  while (!chain.empty()) {
+    auto reshape = dyn_cast<ReshapeOp>(chain.back());
+    if (reshape &&
+        cast<RankedTensorType>(reshape.getType()).getRank() <
+            cast<RankedTensorType>(reshape.getInput().getType()).getRank())
+      break;
+    chain.pop_back();
+  }
+  if (chain.empty())
     return *fallback;
-  // Laid out as the reshaped tensor would be by default, seen at the
-  // value's shape: the dims the reshape merges stay adjacent in device
-  // memory, one device dim of the reshaped tensor (a row group can cut it),
-  // not two the default layout of the value puts apart. Taken only when
-  // it has the planned stick and no more padding.
-  std::optional<LayoutAttr> reshaped = candidateLayout(*shape, *expected);
-  if (!reshaped)
+  // The default layout seen through the chain: the sticks the plan expects
+  // at every link.
+  SmallVector<RankedTensorType> types = {type};
+  SmallVector<Key> expected;
+  LayoutAttr seen = *fallback;
+  for (Operation *view : chain) {
+    auto viewType =
+        withoutLayout(cast<RankedTensorType>(view->getResult(0).getType()));
+    FailureOr<LayoutAttr> next = seenThrough(
+        view, types.back(), seen, viewType.getShape(), /*backwards=*/false);
+    types.push_back(viewType);
+    if (failed(next))
+      return *fallback;
+    FailureOr<Key> k = keyOf(withLayout(types.back(), *next));
+    if (failed(k))
+      return *fallback;
+    expected.push_back(*k);
+    seen = *next;
+  }
+  // Laid out as the last view's tensor would be by default, seen back at
+  // the value's shape: the dims the last reshape merges stay adjacent in
+  // device memory, one device dim of the merged tensor (a row group can cut
+  // it), not two the value's default layout puts apart. Taken only when it
+  // has the planned sticks everywhere and no more padding.
+  std::optional<LayoutAttr> wanted =
+      candidateLayout(types.back(), expected.back());
+  if (!wanted)
     return *fallback;
-  FailureOr<LayoutAttr> view =
-      reshapeViewLayout(withLayout(*shape, *reshaped), type.getShape());
-  if (failed(view))
-    return *fallback;
-  auto viewType = withLayout(type, *view);
-  FailureOr<Key> viewKey = keyOf(viewType);
-  llvm::Expected<SpyreTensorLayout> stl =
-      view->getLayout(type.getElementType());
+  LayoutAttr back = *wanted;
+  for (size_t i = chain.size(); i-- > 0;) {
+    FailureOr<LayoutAttr> previous =
+        seenThrough(chain[i], types[i + 1], back, types[i].getShape(),
+                    /*backwards=*/true);
+    if (failed(previous))
+      return *fallback;
+    back = *previous;
+  }
+  seen = back;
+  for (auto [i, view] : llvm::enumerate(chain)) {
+    FailureOr<LayoutAttr> next = seenThrough(
+        view, types[i], seen, types[i + 1].getShape(), /*backwards=*/false);
+    if (failed(next))
+      return *fallback;
+    FailureOr<Key> k = keyOf(withLayout(types[i + 1], *next));
+    if (failed(k) || *k != expected[i])
+      return *fallback;
+    seen = *next;
+  }
+  FailureOr<Key> backKey = keyOf(withLayout(type, back));
+  llvm::Expected<SpyreTensorLayout> stl = back.getLayout(type.getElementType());
   if (!stl) {
     llvm::consumeError(stl.takeError());
     return *fallback;
@@ -253,11 +336,10 @@ FunctionPropagation::layoutForReaders(Value value, RankedTensorType type,
     return *fallback;
   }
   // The same bytes: keep the default's form (its size-1 dims).
-  if (sameDeviceBytes(*base, *stl) || failed(viewKey) || *viewKey != key ||
-      stl->numDeviceElements() > candidateElements(type, key) ||
-      reshapeViewKey(type, *view, shape->getShape()) != expected)
+  if (sameDeviceBytes(*base, *stl) || failed(backKey) || *backKey != key ||
+      stl->numDeviceElements() > candidateElements(type, key))
     return *fallback;
-  return *view;
+  return back;
 }
 
 int FunctionPropagation::addValue(Value value, int producer, int result) {

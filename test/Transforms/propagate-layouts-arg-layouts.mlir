@@ -73,3 +73,28 @@ func.func @merged_batch(%q: tensor<2x12x64x64xf16>, %k: tensor<2x12x64x64xf16>) 
   %s = spyre.batch_matmul %0, %1 {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]} : tensor<24x64x64xf16>, tensor<24x64x64xf16> -> tensor<24x64x64xf16>
   return %s : tensor<24x64x64xf16>
 }
+
+// -----
+
+// torch-mlir's head split at batch 2: a [batch * seq, heads * dim]
+// projection read as [batch, seq, heads, dim], transposed to [batch, heads,
+// seq, dim] and merged to [batch * heads, seq, dim] for a batch matmul. The
+// argument is laid out as the merged tensor would be, seen back through the
+// chain of views: batch right outside heads (device [64, 1, 2, 4, 64],
+// stride 16384 = 4 x 4096 after the transpose), so the batch matmul reads
+// one device dim of 8. The default puts all heads outermost ([4, 128, 64]):
+// the 8 would be two device dims apart.
+// CHECK-LABEL: func.func @head_split_batch
+// CHECK-SAME: %{{.+}}: tensor<128x256xf16, #spyre.layout<device_size = [64, 1, 2, 4, 64], stride_map = [256, 64, 16384, 64, 1]>>
+// CHECK: spyre.transpose {{.*}} -> tensor<2x4x64x64xf16, #spyre.layout<device_size = [64, 1, 2, 4, 64], stride_map = [64, 64, 16384, 4096, 1]>>
+// CHECK: spyre.reshape {{.*}} -> tensor<8x64x64xf16, #spyre.layout<device_size = [64, 1, 8, 64], stride_map = [64, 64, 4096, 1]>>
+// CHECK-NOT: spyre.restickify
+// DEFAULT-LABEL: func.func @head_split_batch
+// DEFAULT-SAME: %{{.+}}: tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+func.func @head_split_batch(%q: tensor<128x256xf16>, %k: tensor<8x64x64xf16>) -> tensor<8x64x64xf16> {
+  %0 = spyre.reshape %q : tensor<128x256xf16> -> tensor<2x64x4x64xf16>
+  %1 = spyre.transpose %0 permutation = [0, 2, 1, 3] : tensor<2x64x4x64xf16> -> tensor<2x4x64x64xf16>
+  %2 = spyre.reshape %1 : tensor<2x4x64x64xf16> -> tensor<8x64x64xf16>
+  %s = spyre.batch_matmul %2, %k : tensor<8x64x64xf16>, tensor<8x64x64xf16> -> tensor<8x64x64xf16>
+  return %s : tensor<8x64x64xf16>
+}

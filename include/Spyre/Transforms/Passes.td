@@ -173,11 +173,14 @@ def SpyrePropagateLayouts
     stickifies an input into whatever layout it gets during the upload, so
     a weight stored `[out, in]` arrives transposed for free), or take the
     default layout with `arg-layouts=default`. A free argument or an op's
-    result the device reads only through a reshape that merges dims is laid
-    out as the merged tensor would be, seen at its own shape (a
-    `[2, 12, s, d]` read as `[24, s, d]` keeps batch and heads adjacent, one
-    device dim after the reshape), when that has the stick the solution
-    chose and no more padding. Results are free unless their
+    result the device reads only through a chain of views (reshapes,
+    transposes) ending in a reshape that merges dims, whose merged tensor a
+    device op computes with, is laid out as the merged tensor would be,
+    seen back through the chain (a `[2, 12, s, d]` read as `[24, s, d]`, or
+    torch-mlir's `[2 * s, 12 * d]` projection split into heads, transposed
+    and merged, keeps batch and heads adjacent: one device dim of 24), when
+    that has the sticks the solution chose and no more padding. Results are
+    free unless their
     type or attributes fix one. Each compute op's rule constrains its operands'
     sticks (pointwise: one stick dim for all; matmul: A on k, B and C on n;
     reductions: keep the stick or give a sparse result; views pass layouts
@@ -296,7 +299,11 @@ def SpyreFuseRowBlocks
     Groups that fit: a group whose tensors fit the cores' LX together may
     run whole as one group, every op's rows split across the cores alike
     (`spyre.work_division`, so each intermediate's slices match its
-    readers') and an input several of its ops read copied into LX once
+    readers': over the most cores that divide the rows, or over those that
+    divide both and the rest of the cores along the next dim - 12 heads 4
+    ways, their queries 8 ways -, each a candidate; device reshapes and
+    broadcasts first move up next to their inputs, so that a group may read
+    them wherever it runs) and an input several of its ops read copied into LX once
     (`spyre.identity`). These groups and the matmul epilogues below (a bias
     add belongs to one or the other) are costed on the whole function with
     the kernel model (every kernel divided and kept in LX as the later

@@ -171,6 +171,89 @@ func.func @sdpa_padding_mask(%q: tensor<2x12x64x64xf16>, %k: tensor<2x12x64x64xf
   %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 12, 64, 64] : tensor<24x64x64xf16> into tensor<2x12x64x64xf16>
   return %o4 : tensor<2x12x64x64xf16>
 }
+// torch-mlir's attention at batch 2 from its projections: [batch * seq,
+// heads * dim] outputs split into heads, transposed and merged to
+// [batch * heads, ...] for the batch matmuls.
+func.func @attention_projected_batch2(%x: tensor<128x256xf16>, %wq: tensor<256x256xf16>, %wk: tensor<256x256xf16>, %wv: tensor<256x256xf16>, %mask: tensor<2x1x1x64xf16>) -> tensor<128x256xf16> {
+  %c0 = arith.constant 0.0 : f16
+  %etq = tensor.empty() : tensor<256x256xf16>
+  %wqt = linalg.transpose ins(%wq : tensor<256x256xf16>) outs(%etq : tensor<256x256xf16>) permutation = [1, 0]
+  %eoq = tensor.empty() : tensor<128x256xf16>
+  %fq = linalg.fill ins(%c0 : f16) outs(%eoq : tensor<128x256xf16>) -> tensor<128x256xf16>
+  %q = linalg.matmul ins(%x, %wqt : tensor<128x256xf16>, tensor<256x256xf16>) outs(%fq : tensor<128x256xf16>) -> tensor<128x256xf16>
+  %etk = tensor.empty() : tensor<256x256xf16>
+  %wkt = linalg.transpose ins(%wk : tensor<256x256xf16>) outs(%etk : tensor<256x256xf16>) permutation = [1, 0]
+  %eok = tensor.empty() : tensor<128x256xf16>
+  %fk = linalg.fill ins(%c0 : f16) outs(%eok : tensor<128x256xf16>) -> tensor<128x256xf16>
+  %k = linalg.matmul ins(%x, %wkt : tensor<128x256xf16>, tensor<256x256xf16>) outs(%fk : tensor<128x256xf16>) -> tensor<128x256xf16>
+  %etv = tensor.empty() : tensor<256x256xf16>
+  %wvt = linalg.transpose ins(%wv : tensor<256x256xf16>) outs(%etv : tensor<256x256xf16>) permutation = [1, 0]
+  %eov = tensor.empty() : tensor<128x256xf16>
+  %fv = linalg.fill ins(%c0 : f16) outs(%eov : tensor<128x256xf16>) -> tensor<128x256xf16>
+  %v = linalg.matmul ins(%x, %wvt : tensor<128x256xf16>, tensor<256x256xf16>) outs(%fv : tensor<128x256xf16>) -> tensor<128x256xf16>
+  %cst0 = arith.constant 0.000000e+00 : f16
+  %ninf = arith.constant 0xFC00 : f16
+  %scale = arith.constant 1.250000e-01 : f16
+  %q4 = tensor.expand_shape %q [[0, 1], [2, 3]] output_shape [2, 64, 4, 64] : tensor<128x256xf16> into tensor<2x64x4x64xf16>
+  %k4 = tensor.expand_shape %k [[0, 1], [2, 3]] output_shape [2, 64, 4, 64] : tensor<128x256xf16> into tensor<2x64x4x64xf16>
+  %v4 = tensor.expand_shape %v [[0, 1], [2, 3]] output_shape [2, 64, 4, 64] : tensor<128x256xf16> into tensor<2x64x4x64xf16>
+  %e0 = tensor.empty() : tensor<2x4x64x64xf16>
+  %ek = tensor.empty() : tensor<2x4x64x64xf16>
+  %qt = linalg.transpose ins(%q4 : tensor<2x64x4x64xf16>) outs(%e0 : tensor<2x4x64x64xf16>) permutation = [0, 2, 1, 3]
+  %kt = linalg.transpose ins(%k4 : tensor<2x64x4x64xf16>) outs(%ek : tensor<2x4x64x64xf16>) permutation = [0, 2, 3, 1]
+  %vt = linalg.transpose ins(%v4 : tensor<2x64x4x64xf16>) outs(%e0 : tensor<2x4x64x64xf16>) permutation = [0, 2, 1, 3]
+  %q3 = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<2x4x64x64xf16> into tensor<8x64x64xf16>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x4x64x64xf16> into tensor<8x64x64xf16>
+  %v3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<2x4x64x64xf16> into tensor<8x64x64xf16>
+  %e1 = tensor.empty() : tensor<8x64x64xf16>
+  %z1 = linalg.fill ins(%cst0 : f16) outs(%e1 : tensor<8x64x64xf16>) -> tensor<8x64x64xf16>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<8x64x64xf16>, tensor<8x64x64xf16>) outs(%z1 : tensor<8x64x64xf16>) -> tensor<8x64x64xf16>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 4, 64, 64] : tensor<8x64x64xf16> into tensor<2x4x64x64xf16>
+  %es = tensor.empty() : tensor<2x4x64x64xf16>
+  %scaled = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s4, %scale : tensor<2x4x64x64xf16>, f16) outs(%es : tensor<2x4x64x64xf16>) {
+  ^bb0(%in: f16, %c: f16, %out: f16):
+    %m = arith.mulf %in, %c : f16
+    linalg.yield %m : f16
+  } -> tensor<2x4x64x64xf16>
+  %masked = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%scaled, %mask : tensor<2x4x64x64xf16>, tensor<2x1x1x64xf16>) outs(%es : tensor<2x4x64x64xf16>) {
+  ^bb0(%in: f16, %mk: f16, %out: f16):
+    %a = arith.addf %in, %mk : f16
+    linalg.yield %a : f16
+  } -> tensor<2x4x64x64xf16>
+  %e2 = tensor.empty() : tensor<2x4x64x1xf16>
+  %mx0 = linalg.fill ins(%ninf : f16) outs(%e2 : tensor<2x4x64x1xf16>) -> tensor<2x4x64x1xf16>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%masked : tensor<2x4x64x64xf16>) outs(%mx0 : tensor<2x4x64x1xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %m = arith.maximumf %in, %out : f16
+    linalg.yield %m : f16
+  } -> tensor<2x4x64x1xf16>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%masked, %mx : tensor<2x4x64x64xf16>, tensor<2x4x64x1xf16>) outs(%es : tensor<2x4x64x64xf16>) {
+  ^bb0(%in: f16, %m: f16, %out: f16):
+    %dd = arith.subf %in, %m : f16
+    %xe = math.exp %dd : f16
+    linalg.yield %xe : f16
+  } -> tensor<2x4x64x64xf16>
+  %sm0 = linalg.fill ins(%cst0 : f16) outs(%e2 : tensor<2x4x64x1xf16>) -> tensor<2x4x64x1xf16>
+  %sm = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<2x4x64x64xf16>) outs(%sm0 : tensor<2x4x64x1xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %a = arith.addf %in, %out : f16
+    linalg.yield %a : f16
+  } -> tensor<2x4x64x1xf16>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sm : tensor<2x4x64x64xf16>, tensor<2x4x64x1xf16>) outs(%es : tensor<2x4x64x64xf16>) {
+  ^bb0(%in: f16, %s1: f16, %out: f16):
+    %dv = arith.divf %in, %s1 : f16
+    linalg.yield %dv : f16
+  } -> tensor<2x4x64x64xf16>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<2x4x64x64xf16> into tensor<8x64x64xf16>
+  %eo = tensor.empty() : tensor<8x64x64xf16>
+  %zo = linalg.fill ins(%cst0 : f16) outs(%eo : tensor<8x64x64xf16>) -> tensor<8x64x64xf16>
+  %o = linalg.batch_matmul ins(%p3, %v3 : tensor<8x64x64xf16>, tensor<8x64x64xf16>) outs(%zo : tensor<8x64x64xf16>) -> tensor<8x64x64xf16>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 4, 64, 64] : tensor<8x64x64xf16> into tensor<2x4x64x64xf16>
+  %e3 = tensor.empty() : tensor<2x64x4x64xf16>
+  %ot = linalg.transpose ins(%o4 : tensor<2x4x64x64xf16>) outs(%e3 : tensor<2x64x4x64xf16>) permutation = [0, 2, 1, 3]
+  %r = tensor.collapse_shape %ot [[0, 1], [2, 3]] : tensor<2x64x4x64xf16> into tensor<128x256xf16>
+  return %r : tensor<128x256xf16>
+}
 func.func @matmul_transpose_b_maps(%a: tensor<64x128xf16>, %w: tensor<96x128xf16>) -> tensor<64x96xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<64x96xf16>
