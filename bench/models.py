@@ -45,16 +45,21 @@ def t(*shape):
     return "tensor<" + "x".join(str(s) for s in shape) + "xf16>"
 
 
-def generate(model, s, weight_dim_order=False):
+def generate(model, s, weight_dim_order=False, layers=1):
+    """One layer, or `layers` of them one after another in one function (a
+    whole model as torch-mlir exports it: each layer's weights its own
+    arguments, prefixed l0_, l1_, ...)."""
     d, h, f, norm, act = MODELS[model]
     dh = d // h
     w = Writer()
     e = w.emit
     params = [f"%x: {t(s, d)}", f"%mask: {t(s, s)}"]
 
+    prefix = [""]
+
     def param(name, *shape):
-        params.append(f"%{name}: {t(*shape)}")
-        return f"%{name}"
+        params.append(f"%{prefix[0]}{name}: {t(*shape)}")
+        return f"%{prefix[0]}{name}"
 
     def empty(*shape):
         v = w.fresh("e")
@@ -245,18 +250,21 @@ def generate(model, s, weight_dim_order=False):
         e(f"}} -> {t(s, f)}")
         return linear(y, f, d, "down", False)
 
-    x = "%x"
-    if model == "bert":  # post-LN
-        a = layernorm(add(x, attention(x, True)), "ln1")
-        up = gelu(linear(a, d, f, "up", True))
-        out = layernorm(add(a, linear(up, f, d, "down", True)), "ln2")
-    elif model == "gpt2":  # pre-LN
-        r1 = add(x, attention(layernorm(x, "ln1"), True))
-        up = gelu(linear(layernorm(r1, "ln2"), d, f, "up", True))
-        out = add(r1, linear(up, f, d, "down", True))
-    else:  # llama: pre-RMSNorm, SwiGLU
-        r1 = add(x, attention(rmsnorm(x, "rms1"), False))
-        out = add(r1, swiglu(rmsnorm(r1, "rms2")))
+    out = "%x"
+    for layer in range(layers):
+        x = out
+        prefix[0] = f"l{layer}_" if layers > 1 else ""
+        if model == "bert":  # post-LN
+            a = layernorm(add(x, attention(x, True)), "ln1")
+            up = gelu(linear(a, d, f, "up", True))
+            out = layernorm(add(a, linear(up, f, d, "down", True)), "ln2")
+        elif model == "gpt2":  # pre-LN
+            r1 = add(x, attention(layernorm(x, "ln1"), True))
+            up = gelu(linear(layernorm(r1, "ln2"), d, f, "up", True))
+            out = add(r1, linear(up, f, d, "down", True))
+        else:  # llama: pre-RMSNorm, SwiGLU
+            r1 = add(x, attention(rmsnorm(x, "rms1"), False))
+            out = add(r1, swiglu(rmsnorm(r1, "rms2")))
 
     head = [
         "#id = affine_map<(d0, d1) -> (d0, d1)>",
@@ -291,8 +299,11 @@ def main():
     parser.add_argument("--weight-dim-order", action="store_true",
                         help="annotate every weight with spyre.dim_order = "
                         "[1, 0] (its transposed layout, chosen by hand)")
+    parser.add_argument("--layers", type=int, default=1,
+                        help="layers one after another in one function")
     args = parser.parse_args()
-    sys.stdout.write(generate(args.model, args.seq, args.weight_dim_order))
+    sys.stdout.write(generate(args.model, args.seq, args.weight_dim_order,
+                              args.layers))
 
 
 if __name__ == "__main__":

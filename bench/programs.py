@@ -9,6 +9,7 @@ units), program utilisation (roofline / modelled time) and DDR traffic over
 the compulsory traffic, from `spyre-run --model-only --stats-json`, and the
 wall time of that run. Programs: one layer of BERT-base, GPT-2 and
 Llama-2-7B (bench/models.py) at sequence 128, 512 and 2048 (also op by op,
+and BERT's 12 layers at sequence 128 in one function,
 without --spyre-fuse-row-blocks, side by side); softmax and
 RMSNorm over 8192x4096; softmax 512x1024 on one core; attention over
 [2, 12, 256, 64] in the two forms torch-mlir exports it (generic
@@ -235,6 +236,11 @@ def main():
             for s in seqs:
                 rows.append(measure(bin_dir, tmp, f"{model}-s{s}",
                                     models.generate(model, s)))
+        # A whole BERT-base encoder (12 layers in one function, as
+        # torch-mlir exports a model): no slower per layer than one layer,
+        # compiled in time linear in its length.
+        rows.append(measure(bin_dir, tmp, "bert-s128-12-layers",
+                            models.generate("bert", 128, layers=12)))
         # Every layer op by op too (fuse-row-blocks=false: no row blocks, no
         # matmul epilogues in LX), side by side.
         for model in ("bert", "gpt2", "llama"):
@@ -297,7 +303,8 @@ def main():
               f"{r['wall_s']:>6.2f}")
     layers = [r for r in rows if r["program"].split("-")[0] in
               ("bert", "gpt2", "llama") and "weights" not in r["program"]
-              and "op-by-op" not in r["program"]]
+              and "op-by-op" not in r["program"]
+              and not r["program"].endswith("-layers")]
     worst_traffic = max(r["traffic_ratio"] for r in layers)
     worst_util = min(r["utilisation"] for r in layers)
     print()
@@ -327,6 +334,13 @@ def main():
               f"{alone['modelled_us'] / fused['modelled_us']:.2f}x "
               f"faster than op by op (traffic {alone['traffic_ratio']:.2f}x -> "
               f"{fused['traffic_ratio']:.2f}x the compulsory)")
+    whole, one = by["bert-s128-12-layers"], by["bert-s128"]
+    print(f"whole model: BERT-base s128, 12 layers in one function: "
+          f"{whole['modelled_us']:.1f} us = "
+          f"{whole['modelled_us'] / (12 * one['modelled_us']):.3f}x twelve "
+          f"single layers (traffic {whole['traffic_ratio']:.2f}x the "
+          f"compulsory); compiled and modelled in {whole['wall_s']:.2f} s "
+          f"({whole['wall_s'] / one['wall_s']:.1f}x one layer's)")
     auto = by["llama-s128-weights-auto"]["modelled_us"]
     hand = by["llama-s128-weights-dim-order"]["modelled_us"]
     default = by["llama-s128-weights-default"]["modelled_us"]

@@ -61,11 +61,14 @@
 // whatever the op), a row input several of its ops read copied into LX
 // once. Those groups (each also without its ops that read a matmul, which
 // the matmul's epilogue may take) and the matmul epilogues below compete (a
-// bias add belongs to one or the other): each is costed on the whole block
-// with the kernel model (every op divided as the later passes would, and
-// the tensors they would keep in LX placed as --spyre-plan-memory places
-// them, readers outside the group included) and kept, the largest gain
-// first, while it still saves kMinWholeGain of the block - costed again
+// bias add belongs to one or the other): each is costed with the kernel
+// model on the part of the block it may change - its ops, their producers
+// and readers, and kWindowKernels kernels each side (a whole layer: a long
+// function costs each candidate on a window, not on every layer) - (every
+// op divided as the later passes would, and the tensors they would keep in
+// LX placed as --spyre-plan-memory places them, readers outside the group
+// included) and kept, the largest gain first, while it still saves
+// kMinWholeGain of its window - costed again
 // once one is kept, those that did not pay before included (a norm's group
 // pays once the epilogue that took its residual add splits it as the
 // matmul).
@@ -110,10 +113,14 @@ constexpr int64_t kMaxBlocks = 256;
 /// kernels, and every block adds kernel launches.
 constexpr double kMinGain = 0.10;
 
-/// The share of the whole block's modelled time a group run whole must save
-/// (it adds no kernel unless it copies an input, but each group constrains
-/// its ops' divisions).
+/// The share of the modelled time of the part of the block it changes (its
+/// costing window) a group run whole must save (it adds no kernel unless it
+/// copies an input, but each group constrains its ops' divisions).
 constexpr double kMinWholeGain = 0.005;
+
+/// The kernels a whole group's costing window reaches past the ops it
+/// touches on each side (a BERT layer has 48).
+constexpr int64_t kWindowKernels = 48;
 
 /// The host dims tried as the cut, outermost first.
 constexpr unsigned kMaxCutDim = 4;
@@ -238,6 +245,13 @@ std::optional<RowOp> asRowOp(Operation *op, unsigned cut) {
   return result;
 }
 
+/// A range of a block's ops: those after `before` (from the block's first
+/// when null) and before `after` (to its end when null), so that ops
+/// inserted inside it are in it. The whole block by default.
+struct Window {
+  Operation *before = nullptr, *after = nullptr;
+};
+
 struct FuseRowBlocksPass
     : public ::mlir::spyre::impl::SpyreFuseRowBlocksBase<FuseRowBlocksPass> {
   using SpyreFuseRowBlocksBase::SpyreFuseRowBlocksBase;
@@ -296,9 +310,17 @@ struct FuseRowBlocksPass
   /// half the cores' LX together where the whole block's modelled time
   /// says that pays (WholeGroup).
   void keepGroupsWhole(Block &block);
-  /// The kernel model's time for every kernel of `block`, divided and kept
-  /// in LX as the later passes would.
-  std::optional<double> blockSeconds(Block &block, int64_t numCores);
+  /// The kernel model's time for every kernel of `block` in `window`,
+  /// divided and kept in LX as the later passes would.
+  std::optional<double> blockSeconds(Block &block, int64_t numCores,
+                                     const Window &window = {});
+  /// The window whose modelled time a candidate of `ops` may change: from
+  /// the first of them, their operands' producers and their results'
+  /// readers to the last, widened by kWindowKernels kernels each side (LX
+  /// residents nearby compete for room). Costing a candidate on it rather
+  /// than on the whole block keeps a long function (a model's every
+  /// layer) linear in its length.
+  static Window windowOf(Block &block, ArrayRef<Operation *> ops);
   /// Divides the block's ops as --spyre-divide-work would (once per block).
   void ensureDivisions(Block &block, int64_t numCores);
   /// The modelled seconds running `group` (ops row-wise along host dim
@@ -660,21 +682,66 @@ static bool isDividedKernel(Operation &op) {
 }
 
 std::optional<double> FuseRowBlocksPass::blockSeconds(Block &block,
-                                                      int64_t numCores) {
+                                                      int64_t numCores,
+                                                      const Window &window) {
   SmallVector<Operation *> ops;
-  for (Operation &op : block)
-    if (isDividedKernel(op))
-      ops.push_back(&op);
+  Operation *op = window.before ? window.before->getNextNode()
+                                : (block.empty() ? nullptr : &block.front());
+  for (; op && op != window.after; op = op->getNextNode())
+    if (isDividedKernel(*op))
+      ops.push_back(op);
   DivisionChooser chooser(target, numCores, kernel::Policy::Model,
                           &sharedDivisions);
-  for (Operation *op : ops) {
-    llvm::Expected<kernel::Division> division = chooser.choose(op);
+  for (Operation *kernel : ops) {
+    llvm::Expected<kernel::Division> division = chooser.choose(kernel);
     if (!division) {
       llvm::consumeError(division.takeError());
       return std::nullopt;
     }
   }
   return modelledSeconds(ops, chooser);
+}
+
+Window FuseRowBlocksPass::windowOf(Block &block, ArrayRef<Operation *> ops) {
+  // The first op and the last the candidate's ops or their operands'
+  // producers or their results' readers are, in the block.
+  Operation *first = nullptr, *last = nullptr;
+  auto see = [&](Operation *op) {
+    while (op && op->getBlock() != &block)
+      op = op->getParentOp();
+    if (!op)
+      return;
+    if (!first || op->isBeforeInBlock(first))
+      first = op;
+    if (!last || last->isBeforeInBlock(op))
+      last = op;
+  };
+  // (Only kernels: a constant or a view every layer reads sits at the top
+  // of the function and makes no kernel.)
+  auto seeKernel = [&](Operation *op) {
+    if (op && isDividedKernel(*op))
+      see(op);
+  };
+  for (Operation *op : ops) {
+    see(op);
+    for (Value operand : op->getOperands())
+      seeKernel(operand.getDefiningOp());
+    for (Operation *reader : op->getUsers())
+      seeKernel(reader);
+  }
+  Window window;
+  if (!first)
+    return window;
+  // Widened by kWindowKernels kernels each side.
+  window.before = first->getPrevNode();
+  for (int64_t n = 0; window.before && n < kWindowKernels;
+       window.before = window.before->getPrevNode())
+    n += isDividedKernel(*window.before);
+  window.after = last->getNextNode();
+  for (int64_t n = 0; window.after && n < kWindowKernels;
+       window.after = window.after->getNextNode())
+    n += isDividedKernel(*window.after);
+  return window;
 }
 
 /// What a row group (`members`) may join: a matmul in no group whose
@@ -734,6 +801,8 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     Attribute producersGroup;
     /// The rows split as rowSplit's `spread` gives.
     bool spread = false;
+    /// The modelled seconds of the window the gain was costed on.
+    double windowSeconds = 0;
   };
   SmallVector<Candidate> candidates;
   for (Operation &op : block)
@@ -798,14 +867,11 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     }
   if (candidates.empty())
     return;
-  // Costed on the whole block (each op divided as --spyre-divide-work
-  // would, the tensors --spyre-plan-memory would keep in LX kept there,
-  // readers outside the group included), each against the block as it is;
-  // then kept, the largest gain first, each again against the block as the
-  // groups kept before left it.
-  std::optional<double> base = blockSeconds(block, numCores);
-  if (!base)
-    return;
+  // Costed on the part of the block each may change (each op divided as
+  // --spyre-divide-work would, the tensors --spyre-plan-memory would keep
+  // in LX kept there, readers outside the group included), each against the
+  // block as it is; then kept, the largest gain first, each again against
+  // the block as the groups kept before left it.
   auto marker = IntegerAttr::get(
       IntegerType::get(block.getParentOp()->getContext(), 64), nextGroup);
   auto applyCandidate = [&](const Candidate &c, IntegerAttr id) {
@@ -820,22 +886,32 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     }
     return whole;
   };
-  auto gainOf = [&](const Candidate &c, double against) -> double {
+  // Each on the window of the block it may change, before and after: the
+  // seconds it saves and the window's seconds before.
+  auto gainOf = [&](const Candidate &c) -> std::pair<double, double> {
+    SmallVector<Operation *> ops(c.producers);
+    if (c.matmul)
+      ops.push_back(c.matmul);
+    for (const RowOp &r : c.group)
+      ops.push_back(r.op);
+    Window window = windowOf(block, ops);
+    std::optional<double> before = blockSeconds(block, numCores, window);
+    if (!before)
+      return {0, 0};
     std::optional<WholeGroup> whole = applyCandidate(c, marker);
     if (!whole)
-      return 0;
-    std::optional<double> seconds = blockSeconds(block, numCores);
+      return {0, *before};
+    std::optional<double> seconds = blockSeconds(block, numCores, window);
     whole->undo();
-    return seconds ? against - *seconds : 0;
+    return {seconds ? *before - *seconds : 0, *before};
   };
   for (Candidate &c : candidates)
-    c.gain = gainOf(c, *base);
+    std::tie(c.gain, c.windowSeconds) = gainOf(c);
   llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
     return a.gain > b.gain;
   });
-  // A gain must be a share of the block's time (kMinWholeGain): the model
+  // A gain must be a share of its window's time (kMinWholeGain): the model
   // and the simulator differ by a few percent on small kernels.
-  double current = *base;
   bool kept = false;
   for (const Candidate &c : candidates) {
     // A candidate that did not pay against the block as it was may pay
@@ -853,14 +929,13 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
         }))
       continue;
     // (Until one is kept, the block is as each gain was costed against.)
-    double gain = kept ? gainOf(c, current) : c.gain;
-    if (gain < current * kMinWholeGain)
+    auto [gain, windowSeconds] =
+        kept ? gainOf(c) : std::make_pair(c.gain, c.windowSeconds);
+    if (gain < windowSeconds * kMinWholeGain)
       continue;
     auto id = IntegerAttr::get(marker.getType(), nextGroup++);
-    if (applyCandidate(c, id)) {
-      current -= gain;
+    if (applyCandidate(c, id))
       kept = true;
-    }
   }
 }
 
