@@ -369,9 +369,20 @@ int main(int argc, char **argv) {
 
   int64_t kernels = 0;
   loweredFunction.walk([&](KernelOp) { ++kernels; });
+  // The machine's cores, and the cores the kernels were divided across
+  // when --cores asked for fewer.
+  std::string compiledFor;
+  if (compiled) {
+    compiledFor = " (compiled with --spyre-pipeline";
+    if (int64_t cores = compileFlags.cores();
+        cores > 0 && cores != result->stats.cores)
+      compiledFor +=
+          llvm::formatv(" for {0} core{1}", cores, cores == 1 ? "" : "s").str();
+    compiledFor += ")";
+  }
   llvm::outs() << llvm::formatv(
       "@{0}: {1} kernels on {2} modelled cores{3}{4}\n", name, kernels,
-      result->stats.cores, compiled ? " (compiled with --spyre-pipeline)" : "",
+      result->stats.cores, compiledFor,
       modelOnly ? " (model only: no values computed)" : "");
   for (auto [i, tensor] : llvm::enumerate(result->outputs))
     llvm::outs() << llvm::formatv("result {0}: {1} {2}\n", i,
