@@ -1056,6 +1056,36 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
     why = "propagating the shapes failed";
     return failure();
   }
+  // A cast to a static shape the specialized sizes contradict (a dynamic
+  // argument cast to [5, 3] given 16 rows): the program does not hold at
+  // these sizes.
+  std::string contradiction;
+  function.walk([&](tensor::CastOp cast) {
+    // Through the casts before it (the specialized argument's own).
+    Value source = cast.getSource();
+    while (auto before = source.getDefiningOp<tensor::CastOp>())
+      source = before.getSource();
+    auto from = dyn_cast<RankedTensorType>(source.getType());
+    auto to = dyn_cast<RankedTensorType>(cast.getType());
+    if (!contradiction.empty() || !from || !to ||
+        succeeded(verifyCompatibleShape(from, to)))
+      return;
+    std::string location;
+    llvm::raw_string_ostream os(location);
+    if (auto file = dyn_cast<FileLineColLoc>(cast.getLoc()))
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+         << file.getColumn();
+    else
+      cast.getLoc().print(os);
+    contradiction = llvm::formatv("the tensor.cast at {0} needs {1}, and the "
+                                  "specialized sizes give {2}",
+                                  location, to, from)
+                        .str();
+  });
+  if (!contradiction.empty()) {
+    why = contradiction;
+    return failure();
+  }
   // Results: the static values the casts back to the declared types hide.
   SmallVector<Type> resultTypes;
   for (Block &block : function.getBody())

@@ -305,7 +305,13 @@ int main(int argc, char **argv) {
     }
     std::string why;
     if (failed(driver::specializeShapes(picked, shapes, why)))
-      return fail(llvm::formatv("@{0} has dynamic shapes: {1}", name, why));
+      return fail(llvm::formatv(
+          "@{0} has dynamic shapes: {1}{2}", name, why,
+          readEarly ? " (its dynamic dims take the --input files' sizes)"
+                    : llvm::formatv(" (its dynamic dims take "
+                                    "--dynamic-size={0}; give another)",
+                                    dynamicSize.getValue())
+                          .str()));
   }
 
   // Inputs.
