@@ -950,8 +950,10 @@ LogicalResult mlir::spyre::driver::argumentsAsTensors(func::FuncOp function,
 LogicalResult
 mlir::spyre::driver::specializeShapes(func::FuncOp function,
                                       ArrayRef<SmallVector<int64_t>> shapes,
-                                      std::string &why) {
+                                      std::string &why, bool *sizesWrong) {
   MLIRContext *context = function.getContext();
+  if (sizesWrong)
+    *sizesWrong = false;
   if (function.isExternal() || shapes.size() != function.getNumArguments()) {
     why = "no shapes to specialize it to";
     return failure();
@@ -977,6 +979,8 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
       why = llvm::formatv("argument {0} ({1}) cannot take the shape [{2}]", i,
                           type, llvm::make_range(shape.begin(), shape.end()))
                 .str();
+      if (sizesWrong)
+        *sizesWrong = true;
       return failure();
     }
     auto staticType =
@@ -1058,9 +1062,12 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
   }
   // A cast to a static shape the specialized sizes contradict (a dynamic
   // argument cast to [5, 3] given 16 rows): the program does not hold at
-  // these sizes.
+  // these sizes. Only casts in the function's own body: one in a nested
+  // region (an scf.if's branch) may be guarded by a check of the sizes.
   std::string contradiction;
   function.walk([&](tensor::CastOp cast) {
+    if (cast->getParentOp() != function)
+      return;
     // Through the casts before it (the specialized argument's own).
     Value source = cast.getSource();
     while (auto before = source.getDefiningOp<tensor::CastOp>())
@@ -1084,6 +1091,8 @@ mlir::spyre::driver::specializeShapes(func::FuncOp function,
   });
   if (!contradiction.empty()) {
     why = contradiction;
+    if (sizesWrong)
+      *sizesWrong = true;
     return failure();
   }
   // Results: the static values the casts back to the declared types hide.

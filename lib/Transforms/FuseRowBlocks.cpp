@@ -441,7 +441,9 @@ struct WholeGroup {
   /// Splits `op`'s rows (the op dim its result indexes at host dim `cut`)
   /// `split.split` ways across the cores and the op dim at host dim
   /// `cut + 1` `split.next` ways, and no other dim; undone by undo().
-  /// False (nothing changed) when the op has no such dim to split.
+  /// False (nothing changed) when the op has no such dim to split: host dim
+  /// `cut + 1` is no plain loop, does not divide, or is the stick (its
+  /// sticks would be cut across cores).
   bool hintRows(Operation *op, unsigned cut, RowSplit split) {
     AffineMap result =
         cast<KernelPayloadOpInterface>(op).getIndexingMapsArray().back();
@@ -456,12 +458,41 @@ struct WholeGroup {
       auto type = cast<RankedTensorType>(op->getResult(0).getType());
       if (!next || type.getDimSize(cut + 1) % split.next != 0)
         return false;
+      llvm::Expected<BoundLayout> bound = bindLayout(type);
+      if (!bound) {
+        llvm::consumeError(bound.takeError());
+        return false;
+      }
+      if (bound->stickHostDim() == static_cast<int>(cut + 1))
+        return false;
       splits[next.getPosition()] = split.next;
     }
     op->setAttr(SpyreDialect::kWorkDivisionAttrName,
                 DenseI64ArrayAttr::get(op->getContext(), splits));
     hinted.push_back(op);
     return true;
+  }
+
+  /// The copy `op` is, or null.
+  const Copy *copyOf(Operation *op) const {
+    auto it =
+        llvm::find_if(copies, [&](const Copy &c) { return c.copy == op; });
+    return it == copies.end() ? nullptr : &*it;
+  }
+
+  /// Whether every reader of `c` reads host dim `cut + 1` of it with the
+  /// loop its result has at host dim `cut + 1`.
+  static bool readsNextAtNext(const Copy &c, unsigned cut) {
+    return llvm::all_of(c.uses, [&](OpOperand *use) {
+      SmallVector<AffineMap> maps =
+          cast<KernelPayloadOpInterface>(use->getOwner())
+              .getIndexingMapsArray();
+      AffineMap read = maps[use->getOperandNumber()], result = maps.back();
+      return cut + 1 < read.getNumResults() &&
+             cut + 1 < result.getNumResults() &&
+             isa<AffineDimExpr>(result.getResult(cut + 1)) &&
+             read.getResult(cut + 1) == result.getResult(cut + 1);
+    });
   }
 
   /// Applies the group; nullopt (nothing changed) when an op's result does
@@ -506,8 +537,14 @@ struct WholeGroup {
     RowSplit split = rowSplit(rows, numCores, spread);
     for (Operation *op : whole.ops) {
       op->setAttr(SpyreDialect::kFusionGroupAttrName, id);
+      // A copy splits its dim `cut + 1` only when its readers read it at
+      // theirs (a softmax's x; not the keys of a head's K read along a
+      // query block): its rows by the cut alone otherwise.
+      RowSplit own = split;
+      if (const Copy *c = whole.copyOf(op); c && !readsNextAtNext(*c, cut))
+        own.next = 1;
       if (!op->hasAttr(SpyreDialect::kWorkDivisionAttrName) &&
-          !whole.hintRows(op, cut, split)) {
+          !whole.hintRows(op, cut, own)) {
         whole.undo();
         return std::nullopt;
       }
@@ -532,8 +569,9 @@ struct WholeGroup {
   /// epilogue group whose results only it and the group read) to the
   /// applied group, their rows split as the group's, so that their outputs
   /// may stay in LX for the group (a projection, its bias, the residual add
-  /// and the LayerNorm after them); false (nothing changed) when a result
-  /// does not index the cut dim with a plain loop.
+  /// and the LayerNorm after them); false when a result does not index the
+  /// cut dim with a plain loop or cannot split so, with the producers before
+  /// it already relabeled: the caller then undoes the whole group.
   bool absorb(ArrayRef<Operation *> producers, unsigned cut, int64_t numCores,
               bool spread, IntegerAttr id) {
     if (llvm::any_of(producers, [&](Operation *op) {
@@ -931,7 +969,8 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     // (Until one is kept, the block is as each gain was costed against.)
     auto [gain, windowSeconds] =
         kept ? gainOf(c) : std::make_pair(c.gain, c.windowSeconds);
-    if (gain < windowSeconds * kMinWholeGain)
+    // (A window that could not be costed gives no gain.)
+    if (gain <= 0 || gain < windowSeconds * kMinWholeGain)
       continue;
     auto id = IntegerAttr::get(marker.getType(), nextGroup++);
     if (applyCandidate(c, id))
@@ -1072,6 +1111,21 @@ void FuseRowBlocksPass::hoistReshapeViews(Block &block) {
     }
     if (latest) {
       op.moveAfter(latest);
+      continue;
+    }
+    // A broadcast is a kernel: one of arguments goes right before its first
+    // reader, not to the top where every later layer's window and its
+    // buffer's lifetime would start.
+    if (broadcast) {
+      Operation *first = nullptr;
+      for (Operation *user : op.getUsers()) {
+        while (user && user->getBlock() != &block)
+          user = user->getParentOp();
+        if (user && (!first || user->isBeforeInBlock(first)))
+          first = user;
+      }
+      if (first)
+        op.moveBefore(first);
       continue;
     }
     if (lastOfArguments)

@@ -304,14 +304,16 @@ int main(int argc, char **argv) {
       shapes = driver::argumentShapes(picked, dynamicSize);
     }
     std::string why;
-    if (failed(driver::specializeShapes(picked, shapes, why)))
+    bool sizesWrong = false;
+    if (failed(driver::specializeShapes(picked, shapes, why, &sizesWrong)))
       return fail(llvm::formatv(
           "@{0} has dynamic shapes: {1}{2}", name, why,
-          readEarly ? " (its dynamic dims take the --input files' sizes)"
-                    : llvm::formatv(" (its dynamic dims take "
-                                    "--dynamic-size={0}; give another)",
-                                    dynamicSize.getValue())
-                          .str()));
+          !sizesWrong ? ""
+          : readEarly ? " (its dynamic dims take the --input files' sizes)"
+                      : llvm::formatv(" (its dynamic dims take "
+                                      "--dynamic-size={0}; give another)",
+                                      dynamicSize.getValue())
+                            .str()));
   }
 
   // Inputs.

@@ -244,11 +244,14 @@ LogicalResult argumentsAsTensors(func::FuncOp function, std::string &why);
 /// them; gathers take the type their operands imply), so that a program
 /// written for any size runs on these inputs; its results become static
 /// too. Fails, with the reason in `why`, when a shape
-/// disagrees with the argument's type, the function is called by others,
-/// or a result stays dynamic.
+/// disagrees with the argument's type, a `tensor.cast` in the function's
+/// body (not in a nested region, which may guard it) casts to a static
+/// shape the sizes contradict, the function is called by others, or a
+/// result stays dynamic; `sizesWrong` (when given) says whether the sizes
+/// were the cause (other sizes may then work).
 LogicalResult specializeShapes(func::FuncOp function,
                                ArrayRef<SmallVector<int64_t>> shapes,
-                               std::string &why);
+                               std::string &why, bool *sizesWrong = nullptr);
 
 /// Whether an argument of `function` is a tensor with a dynamic dim.
 bool hasDynamicArguments(func::FuncOp function);
