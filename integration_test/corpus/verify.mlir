@@ -409,15 +409,16 @@ func.func @ddr_strides_count(%a: !t) -> !t {
 // -----
 
 !t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
-#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0, 65536, 98304]>
-#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536]>
+#io0 = #spyre.access<mem = #spyre.mem<io 0>, base = 0, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [0]>
+#io1 = #spyre.access<mem = #spyre.mem<io 1>, base = 17179869184, core_offsets = [0], tile_steps = [0, 0], box = [4, 128], ddr_strides = [16384, 128], lx_strides = [16384, 128], lx_offsets = [65536, 131072, 196608]>
 #mb = #spyre.kdim<"mb", size = 128, tile = 128>
 #out = #spyre.kdim<"out", size = 256, granule = 64, tile = 256>
 
+// An input may keep a buffer per tile; the result streams through two.
 // TOOL: spyre-opt
-// EXPECT: 'spyre.kernel' op access of operand #0: a DDR tensor needs one or two LX staging buffers
+// EXPECT: 'spyre.kernel' op access of the result: the result in DDR needs one or two LX staging buffers
 // EXPECT-LOC: @+2
-func.func @three_staging_buffers(%a: !t) -> !t {
+func.func @three_result_buffers(%a: !t) -> !t {
   %0 = spyre.kernel "0_abs"(%a) : (!t) -> !t attributes {accesses = [#io0, #io1], dims = [#mb, #out], lx_bytes = 131072 : i64, order = array<i64: 0, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
   ^bb0(%x: !t):
     %1 = spyre.abs %x : (!t) -> !t

@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 using namespace mlir::spyre;
 using namespace mlir::spyre::kernel;
@@ -60,20 +61,70 @@ SmallVector<int64_t, 6> tripCounts(ArrayRef<int64_t> slice,
   return trips;
 }
 
-/// How many times one core stages `tensor` per launch: the product of the
-/// trip counts of every loop (in loop order) up to the innermost loop with
-/// more than one trip that the tensor depends on.
-int64_t transfers(const Problem &problem, const Tensor &tensor,
-                  ArrayRef<int64_t> trips) {
-  SmallVector<int, 6> order = problem.loopOrder();
+/// The op dims `tensor` depends on (more than one position of), as a mask.
+uint32_t usedDims(const Tensor &tensor) {
+  uint32_t mask = 0;
+  for (const TensorDim &d : tensor.dims)
+    if (d.opDim >= 0 && d.size > 1)
+      mask |= 1u << d.opDim;
+  return mask;
+}
+
+/// How one core stages a tensor (used op dims `uses`) per launch, walking
+/// `trips` tiles per op dim in `order`.
+///
+/// Streamed, a tensor is staged again each time its tile changes: the
+/// product of the trips of every loop up to the innermost one with more
+/// than one trip it depends on, in two buffers (one when staged once).
+/// Kept (`keep`, inputs only), the tiles it needs inside the outermost loop
+/// it does not depend on (outside that innermost one) each have a buffer
+/// and are loaded once for all of that loop's iterations (a matmul's A
+/// slice over K, kept across the tiles of N, so that each output tile can
+/// be stored while the next is computed).
+///
+/// A tile already in one of the tensor's buffers is not loaded again (the
+/// simulator's rule): an input whose tiles inside such a loop fit its
+/// buffers, streamed or kept, is loaded once per iteration of the loops
+/// outside it.
+Staging stagingOf(ArrayRef<int> order, ArrayRef<int64_t> trips, uint32_t uses,
+                  bool isResult, bool keep) {
   int last = -1;
   for (auto [pos, d] : llvm::enumerate(order))
-    if (trips[d] > 1 && tensor.uses(d))
+    if (trips[d] > 1 && (uses >> d & 1))
       last = static_cast<int>(pos);
-  int64_t count = 1;
+  Staging s;
   for (int pos = 0; pos <= last; ++pos)
-    count *= trips[order[pos]];
-  return count;
+    s.transfers *= trips[order[pos]];
+  s.buffers = s.transfers > 1 ? 2 : 1;
+  if (isResult || s.transfers == 1)
+    return s;
+  // The tiles used inside the loop at `pos`, for each loop the tensor does
+  // not depend on, outermost first.
+  auto tilesInside = [&](int pos) {
+    int64_t tiles = 1;
+    for (int inner = pos + 1; inner <= last; ++inner)
+      if (uses >> order[inner] & 1)
+        tiles *= trips[order[inner]];
+    return tiles;
+  };
+  SmallVector<int, 6> unused;
+  for (int pos = 0; pos < last; ++pos)
+    if (trips[order[pos]] > 1 && !(uses >> order[pos] & 1))
+      unused.push_back(pos);
+  if (keep && !unused.empty())
+    s.buffers = std::max<int64_t>(s.buffers, tilesInside(unused.front()));
+  for (int pos : unused) {
+    int64_t inside = tilesInside(pos);
+    if (inside > s.buffers)
+      continue;
+    s.outer = 1;
+    for (int outer = 0; outer < pos; ++outer)
+      s.outer *= trips[order[outer]];
+    s.transfers = s.outer * inside;
+    s.passes = s.outer * trips[order[pos]];
+    break;
+  }
+  return s;
 }
 
 /// The product of the splits of reduction dims (at most one is split).
@@ -259,29 +310,41 @@ int64_t mlir::spyre::kernel::perCoreSpan(const Tensor &tensor,
 // Tiling and estimates
 //===----------------------------------------------------------------------===//
 
+Staging mlir::spyre::kernel::staging(const Problem &problem,
+                                     const Tensor &tensor,
+                                     ArrayRef<int64_t> slice,
+                                     ArrayRef<int64_t> tiles, bool keep) {
+  if (tensor.lxResident)
+    return {1, 0};
+  return stagingOf(problem.loopOrder(), tripCounts(slice, tiles),
+                   usedDims(tensor), tensor.isResult, keep);
+}
+
 int64_t mlir::spyre::kernel::transfersPerLaunch(const Problem &problem,
                                                 const Tensor &tensor,
                                                 ArrayRef<int64_t> slice,
-                                                ArrayRef<int64_t> tiles) {
-  return transfers(problem, tensor, tripCounts(slice, tiles));
+                                                ArrayRef<int64_t> tiles,
+                                                bool keep) {
+  return stagingOf(problem.loopOrder(), tripCounts(slice, tiles),
+                   usedDims(tensor), tensor.isResult, keep)
+      .transfers;
 }
 
 int64_t mlir::spyre::kernel::stagingBuffers(const Problem &problem,
                                             const Tensor &tensor,
                                             ArrayRef<int64_t> slice,
-                                            ArrayRef<int64_t> tiles) {
-  if (tensor.lxResident)
-    return 0;
-  return transfersPerLaunch(problem, tensor, slice, tiles) > 1 ? 2 : 1;
+                                            ArrayRef<int64_t> tiles,
+                                            bool keep) {
+  return staging(problem, tensor, slice, tiles, keep).buffers;
 }
 
 int64_t mlir::spyre::kernel::lxWorkingSet(const Problem &problem,
                                           ArrayRef<int64_t> slice,
-                                          ArrayRef<int64_t> tiles) {
+                                          ArrayRef<int64_t> tiles, bool keep) {
   int64_t bytes = 0;
   for (const Tensor &t : problem.tensors)
-    bytes += stagingBuffers(problem, t, slice, tiles) * boxSticks(t, tiles) *
-             t.stickBytes;
+    bytes += stagingBuffers(problem, t, slice, tiles, keep) *
+             boxSticks(t, tiles) * t.stickBytes;
   return bytes;
 }
 
@@ -322,9 +385,24 @@ public:
     /// ring neighbour.
     int64_t dmaBytes = 0, ringBytes = 0;
     int64_t lxBytes = 0, steps = 1, maxLoopCount = 0;
+    /// Whether keeping inputs changed their staging (see `staging`).
+    bool kept = false;
   };
 
-  Result evaluate(ArrayRef<int64_t> tiles) const {
+  /// Bytes moved: over the DDR (all cores), by one core's DMA engine, and
+  /// received by one core from a ring neighbour.
+  struct Bytes {
+    int64_t ddr = 0, dma = 0, ring = 0;
+  };
+  /// The time `bytes` take: each at its rate, all at once.
+  double transferSeconds(const Bytes &bytes) const {
+    return std::max(
+        {static_cast<double>(bytes.ddr) / target.ddrBytesPerSecond(),
+         static_cast<double>(bytes.dma) / target.coreDmaBytesPerSecond(cores),
+         static_cast<double>(bytes.ring) / target.ringBytesPerSecond()});
+  }
+
+  Result evaluate(ArrayRef<int64_t> tiles, bool keep = false) const {
     Result r;
     int64_t trips[32];
     size_t n = slice.size();
@@ -334,6 +412,13 @@ public:
       r.maxLoopCount = std::max(r.maxLoopCount, trips[d]);
     }
     int64_t maxSticks = 0;
+    // The bytes of the first step's loads, of one result tile (the last is
+    // stored after the last step), of every load; the result's stores.
+    Bytes first, last, loads;
+    int64_t stores = 0;
+    // Inputs whose tiles stay in their buffers across a loop, with the
+    // bytes they load.
+    SmallVector<std::pair<Staging, Bytes>, 2> held;
     for (auto [i, t] : llvm::enumerate(problem.tensors)) {
       int64_t sticks = 1;
       for (size_t d = 0; d + 1 < t.dims.size(); ++d) {
@@ -348,39 +433,50 @@ public:
       maxSticks = std::max(maxSticks, sticks);
       if (t.lxResident)
         continue;
-      int last = -1;
-      for (auto [pos, d] : llvm::enumerate(order))
-        if (trips[d] > 1 && (uses[i] >> d & 1))
-          last = static_cast<int>(pos);
-      int64_t count = 1;
-      for (int pos = 0; pos <= last; ++pos)
-        count *= trips[order[pos]];
-      int64_t bytes = count * sticks * t.stickBytes;
+      Staging staged = stagingOf(order, ArrayRef<int64_t>(trips, n), uses[i],
+                                 t.isResult, keep);
+      if (!t.isResult &&
+          staged.buffers != stagingOf(order, ArrayRef<int64_t>(trips, n),
+                                      uses[i], false, false)
+                                .buffers)
+        r.kept = true;
+      int64_t tileBytes = sticks * t.stickBytes;
+      int64_t bytes = staged.transfers * tileBytes;
+      if (staged.passes > 0)
+        held.push_back({staged,
+                        {cores / groups[i] * bytes, bytes / groups[i],
+                         bytes - bytes / groups[i]}});
       if (t.isResult) {
         // Partial results are combined over the ring; the partners take
         // turns storing.
         r.storeBytes += bytes;
         r.ddrBytes += cores / partners * bytes;
         r.dmaBytes += bytes / partners;
+        last.ddr += cores / partners * tileBytes;
+        last.dma += tileBytes / partners;
+        stores += staged.transfers;
       } else {
+        loads.ddr += cores / groups[i] * bytes;
+        loads.dma += bytes / groups[i];
+        loads.ring += bytes - bytes / groups[i];
         // The cores of a sharing group take turns loading a tile from DDR
         // and forward it along the ring to the others.
         r.loadBytes += bytes;
         r.ddrBytes += cores / groups[i] * bytes;
         r.dmaBytes += bytes / groups[i];
         r.ringBytes += bytes - bytes / groups[i];
+        first.ddr += cores / groups[i] * tileBytes;
+        first.dma += tileBytes / groups[i];
+        first.ring += tileBytes - tileBytes / groups[i];
       }
-      r.lxBytes += (count > 1 ? 2 : 1) * sticks * t.stickBytes;
+      r.lxBytes += staged.buffers * tileBytes;
       if (t.isResult && partners > 1)
-        r.lxBytes += sticks * t.stickBytes;
+        r.lxBytes += tileBytes;
     }
     // Each core moves its own bytes at its DMA engine's rate or its share
     // of the DDR, and the DDR moves every core's bytes; forwarded tiles
     // arrive over the core's ring link.
-    r.dmaSeconds = std::max(
-        {static_cast<double>(r.ddrBytes) / target.ddrBytesPerSecond(),
-         static_cast<double>(r.dmaBytes) / target.coreDmaBytesPerSecond(cores),
-         static_cast<double>(r.ringBytes) / target.ringBytesPerSecond()});
+    r.dmaSeconds = transferSeconds({r.ddrBytes, r.dmaBytes, r.ringBytes});
     double stepSeconds;
     if (problem.unit == Unit::PT) {
       double points = 1;
@@ -405,14 +501,43 @@ public:
           static_cast<double>(maxSticks) / target.coreSfpSticksPerSecond();
     }
     r.computeSeconds = stepSeconds * static_cast<double>(r.steps);
-    // Double buffering overlaps transfers with compute; the first load and
-    // the last compute and store are exposed.
+    // Double buffering overlaps transfers with compute, one step ahead.
+    // When the compute bounds it, the first tiles' load and the last result
+    // tile's store are exposed (a matmul storing its whole output after its
+    // last K step waits for all of it), and each earlier store delays the
+    // next step's load by what one step's compute does not hide; when the
+    // transfers do, one step's compute.
+    auto per = [](const Bytes &b, int64_t n) {
+      return Bytes{b.ddr / n, b.dma / n, b.ring / n};
+    };
+    double stepLoad = transferSeconds(per(loads, r.steps));
+    double storeStalls =
+        static_cast<double>(std::max<int64_t>(stores - 1, 0)) *
+        std::max(0.0, transferSeconds(last) + stepLoad - stepSeconds);
     if (r.steps == 1)
       r.launchSeconds = r.dmaSeconds + r.computeSeconds;
     else
-      r.launchSeconds = std::max(r.dmaSeconds, r.computeSeconds) +
-                        std::min(r.dmaSeconds, r.computeSeconds) /
-                            static_cast<double>(r.steps);
+      r.launchSeconds = std::max(r.dmaSeconds + stepSeconds,
+                                 r.computeSeconds + transferSeconds(first) +
+                                     transferSeconds(last) + storeStalls);
+    // An input whose tiles stay in its buffers across a loop loads them all
+    // in that loop's first pass (A's whole slice over K during the first
+    // tile of N): that pass waits for them, the others only for the rest.
+    for (auto &[staged, bytes] : held) {
+      Bytes rest{r.ddrBytes - bytes.ddr, r.dmaBytes - bytes.dma,
+                 r.ringBytes - bytes.ring};
+      double pass = r.computeSeconds / static_cast<double>(staged.passes);
+      Bytes restPass = per(rest, staged.passes);
+      Bytes heldPass = per(bytes, staged.outer);
+      Bytes firstPass{restPass.ddr + heldPass.ddr, restPass.dma + heldPass.dma,
+                      restPass.ring + heldPass.ring};
+      double phases = static_cast<double>(staged.outer) *
+                          std::max(transferSeconds(firstPass), pass) +
+                      static_cast<double>(staged.passes - staged.outer) *
+                          std::max(transferSeconds(restPass), pass) +
+                      transferSeconds(last) + storeStalls;
+      r.launchSeconds = std::max(r.launchSeconds, phases);
+    }
     r.launchSeconds +=
         static_cast<double>(r.steps * target.tileOverheadCycles) /
         target.clockHz();
@@ -455,8 +580,8 @@ tileCandidates(const Problem &problem, ArrayRef<int64_t> slice) {
 
 /// Which of the tilings within 2% of the fastest `searchTiles` picks.
 enum class TileGoal {
-  /// The fewest tile steps (the model's per-step cost is small: tiny tiles
-  /// would otherwise win by a hair).
+  /// The least DDR traffic, then the fewest tile steps (the model's
+  /// per-step cost is small: tiny tiles would otherwise win by a hair).
   FewestSteps,
   /// The least LX for staging buffers (room for tensors kept in LX).
   LeastLx,
@@ -477,8 +602,18 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
   struct Candidate {
     SmallVector<int64_t, 6> tiles;
     TileEvaluator::Result result;
+    bool keep = false;
   };
   SmallVector<Candidate, 0> all;
+  // Each tiling streamed and, when that changes anything, with its inputs
+  // kept.
+  auto add = [&](ArrayRef<int64_t> tiles, const TileEvaluator::Result &r) {
+    if (feasible(r))
+      all.push_back({SmallVector<int64_t, 6>(tiles), r, false});
+    TileEvaluator::Result kept = evaluator.evaluate(tiles, /*keep=*/true);
+    if (kept.kept && feasible(kept))
+      all.push_back({SmallVector<int64_t, 6>(tiles), kept, true});
+  };
   double combos = 1;
   for (const auto &o : options)
     combos *= static_cast<double>(o.size());
@@ -488,9 +623,7 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
     while (true) {
       for (size_t d = 0; d < n; ++d)
         tiles[d] = options[d][at[d]];
-      TileEvaluator::Result r = evaluator.evaluate(tiles);
-      if (feasible(r))
-        all.push_back({tiles, r});
+      add(tiles, evaluator.evaluate(tiles));
       size_t d = 0;
       while (d < n && ++at[d] == options[d].size())
         at[d++] = 0;
@@ -511,8 +644,7 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
     };
     TileEvaluator::Result current = load(at);
     while (true) {
-      if (feasible(current))
-        all.push_back({tiles, current});
+      add(tiles, current);
       int best = -1;
       TileEvaluator::Result bestResult;
       for (size_t d = 0; d < n; ++d) {
@@ -567,13 +699,18 @@ llvm::Expected<Tiling> searchTiles(const Problem &problem,
         chosen = &c;
       continue;
     }
-    if (!chosen || c.result.steps < chosen->result.steps ||
-        (c.result.steps == chosen->result.steps &&
-         c.result.launchSeconds < chosen->result.launchSeconds))
+    // The least DDR traffic (a reload the compute hides still moves bytes),
+    // then the fewest steps, then the fastest.
+    auto rank = [](const Candidate &x) {
+      return std::make_tuple(x.result.ddrBytes, x.result.steps,
+                             x.result.launchSeconds);
+    };
+    if (!chosen || rank(c) < rank(*chosen))
       chosen = &c;
   }
   Tiling tiling;
   tiling.tiles = chosen->tiles;
+  tiling.keep = chosen->keep;
   return tiling;
 }
 
@@ -612,7 +749,7 @@ Estimate mlir::spyre::kernel::estimate(const Problem &problem,
   int64_t chunks = division.numChunks();
   int64_t partners = reductionSplit(problem, division);
   TileEvaluator evaluator(problem, target, division);
-  TileEvaluator::Result r = evaluator.evaluate(tiling.tiles);
+  TileEvaluator::Result r = evaluator.evaluate(tiling.tiles, tiling.keep);
   e.dmaSeconds = r.dmaSeconds;
   e.computeSeconds = r.computeSeconds;
   e.steps = r.steps;

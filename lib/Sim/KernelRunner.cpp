@@ -263,6 +263,13 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
   std::vector<std::vector<float>> dense(numInputs);
   std::vector<SmallVector<int64_t, 6>> loadedAt(numInputs);
   std::vector<int64_t> loads(numInputs, 0);
+  // Per input and staging buffer, the tile it holds (empty: none yet). A
+  // tile still in a buffer is read from there, not loaded again (a kept
+  // input's tiles, one buffer each: kernel::staging).
+  std::vector<std::vector<std::optional<SmallVector<int64_t, 6>>>> held(
+      numInputs);
+  for (unsigned i = 0; i < numInputs; ++i)
+    held[i].resize(std::max<int64_t>(operands[i].buffers, 0));
   std::vector<float> acc;
   int64_t stores = 0;
   float fill =
@@ -295,6 +302,17 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
       if (loads[i] && key == loadedAt[i])
         continue;
       loadedAt[i] = key;
+      if (!t.resident) {
+        auto in = llvm::find(held[i], key);
+        if (in != held[i].end()) {
+          int64_t buffer = t.access.getLxOffsets()[in - held[i].begin()];
+          SmallVector<int64_t, 8> origin = stager.boxStart(t, region);
+          if (llvm::Error error = stager.gather(t, core, region, buffer, origin,
+                                                dense[i], fill))
+            return error;
+          continue;
+        }
+      }
       if (t.resident) {
         SmallVector<int64_t, 8> origin = stager.boxStart(t, start);
         if (llvm::Error error = stager.gather(
@@ -303,6 +321,7 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
         ++loads[i];
         continue;
       }
+      held[i][loads[i] % t.buffers] = key;
       int64_t buffer = t.access.getLxOffsets()[loads[i] % t.buffers];
       doubleBuffered &= t.buffers > 1;
       ++loads[i];

@@ -215,8 +215,11 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
     out.ddrStrides = scaled(ddrStrides);
     out.lxStrides = scaled(rowMajorStrides(tileBox));
     // The destination written in place is never staged.
-    out.buffers =
-        isInPlace ? 0 : kernel::stagingBuffers(*problem, tensor, slice, tile);
+    out.buffers = isInPlace
+                      ? 0
+                      : kernel::stagingBuffers(
+                            *problem, tensor, slice, tile,
+                            op->hasAttr(SpyreDialect::kKeepInputsAttrName));
     out.bufferBytes = kernel::boxSticks(tensor, tile) * stick;
     shape.tensors.push_back(std::move(out));
   }
@@ -304,8 +307,9 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
               "tensor), the DDR holds "
            << maxSegments;
 
-  OpSignature key = getOpSignature(
-      op, {SpyreDialect::kDivisionAttrName, SpyreDialect::kTilesAttrName});
+  OpSignature key = getOpSignature(op, {SpyreDialect::kDivisionAttrName,
+                                        SpyreDialect::kTilesAttrName,
+                                        SpyreDialect::kKeepInputsAttrName});
   for (bool r : resident)
     key.push_back(r);
   auto cached = shapes.find(key);
@@ -379,7 +383,8 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     clone->setOperand(i, body->getArgument(i));
   for (StringRef attr :
        {SpyreDialect::kDivisionAttrName, SpyreDialect::kTilesAttrName,
-        SpyreDialect::kMemAttrName, SpyreDialect::kWorkDivisionAttrName})
+        SpyreDialect::kKeepInputsAttrName, SpyreDialect::kMemAttrName,
+        SpyreDialect::kWorkDivisionAttrName})
     clone->removeAttr(attr);
   YieldOp::create(builder, op->getLoc(), clone->getResult(0));
   if (Attribute mem = op->getAttr(SpyreDialect::kMemAttrName))

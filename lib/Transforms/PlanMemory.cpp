@@ -55,9 +55,21 @@ struct Kernel {
   kernel::Division division;
   kernel::Tiling tiling;
   int64_t lxBytes = 0;
-  DenseI64ArrayAttr tilesAttr;
   SmallVector<AffineMap> maps; ///< inputs, then the result
 };
+
+/// Records `tiling` on `op`: its tiles and whether its inputs keep theirs.
+void setTiling(Operation *op, const kernel::Tiling &tiling) {
+  op->setAttr(SpyreDialect::kTilesAttrName,
+              DenseI64ArrayAttr::get(op->getContext(),
+                                     SmallVector<int64_t>(tiling.tiles.begin(),
+                                                          tiling.tiles.end())));
+  if (tiling.keep)
+    op->setAttr(SpyreDialect::kKeepInputsAttrName,
+                UnitAttr::get(op->getContext()));
+  else
+    op->removeAttr(SpyreDialect::kKeepInputsAttrName);
+}
 
 int64_t alignTo(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -102,7 +114,7 @@ LogicalResult PlanMemoryPass::tileKernels(Block &block,
       Kernel k = cached->second;
       k.op = &op;
       k.position = position[&op];
-      op.setAttr(SpyreDialect::kTilesAttrName, cached->second.tilesAttr);
+      setTiling(&op, k.tiling);
       kernels.push_back(std::move(k));
       continue;
     }
@@ -131,10 +143,7 @@ LogicalResult PlanMemoryPass::tileKernels(Block &block,
     k.tiling = plan->tiling;
     k.lxBytes = plan->estimate.lxBytes;
     k.maps = cast<KernelPayloadOpInterface>(op).getIndexingMapsArray();
-    k.tilesAttr = DenseI64ArrayAttr::get(
-        op.getContext(),
-        SmallVector<int64_t>(k.tiling.tiles.begin(), k.tiling.tiles.end()));
-    op.setAttr(SpyreDialect::kTilesAttrName, k.tilesAttr);
+    setTiling(&op, k.tiling);
     planned[key] = k;
     kernels.push_back(std::move(k));
   }
@@ -204,11 +213,7 @@ LogicalResult PlanMemoryPass::chooseResidents(
                 "in LX ("
              << room
              << " bytes below them): " << llvm::toString(tiling.takeError());
-    k.op->setAttr(
-        SpyreDialect::kTilesAttrName,
-        DenseI64ArrayAttr::get(
-            k.op->getContext(),
-            SmallVector<int64_t>(tiling->tiles.begin(), tiling->tiles.end())));
+    setTiling(k.op, *tiling);
   }
   return success();
 }

@@ -145,3 +145,26 @@ func.func @in_place_insert(%x: !blk, %y: !blk) -> !full {
   %b1 = spyre.insert_slice %c into %b0 offsets = [64, 0] : !strided into !full -> !full
   return %b1 : !full
 }
+
+// A [2048, 4096] x [4096, 4096] projection on 32 cores by rows: each core's
+// 64 x 4096 x 4096 slice stores its output in tiles of N (64 x 256, while
+// the next is computed) instead of all 512 KiB after the last K step, and
+// A's slice stays in LX across those tiles (spyre.keep_inputs: a buffer per
+// K tile, loaded during the first tile of N): every tensor moves once.
+// Lowered, A has four staging buffers, B and the result two.
+// CHECK-LABEL: func.func @projection_keeps_a
+// CHECK: spyre.matmul {{.*}}spyre.keep_inputs, spyre.mem = #spyre.mem<io 2>, spyre.tiles = array<i64: 64, 256, 1024>}
+// DDR-LABEL: func.func @projection_keeps_a
+// DDR: spyre.keep_inputs
+// KERNELS-LABEL: func.func @projection_keeps_a
+// KERNELS: spyre.kernel "{{[0-9]+}}_batchmatmul"
+// KERNELS-SAME: #spyre.access<mem = <io 0>, {{[^>]*}}box = [16, 64], {{[^>]*}}lx_offsets = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}]>
+// KERNELS-SAME: #spyre.access<mem = <io 1>, {{[^>]*}}lx_offsets = [{{[0-9]+}}, {{[0-9]+}}]>
+// KERNELS-SAME: #spyre.access<mem = <io 2>, {{[^>]*}}lx_offsets = [{{[0-9]+}}, {{[0-9]+}}]>
+!pa = tensor<2048x4096xf16, #spyre.layout<device_size = [64, 2048, 64], stride_map = [64, 4096, 1]>>
+!pw = tensor<4096x4096xf16, #spyre.layout<device_size = [64, 4096, 64], stride_map = [64, 4096, 1]>>
+#m32 = #spyre.division<splits = [32, 1, 1], order = [0, 1, 2]>
+func.func @projection_keeps_a(%a: !pa, %w: !pw) -> !pa {
+  %0 = spyre.matmul %a, %w {spyre.division = #m32} : !pa, !pw -> !pa
+  return %0 : !pa
+}

@@ -384,12 +384,17 @@ func.func @up(%x: tensor<2048x768xf16>, %w: tensor<3072x768xf16>) -> tensor<2048
     steps = [e for e in core0 if e["cat"] == "pt"]
     loads = [e for e in core0 if e["name"] == "load"]
     stores = [e for e in core0 if e["name"] == "store"]
-    assert len(steps) == len(loads) == len(stores) > 2
+    # Each step stores its result tile; the input tiles the later steps
+    # need again are still in their staging buffers (read from there, not
+    # loaded again), so those steps load nothing.
+    assert len(steps) == len(stores) > 2
+    assert 2 < len(loads) < len(steps)
     for i in range(len(steps) - 1):
-        # The load for step i + 1 runs before step i's store, and the store
-        # waits for its step.
-        assert loads[i + 1]["ts"] < stores[i]["ts"]
+        # The store waits for its step; the load for step i + 1 (the first
+        # steps load) runs before step i's store.
         assert stores[i]["ts"] >= steps[i]["ts"] + steps[i]["dur"] - 1e-6
+        if i + 1 < len(loads):
+            assert loads[i + 1]["ts"] < stores[i]["ts"]
 
 
 def test_deep_nesting_is_refused():

@@ -150,6 +150,20 @@ int64_t perCoreSpan(const Tensor &tensor, llvm::ArrayRef<int64_t> slice);
 
 struct Tiling {
   llvm::SmallVector<int64_t, 6> tiles; ///< per op dim, elements
+  /// Inputs keep the tiles they need across the loops they do not depend
+  /// on (see `staging`) instead of streaming them again.
+  bool keep = false;
+};
+
+/// How one core stages one tensor per launch.
+struct Staging {
+  int64_t transfers = 1; ///< DMA transfers between DDR and LX
+  int64_t buffers = 1;   ///< LX buffers of one tile each (0: LX-resident)
+  /// When its tiles stay in the buffers across a loop it does not depend
+  /// on: the iterations of the loops outside that loop (each loads the
+  /// tiles, in its first pass), and those times the loop's own (the passes);
+  /// 0 otherwise.
+  int64_t outer = 0, passes = 0;
 };
 
 /// What one core does in one launch, and what it costs.
@@ -169,22 +183,35 @@ struct Estimate {
   const char *bottleneck = "DDR";
 };
 
-/// Times one core stages `tensor` between DDR and LX per launch: the
+/// How one core stages `tensor` between DDR and LX per launch.
+///
+/// Streamed, a tensor is staged again each time its tile changes: the
 /// product of the tile trip counts of every loop (in loop order) up to the
-/// innermost one with more than one trip that the tensor depends on.
+/// innermost one with more than one trip that it depends on, in two
+/// buffers (double buffering; one when it is staged once; none when it is
+/// LX-resident). With `keep`, an input keeps the tiles it needs inside the
+/// outermost loop it does not depend on, one buffer each, and loads them
+/// once for all of that loop's iterations (a matmul's A over K kept across
+/// the tiles of N). A tile still in one of the tensor's buffers is never
+/// loaded again: that is the simulator's rule, and the count here is exact
+/// for it.
+Staging staging(const Problem &problem, const Tensor &tensor,
+                llvm::ArrayRef<int64_t> slice, llvm::ArrayRef<int64_t> tiles,
+                bool keep = false);
+
+/// `staging(...).transfers`.
 int64_t transfersPerLaunch(const Problem &problem, const Tensor &tensor,
                            llvm::ArrayRef<int64_t> slice,
-                           llvm::ArrayRef<int64_t> tiles);
+                           llvm::ArrayRef<int64_t> tiles, bool keep = false);
 
-/// LX staging buffers of `tensor`: two (double buffering) when it is staged
-/// more than once per launch, one otherwise, none when LX-resident.
+/// `staging(...).buffers`.
 int64_t stagingBuffers(const Problem &problem, const Tensor &tensor,
                        llvm::ArrayRef<int64_t> slice,
-                       llvm::ArrayRef<int64_t> tiles);
+                       llvm::ArrayRef<int64_t> tiles, bool keep = false);
 
 /// The per-core LX bytes of every tensor's staging buffers.
 int64_t lxWorkingSet(const Problem &problem, llvm::ArrayRef<int64_t> slice,
-                     llvm::ArrayRef<int64_t> tiles);
+                     llvm::ArrayRef<int64_t> tiles, bool keep = false);
 
 /// Tiles for the per-core slice of `division`: the modelled-fastest tiling
 /// whose staging buffers fit `lxBudget` and whose loop and DMA trip counts

@@ -100,6 +100,26 @@ func.func @tiles_rank(%a: !t) -> !t {
 
 !t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
 
+func.func @keep_inputs_not_unit(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.keep_inputs' must be a unit attribute}}
+  %0 = spyre.abs %a {spyre.tiles = array<i64: 32, 256>, spyre.keep_inputs = 1 : i64} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
+func.func @keep_inputs_without_tiles(%a: !t) -> !t {
+  // expected-error @+1 {{'spyre.keep_inputs' qualifies 'spyre.tiles', which the op does not have}}
+  %0 = spyre.abs %a {spyre.keep_inputs} : (!t) -> !t
+  return %0 : !t
+}
+
+// -----
+
+!t = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+
 func.func @division_wrong_kind(%a: !t) -> !t {
   // expected-error @+1 {{'spyre.division' must be a #spyre.division attribute}}
   %0 = spyre.abs %a {spyre.division = array<i64: 2, 1>} : (!t) -> !t

@@ -46,6 +46,7 @@ func.func @add(%a: !t {spyre.mem = #spyre.mem<io 0>}, %b: !t {spyre.mem = #spyre
 // CHECK: #spyre.kdim<"mb", size = 128, split = 2, chunks = 2, tile = 32>
 // CHECK: spyre.neg
 // CHECK-SAME: spyre.division = #spyre.division<splits = [2, 1], order = [0, 1], chunks = [2, 1]>
+// CHECK-SAME: spyre.keep_inputs
 // CHECK-SAME: spyre.mem = #spyre.mem<pool 0>
 // CHECK-SAME: spyre.tiles = array<i64: 32, 256>
 // CHECK-SAME: spyre.work_division = array<i64: 2, 1>
@@ -62,7 +63,7 @@ func.func @forms(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> !t attributes {spyre.
   }
   %2 = spyre.neg %0 {spyre.division = #spyre.division<splits = [2, 1], order = [0, 1], chunks = [2, 1]>,
                      spyre.work_division = array<i64: 2, 1>, spyre.tiles = array<i64: 32, 256>,
-                     spyre.mem = #spyre.mem<pool 0>} : (!t) -> !t
+                     spyre.keep_inputs, spyre.mem = #spyre.mem<pool 0>} : (!t) -> !t
   return %2 : !t
 }
 

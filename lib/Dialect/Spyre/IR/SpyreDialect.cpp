@@ -142,6 +142,14 @@ LogicalResult SpyreDialect::verifyOperationAttribute(Operation *op,
   if (name == kDivisionAttrName || name == kWorkDivisionAttrName ||
       name == kTilesAttrName)
     return verifyDivisionAttribute(op, name, attr.getValue());
+  if (name == kKeepInputsAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    if (!op->hasAttr(kTilesAttrName))
+      return op->emitError() << "'" << name << "' qualifies '" << kTilesAttrName
+                             << "', which the op does not have";
+    return success();
+  }
   if (name == kMemAttrName) {
     auto mem = dyn_cast<MemAttr>(attr.getValue());
     if (!mem)

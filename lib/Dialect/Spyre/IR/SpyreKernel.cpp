@@ -338,10 +338,16 @@ LogicalResult KernelOp::verifyRegions() {
       return emitOpError() << describe() << ": " << cores << " cores need "
                            << cores << " core_offsets, got "
                            << access.getCoreOffsets().size();
-    if (access.getLxOffsets().empty() || access.getLxOffsets().size() > 2)
+    // An input may keep more tiles than two, one buffer each (kept across
+    // loops it does not depend on); the result streams through two.
+    if (access.getLxOffsets().empty() ||
+        (value == getResult() && access.getLxOffsets().size() > 2))
       return emitOpError() << describe()
-                           << ": a DDR tensor needs one or two LX staging "
-                              "buffers";
+                           << (value == getResult()
+                                   ? ": the result in DDR needs one or two LX "
+                                     "staging buffers"
+                                   : ": a DDR input needs at least one LX "
+                                     "staging buffer");
     if (failed(checkPlacement()))
       return failure();
     if (chunks > 1 && access.getChunkSteps().empty())

@@ -318,7 +318,10 @@ def Spyre_AccessAttr : Spyre_Attr<"Access", "access"> {
       LX-resident tensor `lx_strides` lay out the core's whole slice and
       there are no DDR strides.
     - `lx_offsets`: the LX staging buffers of a DDR tensor (two when it is
-      double-buffered), or none for an LX-resident one.
+      double-buffered), or none for an LX-resident one. An input keeping
+      the tiles it needs across a loop it does not depend on (a matmul's A
+      over K, kept across the tiles of N: `spyre.keep_inputs`) has one per
+      tile; a tile still in a buffer is read from there, not loaded again.
 
     A tile's transfer is clipped to the tensor's device extent, so operands
     with a smaller stick (f32 next to f16) never move bytes outside their

@@ -73,6 +73,11 @@ def Spyre_Dialect : Dialect {
         "spyre.work_division";
     /// Op attribute: the per-core tile of every op dim.
     static constexpr ::llvm::StringLiteral kTilesAttrName = "spyre.tiles";
+    /// Op attribute (unit), beside spyre.tiles: the inputs keep the tiles
+    /// they need across the loops they do not depend on (a matmul's A over
+    /// K, kept across the tiles of N) instead of streaming them again.
+    static constexpr ::llvm::StringLiteral kKeepInputsAttrName =
+        "spyre.keep_inputs";
     /// Op / function argument / result attribute: a #spyre.mem.
     static constexpr ::llvm::StringLiteral kMemAttrName = "spyre.mem";
     /// Function attribute: the function is a host segment of another
