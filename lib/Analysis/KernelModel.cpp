@@ -452,9 +452,12 @@ public:
         r.storeBytes += bytes;
         r.ddrBytes += cores / partners * bytes;
         r.dmaBytes += bytes / partners;
-        last.ddr += cores / partners * tileBytes;
-        last.dma += tileBytes / partners;
-        stores += staged.transfers;
+        // A split reduction's partial tiles are all combined and stored
+        // after the last step.
+        int64_t lastBytes = partners > 1 ? bytes : tileBytes;
+        last.ddr += cores / partners * lastBytes;
+        last.dma += lastBytes / partners;
+        stores += partners > 1 ? 1 : staged.transfers;
       } else {
         loads.ddr += cores / groups[i] * bytes;
         loads.dma += bytes / groups[i];

@@ -468,6 +468,19 @@ TEST(Staging, TheLastStoreIsExposed) {
   EXPECT_EQ(chosen.ddrBytes, (2048 * 4096 + 4096 * 4096 + 2048 * 4096) * 2);
 }
 
+TEST(Staging, ASplitReductionStoresAfterItsLastStep) {
+  // K split two ways: the partners' partial tiles are combined over the
+  // ring and stored after the last step, all of them (the simulator's
+  // combine), however small the tiles of N: 128 x 4096 f16 a pair, stored
+  // by 16 cores at a 16th of the DDR each.
+  TargetModel target = reference();
+  Problem p = matmul(2048, 4096, 4096);
+  Division d = withSplits(p, {16, 1, 2});
+  Estimate e = estimate(p, d, Tiling{{128, 512, 256}, true}, target);
+  double store = 128.0 * 4096 * 2 / target.coreDmaBytesPerSecond(16);
+  EXPECT_GE(e.seconds, e.computeSeconds + e.combineSeconds + store);
+}
+
 TEST(Tiling, LoopCountLimit) {
   TargetModel target = reference();
   target.maxLoopCount = 4;
