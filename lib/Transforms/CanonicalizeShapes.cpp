@@ -80,17 +80,22 @@ static void replaceWithReshaped(PatternRewriter &rewriter, Operation *op,
                                          rebuilt->getResult(0));
 }
 
+/// Whether `op` is a pointwise op on host tensors that may be rebuilt on
+/// other shapes. (A box keeps its dims: the dim of the tensor it is a box
+/// of may be longer, and its offsets name every dim.)
+static bool isReshapeablePointwise(ComputeOpInterface op) {
+  return op.getStickRule() == StickRule::Pointwise &&
+         !isa<ExtractSliceOp, InsertSliceOp>(op) &&
+         !isDeviceTensor(op->getResult(0).getType());
+}
+
 /// Rebuilds a pointwise op on squeezed operands.
 struct SqueezePointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(ComputeOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    // A box keeps its unit dims: the dim of the tensor it is a box of may
-    // be longer, and its offsets name every dim.
-    if (op.getStickRule() != StickRule::Pointwise ||
-        isa<ExtractSliceOp, InsertSliceOp>(op) ||
-        isDeviceTensor(op->getResult(0).getType()))
+    if (!isReshapeablePointwise(op))
       return failure();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     bool hasUnitDim = llvm::is_contained(ranges, 1);
@@ -223,6 +228,14 @@ struct SqueezeConstant : OpRewritePattern<ConstantOp> {
 /// would be the scores' size again.
 constexpr int64_t kMaxBroadcastShare = 16;
 
+/// `type` with dims i and i + 1 merged.
+static RankedTensorType mergedType(RankedTensorType type, unsigned i) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[i] *= shape[i + 1];
+  shape.erase(shape.begin() + i + 1);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
 /// The dim i of `value` such that `value` is a reshape of a tensor whose
 /// dims are `value`'s with dims i and i + 1 merged into one (a batch dim a
 /// contraction collapsed, split again for its readers), if any.
@@ -234,22 +247,10 @@ static std::optional<unsigned> splitPairOf(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   if (source.getRank() + 1 != type.getRank())
     return std::nullopt;
-  for (unsigned i = 0; i + 1 < type.getRank(); ++i) {
-    SmallVector<int64_t> merged(type.getShape());
-    merged[i] *= merged[i + 1];
-    merged.erase(merged.begin() + i + 1);
-    if (llvm::equal(merged, source.getShape()))
+  for (unsigned i = 0; i + 1 < type.getRank(); ++i)
+    if (mergedType(type, i).getShape() == source.getShape())
       return i;
-  }
   return std::nullopt;
-}
-
-/// `type` with dims i and i + 1 merged.
-static RankedTensorType mergedType(RankedTensorType type, unsigned i) {
-  SmallVector<int64_t> shape(type.getShape());
-  shape[i] *= shape[i + 1];
-  shape.erase(shape.begin() + i + 1);
-  return RankedTensorType::get(shape, type.getElementType());
 }
 
 /// `value` with dims i and i + 1 merged (a reshape view, folding into the
@@ -272,9 +273,7 @@ struct MergeSplitPointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
 
   LogicalResult matchAndRewrite(ComputeOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getStickRule() != StickRule::Pointwise ||
-        isa<ExtractSliceOp, InsertSliceOp>(op) ||
-        isDeviceTensor(op->getResult(0).getType()))
+    if (!isReshapeablePointwise(op))
       return failure();
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (!maps.back().isIdentity())
@@ -303,7 +302,9 @@ struct MergeSplitPointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
     // [batch, keys] read by [batch, heads, queries, keys] scores): broadcast
     // along the other first, at the position it then has, when that is small
     // beside the op's result.
-    SmallVector<std::optional<int64_t>> broadcastAt(maps.size());
+    // (Per operand: the position the broadcast dim takes, and its size.)
+    SmallVector<std::optional<std::pair<int64_t, int64_t>>> broadcastAt(
+        maps.size());
     SmallVector<Attribute> newMaps;
     auto newDim = [&](unsigned d) { return d <= a ? d : d - 1; };
     for (auto [k, original] : llvm::enumerate(maps)) {
@@ -321,7 +322,7 @@ struct MergeSplitPointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
             resultType.getNumElements())
           return failure();
         map = map.insertResult(getAffineDimExpr(missing, context), position);
-        broadcastAt[k] = position;
+        broadcastAt[k] = {position, resultType.getDimSize(missing)};
       }
       std::optional<int64_t> at;
       SmallVector<AffineExpr> results;
@@ -352,15 +353,14 @@ struct MergeSplitPointwise : OpInterfaceRewritePattern<ComputeOpInterface> {
     SmallVector<Value> operands;
     for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
       Value value = operand;
-      if (std::optional<int64_t> position = broadcastAt[k]) {
+      if (broadcastAt[k]) {
+        auto [position, size] = *broadcastAt[k];
         auto type = cast<RankedTensorType>(value.getType());
         SmallVector<int64_t> shape(type.getShape());
-        unsigned missing =
-            maps[k].getResultPosition(getAffineDimExpr(a, context)) ? a + 1 : a;
-        shape.insert(shape.begin() + *position, resultType.getDimSize(missing));
+        shape.insert(shape.begin() + position, size);
         unsigned rank = shape.size();
         AffineMap all = rewriter.getMultiDimIdentityMap(rank);
-        AffineMap read = all.dropResult(*position);
+        AffineMap read = all.dropResult(position);
         value = IdentityOp::create(
             rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
             ValueRange{value}, rewriter.getAffineMapArrayAttr({read, all}));

@@ -197,6 +197,19 @@ FailureOr<LayoutAttr> FunctionPropagation::layoutFor(RankedTensorType type,
   return *layout;
 }
 
+/// The layout laid-out `type` shows through a transpose by `perm` (the same
+/// device bytes).
+static llvm::Expected<LayoutAttr> transposedLayout(RankedTensorType type,
+                                                   ArrayRef<int64_t> perm) {
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
+  if (!bound)
+    return bound.takeError();
+  llvm::Expected<SpyreTensorLayout> view = transposeView(*bound, perm);
+  if (!view)
+    return view.takeError();
+  return LayoutAttr::get(type.getContext(), *view, type.getElementType());
+}
+
 /// `layout` of host tensor `from` seen through `view` (a reshape or a
 /// transpose), as a tensor of shape `to`: forwards (`from` is the view's
 /// input) or, with `backwards`, the input's layout the view shows as
@@ -206,23 +219,18 @@ static FailureOr<LayoutAttr> seenThrough(Operation *view, RankedTensorType from,
                                          ArrayRef<int64_t> to, bool backwards) {
   if (isa<ReshapeOp>(view))
     return reshapeViewLayout(withLayout(from, layout), to);
-  llvm::Expected<BoundLayout> bound = bindLayout(withLayout(from, layout));
-  if (!bound) {
-    llvm::consumeError(bound.takeError());
-    return failure();
-  }
   SmallVector<int64_t> perm(cast<TransposeOp>(view).getPermutation());
   if (backwards)
     for (auto [i, p] :
          llvm::enumerate(cast<TransposeOp>(view).getPermutation()))
       perm[p] = static_cast<int64_t>(i);
-  llvm::Expected<SpyreTensorLayout> transposed = transposeView(*bound, perm);
+  llvm::Expected<LayoutAttr> transposed =
+      transposedLayout(withLayout(from, layout), perm);
   if (!transposed) {
     llvm::consumeError(transposed.takeError());
     return failure();
   }
-  return LayoutAttr::get(view->getContext(), *transposed,
-                         from.getElementType());
+  return *transposed;
 }
 
 FailureOr<LayoutAttr>
@@ -275,32 +283,39 @@ FunctionPropagation::layoutForReaders(Value value, RankedTensorType type,
   }
   if (chain.empty())
     return *fallback;
+  SmallVector<RankedTensorType> types = {type};
+  for (Operation *view : chain)
+    types.push_back(
+        withoutLayout(cast<RankedTensorType>(view->getResult(0).getType())));
+  // The sticks of every link when the value has layout `start`.
+  auto keysThrough = [&](LayoutAttr start) -> FailureOr<SmallVector<Key>> {
+    SmallVector<Key> keys;
+    LayoutAttr seen = start;
+    for (auto [i, view] : llvm::enumerate(chain)) {
+      FailureOr<LayoutAttr> next = seenThrough(
+          view, types[i], seen, types[i + 1].getShape(), /*backwards=*/false);
+      if (failed(next))
+        return failure();
+      FailureOr<Key> k = keyOf(withLayout(types[i + 1], *next));
+      if (failed(k))
+        return failure();
+      keys.push_back(*k);
+      seen = *next;
+    }
+    return keys;
+  };
   // The default layout seen through the chain: the sticks the plan expects
   // at every link.
-  SmallVector<RankedTensorType> types = {type};
-  SmallVector<Key> expected;
-  LayoutAttr seen = *fallback;
-  for (Operation *view : chain) {
-    auto viewType =
-        withoutLayout(cast<RankedTensorType>(view->getResult(0).getType()));
-    FailureOr<LayoutAttr> next = seenThrough(
-        view, types.back(), seen, viewType.getShape(), /*backwards=*/false);
-    types.push_back(viewType);
-    if (failed(next))
-      return *fallback;
-    FailureOr<Key> k = keyOf(withLayout(types.back(), *next));
-    if (failed(k))
-      return *fallback;
-    expected.push_back(*k);
-    seen = *next;
-  }
+  FailureOr<SmallVector<Key>> expected = keysThrough(*fallback);
+  if (failed(expected))
+    return *fallback;
   // Laid out as the last view's tensor would be by default, seen back at
   // the value's shape: the dims the last reshape merges stay adjacent in
   // device memory, one device dim of the merged tensor (a row group can cut
   // it), not two the value's default layout puts apart. Taken only when it
   // has the planned sticks everywhere and no more padding.
   std::optional<LayoutAttr> wanted =
-      candidateLayout(types.back(), expected.back());
+      candidateLayout(types.back(), expected->back());
   if (!wanted)
     return *fallback;
   LayoutAttr back = *wanted;
@@ -312,17 +327,9 @@ FunctionPropagation::layoutForReaders(Value value, RankedTensorType type,
       return *fallback;
     back = *previous;
   }
-  seen = back;
-  for (auto [i, view] : llvm::enumerate(chain)) {
-    FailureOr<LayoutAttr> next = seenThrough(
-        view, types[i], seen, types[i + 1].getShape(), /*backwards=*/false);
-    if (failed(next))
-      return *fallback;
-    FailureOr<Key> k = keyOf(withLayout(types[i + 1], *next));
-    if (failed(k) || *k != expected[i])
-      return *fallback;
-    seen = *next;
-  }
+  FailureOr<SmallVector<Key>> keys = keysThrough(back);
+  if (failed(keys) || *keys != *expected)
+    return *fallback;
   FailureOr<Key> backKey = keyOf(withLayout(type, back));
   llvm::Expected<SpyreTensorLayout> stl = back.getLayout(type.getElementType());
   if (!stl) {
@@ -805,15 +812,11 @@ FunctionPropagation::materialize(const stick::Solution &solution) {
     LayoutAttr layout;
     if (auto transpose = dyn_cast<TransposeOp>(op)) {
       // The transpose of the input's actual layout: same device bytes.
-      llvm::Expected<BoundLayout> input =
-          bindLayout(transpose.getInput().getType());
-      if (!input)
-        return op->emitOpError(llvm::toString(input.takeError()));
-      llvm::Expected<SpyreTensorLayout> view =
-          transposeView(*input, transpose.getPermutation());
+      llvm::Expected<LayoutAttr> view = transposedLayout(
+          transpose.getInput().getType(), transpose.getPermutation());
       if (!view)
         return op->emitOpError(llvm::toString(view.takeError()));
-      layout = LayoutAttr::get(op->getContext(), *view, type.getElementType());
+      layout = *view;
     } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
       FailureOr<LayoutAttr> view =
           reshapeViewLayout(reshape.getInput().getType(), type.getShape());
