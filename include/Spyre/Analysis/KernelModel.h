@@ -13,13 +13,17 @@
 //   Division    splits per op dim, the core-id -> slice mixed radix, and the
 //               sequential chunks an op is cut into when one launch cannot
 //               respect the per-core span limit;
-//   Tiling      the per-core tile of every op dim;
+//   Tiling      the per-core tile of every op dim, and whether inputs keep
+//               the tiles they need across loops they do not depend on;
+//   Staging     how often a tensor moves between DDR and LX, in how many
+//               buffers (a tile still in one is not loaded again);
 //   Estimate    the modelled time of the kernel and its resources: DDR
 //               traffic at the shared bandwidth (a tile several cores need
 //               is loaded once and forwarded along the ring), PT/SFP
 //               throughput (PT efficiency from the tile's rows),
-//               double-buffered overlap, the ring combine of split
-//               reductions.
+//               double-buffered overlap one step ahead (the first load, the
+//               last store and stores the next step cannot hide exposed),
+//               the ring combine of split reductions.
 //
 // `divide` chooses a division by minimising the modelled time over every
 // feasible split (the "model" policy) or reproduces the reference stack's
