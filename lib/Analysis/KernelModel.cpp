@@ -320,16 +320,6 @@ Staging mlir::spyre::kernel::staging(const Problem &problem,
                    usedDims(tensor), tensor.isResult, keep);
 }
 
-int64_t mlir::spyre::kernel::transfersPerLaunch(const Problem &problem,
-                                                const Tensor &tensor,
-                                                ArrayRef<int64_t> slice,
-                                                ArrayRef<int64_t> tiles,
-                                                bool keep) {
-  return stagingOf(problem.loopOrder(), tripCounts(slice, tiles),
-                   usedDims(tensor), tensor.isResult, keep)
-      .transfers;
-}
-
 int64_t mlir::spyre::kernel::stagingBuffers(const Problem &problem,
                                             const Tensor &tensor,
                                             ArrayRef<int64_t> slice,
@@ -393,6 +383,12 @@ public:
   /// received by one core from a ring neighbour.
   struct Bytes {
     int64_t ddr = 0, dma = 0, ring = 0;
+    Bytes operator+(const Bytes &o) const {
+      return {ddr + o.ddr, dma + o.dma, ring + o.ring};
+    }
+    Bytes operator-(const Bytes &o) const {
+      return {ddr - o.ddr, dma - o.dma, ring - o.ring};
+    }
   };
   /// The time `bytes` take: each at its rate, all at once.
   double transferSeconds(const Bytes &bytes) const {
@@ -435,17 +431,20 @@ public:
         continue;
       Staging staged = stagingOf(order, ArrayRef<int64_t>(trips, n), uses[i],
                                  t.isResult, keep);
-      if (!t.isResult &&
+      if (keep && !t.isResult &&
           staged.buffers != stagingOf(order, ArrayRef<int64_t>(trips, n),
                                       uses[i], false, false)
                                 .buffers)
         r.kept = true;
       int64_t tileBytes = sticks * t.stickBytes;
       int64_t bytes = staged.transfers * tileBytes;
+      // An input's bytes as its sharing group moves them: the cores take
+      // turns loading a tile from DDR and forward it along the ring.
+      auto shared = [&](int64_t b) {
+        return Bytes{cores / groups[i] * b, b / groups[i], b - b / groups[i]};
+      };
       if (staged.passes > 0)
-        held.push_back({staged,
-                        {cores / groups[i] * bytes, bytes / groups[i],
-                         bytes - bytes / groups[i]}});
+        held.push_back({staged, shared(bytes)});
       if (t.isResult) {
         // Partial results are combined over the ring; the partners take
         // turns storing.
@@ -459,18 +458,13 @@ public:
         last.dma += lastBytes / partners;
         stores += partners > 1 ? 1 : staged.transfers;
       } else {
-        loads.ddr += cores / groups[i] * bytes;
-        loads.dma += bytes / groups[i];
-        loads.ring += bytes - bytes / groups[i];
-        // The cores of a sharing group take turns loading a tile from DDR
-        // and forward it along the ring to the others.
+        Bytes moved = shared(bytes), firstTile = shared(tileBytes);
         r.loadBytes += bytes;
-        r.ddrBytes += cores / groups[i] * bytes;
-        r.dmaBytes += bytes / groups[i];
-        r.ringBytes += bytes - bytes / groups[i];
-        first.ddr += cores / groups[i] * tileBytes;
-        first.dma += tileBytes / groups[i];
-        first.ring += tileBytes - tileBytes / groups[i];
+        r.ddrBytes += moved.ddr;
+        r.dmaBytes += moved.dma;
+        r.ringBytes += moved.ring;
+        loads = loads + moved;
+        first = first + firstTile;
       }
       r.lxBytes += staged.buffers * tileBytes;
       if (t.isResult && partners > 1)
@@ -527,13 +521,11 @@ public:
     // in that loop's first pass (A's whole slice over K during the first
     // tile of N): that pass waits for them, the others only for the rest.
     for (auto &[staged, bytes] : held) {
-      Bytes rest{r.ddrBytes - bytes.ddr, r.dmaBytes - bytes.dma,
-                 r.ringBytes - bytes.ring};
+      Bytes rest = Bytes{r.ddrBytes, r.dmaBytes, r.ringBytes} - bytes;
       double pass = r.computeSeconds / static_cast<double>(staged.passes);
       Bytes restPass = per(rest, staged.passes);
       Bytes heldPass = per(bytes, staged.outer);
-      Bytes firstPass{restPass.ddr + heldPass.ddr, restPass.dma + heldPass.dma,
-                      restPass.ring + heldPass.ring};
+      Bytes firstPass = restPass + heldPass;
       double phases = static_cast<double>(staged.outer) *
                           std::max(transferSeconds(firstPass), pass) +
                       static_cast<double>(staged.passes - staged.outer) *

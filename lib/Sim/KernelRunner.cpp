@@ -302,17 +302,6 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
       if (loads[i] && key == loadedAt[i])
         continue;
       loadedAt[i] = key;
-      if (!t.resident) {
-        auto in = llvm::find(held[i], key);
-        if (in != held[i].end()) {
-          int64_t buffer = t.access.getLxOffsets()[in - held[i].begin()];
-          SmallVector<int64_t, 8> origin = stager.boxStart(t, region);
-          if (llvm::Error error = stager.gather(t, core, region, buffer, origin,
-                                                dense[i], fill))
-            return error;
-          continue;
-        }
-      }
       if (t.resident) {
         SmallVector<int64_t, 8> origin = stager.boxStart(t, start);
         if (llvm::Error error = stager.gather(
@@ -321,31 +310,39 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
         ++loads[i];
         continue;
       }
-      held[i][loads[i] % t.buffers] = key;
-      int64_t buffer = t.access.getLxOffsets()[loads[i] % t.buffers];
-      doubleBuffered &= t.buffers > 1;
-      ++loads[i];
-      int64_t address = t.access.getBase() + t.access.getCoreOffsets()[core];
-      for (int64_t d = 0; d < numDims; ++d) {
-        address += tileAt[d] * t.access.getTileSteps()[d];
-        if (!t.access.getChunkSteps().empty())
-          address += launch.chunkAt[d] * t.access.getChunkSteps()[d];
+      // A tile still in a staging buffer is read from there; any other is
+      // loaded into the next buffer in turn.
+      auto in = llvm::find(held[i], key);
+      bool hit = in != held[i].end();
+      int64_t slot = hit ? in - held[i].begin() : loads[i] % t.buffers;
+      int64_t buffer = t.access.getLxOffsets()[slot];
+      if (!hit) {
+        held[i][slot] = key;
+        doubleBuffered &= t.buffers > 1;
+        ++loads[i];
+        int64_t address = t.access.getBase() + t.access.getCoreOffsets()[core];
+        for (int64_t d = 0; d < numDims; ++d) {
+          address += tileAt[d] * t.access.getTileSteps()[d];
+          if (!t.access.getChunkSteps().empty())
+            address += launch.chunkAt[d] * t.access.getChunkSteps()[d];
+        }
+        int64_t bytes = 0;
+        if (llvm::Error error = stager.dma(t, core, address, buffer, region,
+                                           /*toLx=*/true, bytes, reach[i]))
+          return error;
+        // One core of the sharing group loads it from DDR, in turn; the
+        // others receive it over the ring.
+        double shared =
+            static_cast<double>(bytes) / static_cast<double>(t.group);
+        loadSeconds += std::max(
+            shared / rate, (static_cast<double>(bytes) - shared) / ringRate);
+        launch.ddrBytes += bytes / t.group;
+        launch.ringBytes += bytes - bytes / t.group;
       }
-      int64_t bytes = 0;
-      if (llvm::Error error = stager.dma(t, core, address, buffer, region,
-                                         /*toLx=*/true, bytes, reach[i]))
-        return error;
       SmallVector<int64_t, 8> origin = stager.boxStart(t, region);
       if (llvm::Error error =
               stager.gather(t, core, region, buffer, origin, dense[i], fill))
         return error;
-      // One core of the sharing group loads it from DDR, in turn; the
-      // others receive it over the ring.
-      double shared = static_cast<double>(bytes) / static_cast<double>(t.group);
-      loadSeconds += std::max(shared / rate,
-                              (static_cast<double>(bytes) - shared) / ringRate);
-      launch.ddrBytes += bytes / t.group;
-      launch.ringBytes += bytes - bytes / t.group;
     }
     double loadStart = std::max(
         timeline.dmaFree, doubleBuffered ? timeline.prevPrev : timeline.prev);

@@ -162,6 +162,17 @@ RowSplit rowSplit(int64_t rows, int64_t cores, bool spread) {
   return {};
 }
 
+/// The host dim laid-out `type` has its stick on (-1: sparse), or nullopt
+/// when its layout does not bind.
+std::optional<int> stickHostDimOf(RankedTensorType type) {
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return std::nullopt;
+  }
+  return bound->stickHostDim();
+}
+
 /// The splits of a block copy `type` (cut along host dim `cut`) across
 /// `cores`: the cut dim by as many cores as divide it, the rest of the cores
 /// on the next dim they divide that is not the stick; nullopt when the cores
@@ -173,14 +184,11 @@ std::optional<SmallVector<int64_t>> blockSplits(RankedTensorType type,
   int64_t rest = cores / splits[cut];
   if (rest == 1)
     return splits;
-  llvm::Expected<BoundLayout> bound = bindLayout(type);
-  if (!bound) {
-    llvm::consumeError(bound.takeError());
+  std::optional<int> stick = stickHostDimOf(type);
+  if (!stick)
     return std::nullopt;
-  }
   for (unsigned d = cut + 1; d < type.getRank(); ++d)
-    if (static_cast<int>(d) != bound->stickHostDim() &&
-        type.getDimSize(d) % rest == 0) {
+    if (static_cast<int>(d) != *stick && type.getDimSize(d) % rest == 0) {
       splits[d] = rest;
       return splits;
     }
@@ -458,12 +466,8 @@ struct WholeGroup {
       auto type = cast<RankedTensorType>(op->getResult(0).getType());
       if (!next || type.getDimSize(cut + 1) % split.next != 0)
         return false;
-      llvm::Expected<BoundLayout> bound = bindLayout(type);
-      if (!bound) {
-        llvm::consumeError(bound.takeError());
-        return false;
-      }
-      if (bound->stickHostDim() == static_cast<int>(cut + 1))
+      std::optional<int> stick = stickHostDimOf(type);
+      if (!stick || *stick == static_cast<int>(cut + 1))
         return false;
       splits[next.getPosition()] = split.next;
     }

@@ -203,11 +203,6 @@ Staging staging(const Problem &problem, const Tensor &tensor,
                 llvm::ArrayRef<int64_t> slice, llvm::ArrayRef<int64_t> tiles,
                 bool keep = false);
 
-/// `staging(...).transfers`.
-int64_t transfersPerLaunch(const Problem &problem, const Tensor &tensor,
-                           llvm::ArrayRef<int64_t> slice,
-                           llvm::ArrayRef<int64_t> tiles, bool keep = false);
-
 /// `staging(...).buffers`.
 int64_t stagingBuffers(const Problem &problem, const Tensor &tensor,
                        llvm::ArrayRef<int64_t> slice,
