@@ -136,6 +136,24 @@ int64_t reductionSplit(const Problem &problem, const Division &division) {
   return r;
 }
 
+/// The ring combine of a split reduction's partial results, per launch:
+/// gathered by the partner that stores them ((P - 1) result slices), or,
+/// when the result stays in LX, scattered over the partners (each sends
+/// and receives P - 1 of the P parts of its slice, all at once).
+double combineSeconds(const Problem &problem, const Division &division,
+                      const TargetModel &target) {
+  int64_t partners = reductionSplit(problem, division);
+  if (partners == 1)
+    return 0;
+  const Tensor &result = problem.result();
+  double bytes = static_cast<double>(
+      boxSticks(result, sliceSizes(problem, division)) * result.stickBytes);
+  if (result.lxResident)
+    bytes /= static_cast<double>(partners);
+  return static_cast<double>(partners - 1) * bytes /
+         target.ringBytesPerSecond();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -265,6 +283,54 @@ mlir::spyre::kernel::sliceSizes(const Problem &problem,
   for (auto [d, dim] : llvm::enumerate(problem.dims))
     slice.push_back(dim.padded() / division.chunks[d] / division.splits[d]);
   return slice;
+}
+
+std::optional<Division>
+mlir::spyre::kernel::resultDivision(const Problem &problem,
+                                    const Division &division) {
+  int64_t partners = reductionSplit(problem, division);
+  if (partners == 1)
+    return division;
+  if (division.numChunks() > 1 || !problem.isMatmul())
+    return std::nullopt;
+  auto split = [&](int64_t d) { return division.splits[d] > 1; };
+  auto reduced = llvm::find_if(division.order, [&](int64_t d) {
+    return problem.dims[d].reduction && split(d);
+  });
+  if (division.splits[*reduced] != partners)
+    return std::nullopt; // more than one reduction dim split
+  // The partners are the digit of the core id just below the next split
+  // dim's, so part p of that dim's slice goes to partner p (with no split
+  // dim after it, any unsplit parallel dim may take that place).
+  auto next = std::find_if(std::next(reduced), division.order.end(), split);
+  if (next == division.order.end())
+    next = llvm::find_if(division.order, [&](int64_t d) {
+      return !problem.dims[d].reduction && !split(d);
+    });
+  if (next == division.order.end() || problem.dims[*next].reduction)
+    return std::nullopt;
+  int64_t s = *next;
+  if (problem.dims[s].units() % (division.splits[s] * partners))
+    return std::nullopt;
+  Division scattered = division;
+  scattered.splits[s] *= partners;
+  scattered.splits[*reduced] = 1;
+  scattered.order.clear();
+  for (int64_t d : division.order)
+    if (d == *reduced)
+      scattered.order.push_back(s);
+    else if (d != s)
+      scattered.order.push_back(d);
+  scattered.order.push_back(*reduced);
+  return scattered;
+}
+
+int64_t mlir::spyre::kernel::residentResultBytes(const Problem &problem,
+                                                 const Division &division) {
+  std::optional<Division> held = resultDivision(problem, division);
+  const Tensor &result = problem.result();
+  return boxSticks(result, sliceSizes(problem, held ? *held : division)) *
+         result.stickBytes;
 }
 
 SmallVector<int64_t, 8>
@@ -427,8 +493,13 @@ public:
         sticks *= count;
       }
       maxSticks = std::max(maxSticks, sticks);
-      if (t.lxResident)
+      if (t.lxResident) {
+        // A split reduction accumulates each result tile, and receives its
+        // partners' partial tiles, in LX before it scatters the sums.
+        if (t.isResult && partners > 1)
+          r.lxBytes += 2 * sticks * t.stickBytes;
         continue;
+      }
       Staging staged = stagingOf(order, ArrayRef<int64_t>(trips, n), uses[i],
                                  t.isResult, keep);
       if (keep && !t.isResult &&
@@ -740,21 +811,13 @@ Estimate mlir::spyre::kernel::estimate(const Problem &problem,
                                        const Tiling &tiling,
                                        const TargetModel &target) {
   Estimate e;
-  SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
   int64_t chunks = division.numChunks();
-  int64_t partners = reductionSplit(problem, division);
   TileEvaluator evaluator(problem, target, division);
   TileEvaluator::Result r = evaluator.evaluate(tiling.tiles, tiling.keep);
   e.dmaSeconds = r.dmaSeconds;
   e.computeSeconds = r.computeSeconds;
   e.steps = r.steps;
-  const Tensor &result = problem.result();
-  if (partners > 1) {
-    e.combineSeconds =
-        static_cast<double>(partners - 1) *
-        static_cast<double>(boxSticks(result, slice) * result.stickBytes) /
-        target.ringBytesPerSecond();
-  }
+  e.combineSeconds = combineSeconds(problem, division, target);
   e.seconds =
       (r.launchSeconds + e.combineSeconds) * static_cast<double>(chunks);
   e.ddrBytes = chunks * r.ddrBytes;
@@ -777,18 +840,8 @@ Estimate mlir::spyre::kernel::estimate(const Problem &problem,
 double mlir::spyre::kernel::lowerBound(const Problem &problem,
                                        const Division &division,
                                        const TargetModel &target) {
-  SmallVector<int64_t, 6> slice = sliceSizes(problem, division);
-  int64_t partners = reductionSplit(problem, division);
   TileEvaluator evaluator(problem, target, division);
-  double combine = 0;
-  if (partners > 1) {
-    const Tensor &result = problem.result();
-    combine =
-        static_cast<double>(partners - 1) *
-        static_cast<double>(boxSticks(result, slice) * result.stickBytes) /
-        target.ringBytesPerSecond();
-  }
-  return (evaluator.lowerBound() + combine) *
+  return (evaluator.lowerBound() + combineSeconds(problem, division, target)) *
          static_cast<double>(division.numChunks());
 }
 

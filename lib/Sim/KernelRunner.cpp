@@ -35,6 +35,9 @@ struct Partial {
   int64_t leader = -1;
   SmallVector<int64_t, 6> region;
   int64_t contributions = 0;
+  /// The core of each partner (its slice index along the split reduction
+  /// dim), -1 until it contributes.
+  SmallVector<int64_t, 8> members;
 };
 
 /// What one launch moved, and its partial results.
@@ -73,6 +76,9 @@ private:
   /// Gives the core's pending store to its DMA engine.
   void flushStore(int64_t core, LaunchState &launch);
   llvm::Error combinePartials(LaunchState &launch, double &combineSeconds);
+  /// The combine of a result that stays in LX: a reduce-scatter, each
+  /// partner keeping its part (kernel::resultDivision).
+  llvm::Error scatterPartials(LaunchState &launch, double &combineSeconds);
   void span(int64_t core, StringRef name, StringRef category, double start,
             double duration) {
     runner.trace.span(core, name, category, clockBase + start, duration);
@@ -91,6 +97,8 @@ private:
   SmallVector<int, 6> loopOrder;
   std::vector<Operand> operands; ///< inputs, then the result
   int64_t cores = 1, partners = 1, numDims = 0;
+  /// The split reduction dim (-1: none).
+  int64_t splitReduction = -1;
   Stager stager;
   std::optional<TileCompute> tileCompute;
   /// Per operand, the DDR bytes the current core's transfers reach.
@@ -123,8 +131,10 @@ llvm::Error KernelExecution::prepare() {
     tile.push_back(dim.getTile());
     trips.push_back(dim.getTrips());
     reduction.push_back(dim.getReduction());
-    if (dim.getReduction())
+    if (dim.getReduction() && dim.getSplit() > 1) {
       partners *= dim.getSplit();
+      splitReduction = d;
+    }
   }
   // Parallel dims outermost, reduction dims innermost.
   for (int64_t d = 0; d < numDims; ++d)
@@ -381,6 +391,8 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
           }
         }
         ++partial.contributions;
+        partial.members.resize(partners, -1);
+        partial.members[at[splitReduction] % partners] = core;
         if (reductionLeader) {
           partial.leader = core;
           partial.region = region;
@@ -418,6 +430,8 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
 llvm::Error KernelExecution::combinePartials(LaunchState &launch,
                                              double &combineSeconds) {
   const Operand &out = operands.back();
+  if (out.resident)
+    return scatterPartials(launch, combineSeconds);
   llvm::SmallDenseSet<int64_t, 32> leaders;
   for (auto &entry : launch.partials)
     leaders.insert(entry.second.leader);
@@ -444,6 +458,92 @@ llvm::Error KernelExecution::combinePartials(LaunchState &launch,
                       partial.acc, start + ring, storeRate, launch))
       return error;
     flushStore(core, launch);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error KernelExecution::scatterPartials(LaunchState &launch,
+                                             double &combineSeconds) {
+  const Operand &out = operands.back();
+  std::optional<kernel::Division> held =
+      kernel::resultDivision(problem, division);
+  if (!held)
+    return fail(kernel, "keeps the result of a split reduction in LX, but "
+                        "its partners cannot scatter it "
+                        "(kernel::resultDivision)");
+  int64_t s = 0;
+  while (held->splits[s] == division.splits[s] || reduction[s])
+    ++s;
+  int64_t part = slice[s] / partners;
+  float padFill =
+      semantics.padValue ? static_cast<float>(*semantics.padValue) : 0.0f;
+  // Each partner sends and receives P - 1 of the P parts of a tile.
+  int64_t tileBytes =
+      kernel::boxSticks(problem.result(), tile) * out.stickBytes;
+  double ring = static_cast<double>((partners - 1) * tileBytes) /
+                static_cast<double>(partners) / ringRate;
+  for (auto &[key, partial] : launch.partials) {
+    if (llvm::is_contained(partial.members, -1))
+      return fail(kernel, "a split reduction is missing a partner's partial "
+                          "result");
+    if (!machine.modelOnly)
+      tileCompute->finalize(partial.acc, size);
+    double start = 0;
+    for (int64_t core : partial.members)
+      start = std::max(start, launch.timelines[core].end());
+    combineSeconds += ring;
+    launch.ringBytes += (partners - 1) * tileBytes;
+    for (auto [p, core] : llvm::enumerate(partial.members)) {
+      span(core, "combine", "ring", start, ring);
+      launch.timelines[core].unitFree = start + ring;
+      // The part of this tile in partner p's part of the slice.
+      SmallVector<int64_t, 6> owned = sliceStart(core, launch);
+      owned[s] += static_cast<int64_t>(p) * part;
+      int64_t lo = std::max(partial.region[s], owned[s]);
+      int64_t hi = std::min(partial.region[s] + tile[s], owned[s] + part);
+      if (lo >= hi)
+        continue;
+      SmallVector<int64_t, 6> pieceTile(tile), pieceRegion(partial.region);
+      pieceTile[s] = hi - lo;
+      pieceRegion[s] = lo;
+      Operand piece = out;
+      setDenseTile(piece, pieceTile);
+      SmallVector<int64_t, 8> box;
+      for (int dd = 0; dd + 1 < out.deviceRank; ++dd)
+        box.push_back(out.opDim[dd] == s
+                          ? std::min(out.deviceSize[dd],
+                                     (pieceTile[s] + out.opMultiplier(dd) - 1) /
+                                         out.opMultiplier(dd))
+                          : out.access.getBox()[dd]);
+      AccessAttr a = out.access;
+      piece.access = AccessAttr::get(a.getContext(), a.getMem(), a.getBase(),
+                                     a.getCoreOffsets(), a.getTileSteps(),
+                                     a.getChunkSteps(), box, a.getDdrStrides(),
+                                     a.getLxStrides(), a.getLxOffsets());
+      std::vector<float> dense;
+      if (!partial.acc.empty()) {
+        dense.assign(piece.slots * piece.denseSize, 0.0f);
+        SmallVector<int64_t, 6> counts(numDims, 1);
+        for (int64_t d = 0; d < numDims; ++d)
+          if (out.usedMask >> d & 1)
+            counts[d] = pieceTile[d];
+        forEachPosition(counts, [&](ArrayRef<int64_t> at) {
+          int64_t from = (lo - partial.region[s]) * out.denseStride[s], to = 0;
+          for (int64_t d = 0; d < numDims; ++d) {
+            from += at[d] * out.denseStride[d];
+            to += at[d] * piece.denseStride[d];
+          }
+          for (int64_t k = 0; k < out.slots; ++k)
+            dense[k * piece.denseSize + to] =
+                partial.acc[k * out.denseSize + from];
+        });
+      }
+      Stager pieceStager(kernel, machine, target, pieceTile);
+      if (llvm::Error error = pieceStager.scatter(
+              piece, core, pieceRegion, a.getBase(),
+              pieceStager.boxStart(piece, owned), dense, padFill))
+        return error;
+    }
   }
   return llvm::Error::success();
 }

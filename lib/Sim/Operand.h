@@ -88,6 +88,9 @@ bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps, ArrayRef<int64_t> tile,
              const kernel::Division &division, Machine &machine,
              const TargetModel &target);
 
+/// Sets the dense tile of `t` (its usedMask set): a tile of `tile`.
+void setDenseTile(Operand &t, ArrayRef<int64_t> tile);
+
 /// An error naming `kernel`.
 llvm::Error fail(KernelOp kernel, const llvm::Twine &message);
 

@@ -14,6 +14,17 @@ llvm::Error mlir::spyre::sim::fail(KernelOp kernel,
       llvm::formatv("kernel {0}: {1}", kernel.getName(), message.str()).str());
 }
 
+void mlir::spyre::sim::setDenseTile(Operand &t, ArrayRef<int64_t> tile) {
+  // Op dims the tensor uses, row-major.
+  t.denseStride.assign(tile.size(), 0);
+  t.denseSize = 1;
+  for (int64_t d = static_cast<int64_t>(tile.size()) - 1; d >= 0; --d)
+    if (t.usedMask >> d & 1) {
+      t.denseStride[d] = t.denseSize;
+      t.denseSize *= tile[d];
+    }
+}
+
 llvm::Expected<std::vector<Operand>>
 mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
                                ArrayRef<int64_t> tile,
@@ -79,16 +90,10 @@ mlir::spyre::sim::bindOperands(KernelOp kernel, ArrayRef<AffineMap> maps,
                         t.isResult
                             ? ("the result of kernel " + kernel.getName()).str()
                             : "a tensor");
-    // Dense tiles: op dims the tensor uses, row-major.
-    t.denseStride.assign(numDims, 0);
     for (int opDim : t.opDimOfHost)
       if (opDim >= 0)
         t.usedMask |= 1u << opDim;
-    for (int64_t d = numDims - 1; d >= 0; --d)
-      if (t.usedMask >> d & 1) {
-        t.denseStride[d] = t.denseSize;
-        t.denseSize *= tile[d];
-      }
+    setDenseTile(t, tile);
     for (int64_t d = 0; d < numDims; ++d)
       if (!(t.usedMask >> d & 1))
         t.group *= division.splits[d];

@@ -1252,13 +1252,9 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
             target))
       continue;
     const Planned &producer = plans[i];
-    const kernel::Tensor &result = producer.problem.result();
     Candidate c{
-        v,
-        kernel::boxSticks(
-            result, kernel::sliceSizes(producer.problem, producer.division)) *
-            result.stickBytes,
-        i, i, 0};
+        v, kernel::residentResultBytes(producer.problem, producer.division), i,
+        i, 0};
     for (Operation *reader : v.getUsers())
       c.last = std::max(c.last, position.lookup(reader));
     c.saving =

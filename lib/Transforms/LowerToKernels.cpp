@@ -140,6 +140,14 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
     return op->emitOpError() << "'" << SpyreDialect::kTilesAttrName
                              << "' needs " << numDims << " entries";
   SmallVector<int64_t, 6> slice = kernel::sliceSizes(*problem, div);
+  std::optional<kernel::Division> resultDiv =
+      kernel::resultDivision(*problem, div);
+  if (resident.back() && !resultDiv)
+    return op->emitOpError()
+           << "keeps its result in LX, but its split reduction cannot "
+              "scatter the result over the partners";
+  SmallVector<int64_t, 6> resultSlice =
+      resultDiv ? kernel::sliceSizes(*problem, *resultDiv) : slice;
   ArrayRef<int64_t> tile = tiles.asArrayRef();
   for (unsigned d = 0; d < numDims; ++d)
     if (tile[d] % problem->dims[d].granule || slice[d] % tile[d])
@@ -169,8 +177,10 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
     tileBox.pop_back();
     out.box.assign(tileBox.begin(), tileBox.end());
     if (tensor.lxResident) {
-      // The core's whole slice lives in LX, laid out row-major.
-      SmallVector<int64_t, 8> sliceBox = kernel::boxCounts(tensor, slice);
+      // The core's whole slice lives in LX, laid out row-major (its part of
+      // a split reduction's result: kernel::resultDivision).
+      SmallVector<int64_t, 8> sliceBox =
+          kernel::boxCounts(tensor, tensor.isResult ? resultSlice : slice);
       sliceBox.pop_back();
       SmallVector<int64_t, 6> lxStrides = rowMajorStrides(sliceBox);
       for (unsigned d = 0; d < numDims; ++d)
@@ -223,10 +233,13 @@ FailureOr<KernelShape> LowerToKernelsPass::shapeOf(Operation *op,
     out.bufferBytes = kernel::boxSticks(tensor, tile) * stick;
     shape.tensors.push_back(std::move(out));
   }
-  // A split reduction receives its partner's partial tile over the ring.
+  // A split reduction receives its partner's partial tile over the ring
+  // (and, when its result stays in LX, accumulates each tile apart from the
+  // part of the result it keeps).
   for (auto [d, dim] : llvm::enumerate(problem->dims))
     if (dim.reduction && div.splits[d] > 1)
-      shape.combineBytes = kernel::boxSticks(problem->result(), tile) *
+      shape.combineBytes = (resident.back() ? 2 : 1) *
+                           kernel::boxSticks(problem->result(), tile) *
                            problem->result().stickBytes;
 
   SmallVector<std::string> labels = getDimLabels(op);
@@ -286,9 +299,12 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
         producer ? getKernelProblem(producer.getPayload(), reason)
                  : FailureOr<kernel::Problem>(failure());
     kernel::Division ours = getDivision(op).getModel();
-    if (failed(mine) || failed(theirs) ||
+    std::optional<kernel::Division> left;
+    if (succeeded(theirs))
+      left = kernel::resultDivision(*theirs, getKernelDivision(producer));
+    if (failed(mine) || !left ||
         !sameCoreSlices(
-            *theirs, getKernelDivision(producer),
+            *theirs, *left,
             cast<KernelPayloadOpInterface>(producer.getPayload())
                 .getIndexingMapsArray()
                 .back(),

@@ -175,11 +175,8 @@ LogicalResult PlanMemoryPass::chooseResidents(
   };
   for (Buffer *buffer : candidates) {
     const Kernel *producer = byOp.lookup(buffer->root.getDefiningOp());
-    const kernel::Tensor &result = producer->problem.result();
     int64_t bytes = alignTo(
-        kernel::boxSticks(
-            result, kernel::sliceSizes(producer->problem, producer->division)) *
-            result.stickBytes,
+        kernel::residentResultBytes(producer->problem, producer->division),
         target.stickBytes);
     // Staging buffers of every kernel the tensor lives across sit below
     // (none for the tensors in LX, this one included).

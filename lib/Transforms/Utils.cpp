@@ -408,6 +408,11 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   std::optional<kernel::Division> preferred;
   // The operand the preferred division would read from LX, if any.
   std::optional<unsigned> keptInLx;
+  // The first operand whose producer's slices carry over, unless one may
+  // stay in LX with them: then the one that saves the most DDR traffic (its
+  // bytes written once and read by each reader; no other reader divided
+  // already may have taken other slices, later ones may carry them too).
+  int64_t bestSaving = 0;
   for (OpOperand &operand : op->getOpOperands()) {
     Operation *producer = operand.get().getDefiningOp();
     // A buffer of blocks each written in place: the last block's writer
@@ -418,9 +423,12 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     const kernel::Division *division = producer ? lookup(producer) : nullptr;
     if (!division)
       continue;
-    preferred = carryOver(op, operand.getOperandNumber(), producer, *division);
-    if (!preferred)
+    std::optional<kernel::Division> carried =
+        carryOver(op, operand.getOperandNumber(), producer, *division);
+    if (!carried)
       continue;
+    if (!preferred)
+      preferred = carried;
     if (inPlace)
       break;
     // With the producer's slices, its output may stay in LX for this op:
@@ -428,12 +436,34 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     // target's LX-resident ops) and nothing else reads it (another reader
     // may want other slices). --spyre-plan-memory decides; this only lets
     // the model see what the division makes possible.
-    bool onlyReader = llvm::all_of(operand.get().getUsers(),
-                                   [&](Operation *user) { return user == op; });
-    if (onlyReader && !isa<ExtractSliceOp, InsertSliceOp>(op) &&
-        mayKeepOutputInLx(producer, target))
+    if (isa<ExtractSliceOp, InsertSliceOp>(op) ||
+        !mayKeepOutputInLx(producer, target))
+      continue;
+    bool othersMatch =
+        llvm::all_of(operand.get().getUses(), [&](OpOperand &use) {
+          Operation *user = use.getOwner();
+          if (user == op)
+            return true;
+          if (!isKernelPayload(user) ||
+              isa<ExtractSliceOp, InsertSliceOp>(user))
+            return false;
+          const kernel::Division *taken = lookup(user);
+          if (!taken)
+            return true;
+          std::optional<kernel::Division> same =
+              carryOver(user, use.getOperandNumber(), producer, *division);
+          return same && same->splits == taken->splits &&
+                 same->order == taken->order;
+        });
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    int64_t saving =
+        type.getNumElements() * type.getElementTypeBitWidth() *
+        (1 + static_cast<int64_t>(llvm::range_size(operand.get().getUses())));
+    if (othersMatch && saving > bestSaving) {
+      bestSaving = saving;
+      preferred = carried;
       keptInLx = operand.getOperandNumber();
-    break;
+    }
   }
   auto hint =
       op->getAttrOfType<DenseI64ArrayAttr>(SpyreDialect::kWorkDivisionAttrName);
@@ -542,9 +572,11 @@ bool mlir::spyre::mayStayInLx(
       getBufferRoot(result) != result ||
       !mayKeepOutputInLx(producer.op, target))
     return false;
-  for (auto [d, dim] : llvm::enumerate(producer.problem->dims))
-    if (dim.reduction && producer.division->splits[d] > 1)
-      return false;
+  // A split reduction's result is held as its combine scatters it.
+  std::optional<kernel::Division> held =
+      kernel::resultDivision(*producer.problem, *producer.division);
+  if (!held)
+    return false;
   for (OpOperand &use : result.getUses()) {
     // A box is read through DDR addresses (a view of the buffer); the
     // source an insert copies into its box is read whole.
@@ -553,9 +585,8 @@ bool mlir::spyre::mayStayInLx(
         (isa<InsertSliceOp>(use.getOwner()) && use.getOperandNumber() != 0);
     std::optional<DividedPayload> consumer = lookup(use.getOwner());
     if (boxRead || !consumer || consumer->division->numChunks() > 1 ||
-        !sameCoreSlices(*producer.problem, *producer.division,
-                        producer.maps.back(), *consumer->problem,
-                        *consumer->division,
+        !sameCoreSlices(*producer.problem, *held, producer.maps.back(),
+                        *consumer->problem, *consumer->division,
                         consumer->maps[use.getOperandNumber()]))
       return false;
   }

@@ -51,3 +51,18 @@ func.func @resident_mismatch(%a: !t {spyre.mem = #spyre.mem<io 0>}) -> !t {
   %1 = spyre.neg %0 {spyre.division = #spyre.division<splits = [1, 4], order = [0, 1]>, spyre.tiles = array<i64: 128, 64>, spyre.mem = #spyre.mem<io 1>} : (!t) -> !t
   return %1 : !t
 }
+
+// -----
+
+!h = tensor<512x3072xf16, #spyre.layout<device_size = [48, 512, 64], stride_map = [64, 3072, 1]>>
+!w = tensor<3072x64xf16, #spyre.layout<device_size = [1, 3072, 64], stride_map = [64, 64, 1]>>
+!o = tensor<512x64xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [64, 64, 1]>>
+
+// K split four ways after M in the order: the partners' parts would go along
+// N, one stick, which cannot be cut four ways.
+func.func @unscatterable_result(%h: !h {spyre.mem = #spyre.mem<io 0>}, %w: !w {spyre.mem = #spyre.mem<io 1>}) -> !o {
+  // expected-error @+1 {{'spyre.matmul' op keeps its result in LX, but its split reduction cannot scatter the result over the partners}}
+  %0 = spyre.matmul %h, %w {spyre.division = #spyre.division<splits = [8, 1, 4], order = [0, 2, 1]>, spyre.tiles = array<i64: 64, 64, 64>, spyre.mem = #spyre.mem<lx 0>} : !h, !w -> !o
+  %1 = spyre.neg %0 {spyre.division = #spyre.division<splits = [32, 1], order = [0, 1]>, spyre.tiles = array<i64: 16, 64>, spyre.mem = #spyre.mem<io 2>} : (!o) -> !o
+  return %1 : !o
+}

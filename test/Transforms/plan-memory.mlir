@@ -168,3 +168,34 @@ func.func @projection_keeps_a(%a: !pa, %w: !pw) -> !pa {
   %0 = spyre.matmul %a, %w {spyre.division = #m32} : !pa, !pw -> !pa
   return %0 : !pa
 }
+
+// A matmul whose K is split four ways keeps its result in LX for a reader
+// that takes each partner's part of it: the combine scatters every result
+// tile over the partners (m8.k4 with K fastest: partner p of row block r
+// keeps rows 16 * (4 r + p) ..., a 16 x 768 slice; kernel::resultDivision).
+// A reader with the group's slices (m8.n4, not the parts) reads it from DDR.
+// Lowered, the result lives row-major in its 16 x 768 part (12 sticks of 16
+// rows) and the kernel's LX holds two result tiles for the combine besides.
+// CHECK-LABEL: func.func @split_k_scatters_its_result
+// CHECK: spyre.matmul {{.*}}spyre.mem = #spyre.mem<lx [[M:[0-9]+]]>
+// CHECK: spyre.add {{.*}}spyre.mem = #spyre.mem<io
+// CHECK: spyre.matmul {{.*}}spyre.mem = #spyre.mem<pool
+// KERNELS-LABEL: func.func @split_k_scatters_its_result
+// KERNELS: spyre.kernel "{{[0-9]+}}_batchmatmul"
+// KERNELS-SAME: #spyre.access<mem = <lx {{[0-9]+}}>, base = {{[0-9]+}}, tile_steps = [{{[0-9, ]+}}], box = [12, 64], lx_strides = [2048, 128]>]
+// KERNELS-SAME: split = 4, tile = {{[0-9]+}}, reduction = true
+// KERNELS: spyre.kernel "{{[0-9]+}}_add"
+// KERNELS-SAME: #spyre.access<mem = <lx {{[0-9]+}}>, base = {{[0-9]+}}, tile_steps = [{{[0-9, ]+}}], box = [12, 16], lx_strides = [2048, 128]>
+!kh = tensor<512x3072xf16, #spyre.layout<device_size = [48, 512, 64], stride_map = [64, 3072, 1]>>
+!kw = tensor<3072x768xf16, #spyre.layout<device_size = [12, 3072, 64], stride_map = [64, 768, 1]>>
+!ko = tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+#m8k4 = #spyre.division<splits = [8, 1, 4], order = [2, 0, 1]>
+#m32r = #spyre.division<splits = [32, 1], order = [0, 1]>
+#m8n4 = #spyre.division<splits = [8, 4], order = [0, 1]>
+func.func @split_k_scatters_its_result(%h: !kh, %w: !kw, %x: !ko) -> (!ko, !ko) {
+  %0 = spyre.matmul %h, %w {spyre.division = #m8k4, spyre.fusion_group = 0 : i64} : !kh, !kw -> !ko
+  %1 = spyre.add %0, %x {spyre.division = #m32r, spyre.fusion_group = 0 : i64} : (!ko, !ko) -> !ko
+  %2 = spyre.matmul %h, %w {spyre.division = #m8k4, spyre.fusion_group = 1 : i64} : !kh, !kw -> !ko
+  %3 = spyre.add %2, %x {spyre.division = #m8n4, spyre.fusion_group = 1 : i64} : (!ko, !ko) -> !ko
+  return %1, %3 : !ko, !ko
+}

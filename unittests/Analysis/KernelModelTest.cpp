@@ -481,6 +481,84 @@ TEST(Staging, ASplitReductionStoresAfterItsLastStep) {
   EXPECT_GE(e.seconds, e.computeSeconds + e.combineSeconds + store);
 }
 
+//===----------------------------------------------------------------------===//
+// Where a split reduction leaves its result in LX
+//===----------------------------------------------------------------------===//
+
+TEST(ResultDivision, WithoutASplitReductionItIsTheDivision) {
+  Problem p = matmul(512, 3072, 768);
+  Division d = withSplits(p, {8, 4, 1});
+  std::optional<Division> held = resultDivision(p, d);
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->splits, d.splits);
+  EXPECT_EQ(held->order, d.order);
+}
+
+TEST(ResultDivision, PartnersFastestScatterTheNextSplitDim) {
+  // m8.k4, K the fastest digit: partner p of row block r holds rows
+  // 4r + p of 32 (the combine's parts of the group's 64 rows).
+  Problem p = matmul(512, 768, 3072);
+  Division d = withSplits(p, {8, 1, 4});
+  ASSERT_EQ(d.order.front(), 2);
+  std::optional<Division> held = resultDivision(p, d);
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->splits, (SmallVector<int64_t, 6>{32, 1, 1}));
+  EXPECT_EQ(held->numCores(), 32);
+  for (int64_t core = 0; core < 32; ++core) {
+    SmallVector<int64_t, 6> at = d.sliceOf(core);
+    EXPECT_EQ(held->sliceOf(core)[0], at[0] * 4 + at[2]) << core;
+  }
+  EXPECT_EQ(residentResultBytes(p, d), 16 * 768 * 2);
+}
+
+TEST(ResultDivision, AnUnsplitDimTakesThePartsWhenNoSplitDimFollows) {
+  // K after M in the order (a division carried from A's producer): the
+  // partners' parts go along N, which nothing splits.
+  Problem p = matmul(512, 768, 3072);
+  Division d = withSplits(p, {8, 1, 4});
+  d.order = {0, 2, 1};
+  std::optional<Division> held = resultDivision(p, d);
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->splits, (SmallVector<int64_t, 6>{8, 4, 1}));
+  for (int64_t core = 0; core < 32; ++core) {
+    SmallVector<int64_t, 6> at = d.sliceOf(core), part = held->sliceOf(core);
+    EXPECT_EQ(part[0], at[0]) << core;
+    EXPECT_EQ(part[1], at[2]) << core;
+  }
+  EXPECT_EQ(residentResultBytes(p, d), 64 * 192 * 2);
+}
+
+TEST(ResultDivision, NoneWhenThePartsAreNotWholeGranules) {
+  // N is one stick: it cannot take four parts.
+  Problem p = matmul(512, 64, 3072);
+  Division d = withSplits(p, {8, 1, 4});
+  d.order = {0, 2, 1};
+  EXPECT_FALSE(resultDivision(p, d).has_value());
+  // Chunked launches, and SFP reductions, keep storing their sums.
+  Division chunked = withSplits(p, {8, 1, 4});
+  chunked.chunks = {2, 1, 1};
+  EXPECT_FALSE(resultDivision(p, chunked).has_value());
+  Problem sum = stickReduction(512, 4096);
+  EXPECT_FALSE(resultDivision(sum, withSplits(sum, {8, 4})).has_value());
+}
+
+TEST(Estimate, AScatteredCombineMovesOnePartPerPartner) {
+  // Kept in LX, a split reduction's result is scattered over the partners
+  // (a quarter of the slice each way per partner) instead of gathered by
+  // one of them and stored.
+  TargetModel target = reference();
+  Problem p = matmul(512, 768, 3072);
+  Division d = withSplits(p, {8, 1, 4});
+  Tiling tiling{{64, 768, 64}};
+  Estimate stored = estimate(p, d, tiling, target);
+  Problem kept = p;
+  kept.tensors.back().lxResident = true;
+  Estimate scattered = estimate(kept, d, tiling, target);
+  EXPECT_DOUBLE_EQ(scattered.combineSeconds * 4, stored.combineSeconds);
+  EXPECT_EQ(stored.ddrBytes - scattered.ddrBytes, 512 * 768 * 2);
+  EXPECT_LT(scattered.seconds, stored.seconds);
+}
+
 TEST(Tiling, LoopCountLimit) {
   TargetModel target = reference();
   target.maxLoopCount = 4;

@@ -43,6 +43,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,23 @@ void addGranules(Problem &problem, const BoundLayout &bound,
 /// Per-core extent (elements, padded) of every op dim in one launch.
 llvm::SmallVector<int64_t, 6> sliceSizes(const Problem &problem,
                                          const Division &division);
+
+/// The division whose slices hold the result of `division` when the result
+/// stays in LX: `division` itself, unless a reduction dim is split. Then the
+/// partners' combine scatters the reduced values over the partners (a
+/// reduce-scatter on the ring: each receives one of P equal parts of the
+/// group's result slice along one parallel dim), so the reduction's split
+/// moves onto that dim: the first after the reduction dim in `order` that is
+/// split, or else the first there. Every core keeps its id (partner p of a
+/// group holds part p). nullopt when more than one reduction dim is split,
+/// the launch is chunked, or that dim's slice does not cut into P parts of
+/// whole granules, or the op is not a matmul (an SFP reduction's partners
+/// keep storing their combined result).
+std::optional<Division> resultDivision(const Problem &problem,
+                                       const Division &division);
+/// The bytes of the result each core holds in LX when it stays there: its
+/// slice of resultDivision (of `division` when that is nullopt).
+int64_t residentResultBytes(const Problem &problem, const Division &division);
 
 /// Device extent of every dim of `tensor` covered by a box of `extents` op-dim
 /// elements (aligned to the tensor's pieces); dims stepping no op dim are

@@ -114,10 +114,10 @@ bool mayKeepOutputInLx(Operation *op, const TargetModel &target);
 
 /// Whether the result of `producer` may stay in the cores' LX between it and
 /// every op reading it, space aside: its op may keep its output there
-/// (mayKeepOutputInLx), it runs in one launch without a split reduction, and
-/// every reader is a kernel (`lookup` finds it; nullopt: host code) that runs
-/// in one launch, reads it whole (not as a box) and gets each core's same
-/// slice.
+/// (mayKeepOutputInLx), it runs in one launch (a split reduction scattering
+/// its result: kernel::resultDivision), and every reader is a kernel
+/// (`lookup` finds it; nullopt: host code) that runs in one launch, reads it
+/// whole (not as a box) and gets each core's same slice.
 bool mayStayInLx(
     const DividedPayload &producer,
     function_ref<std::optional<DividedPayload>(Operation *)> lookup,

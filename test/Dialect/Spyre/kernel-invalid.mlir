@@ -697,3 +697,20 @@ module attributes {spyre.target = #spyre.target<ddr_bytes = 1024>} {
 // expected-error @+1 {{'spyre.pool_bytes' = 4096 does not fit the target's DDR (1024 bytes)}}
 func.func private @pool_past_ddr() attributes {spyre.pool_bytes = 4096 : i64}
 }
+
+// -----
+
+// K split four ways after M in the order, its result kept in LX: the
+// partners' parts would go along N, one stick, which cannot be cut four ways.
+!h = tensor<512x3072xf16, #spyre.layout<device_size = [48, 512, 64], stride_map = [64, 3072, 1]>>
+!w = tensor<3072x64xf16, #spyre.layout<device_size = [1, 3072, 64], stride_map = [64, 64, 1]>>
+!o = tensor<512x64xf16, #spyre.layout<device_size = [1, 512, 64], stride_map = [64, 64, 1]>>
+func.func @unscatterable_result(%h: !h, %w: !w) -> !o {
+  // expected-error @+1 {{'spyre.kernel' op keeps the result of its split reduction in LX, but the partners cannot scatter it}}
+  %0 = spyre.kernel "0_batchmatmul"(%h, %w) : (!h, !w) -> !o attributes {accesses = [#spyre.access<mem = <io 0>, base = 0, core_offsets = [0, 8192, 16384, 24576, 32768, 40960, 49152, 57344, 786432, 794624, 802816, 811008, 819200, 827392, 835584, 843776, 1572864, 1581056, 1589248, 1597440, 1605632, 1613824, 1622016, 1630208, 2359296, 2367488, 2375680, 2383872, 2392064, 2400256, 2408448, 2416640], tile_steps = [8192, 0, 65536], box = [1, 64], ddr_strides = [65536, 128], lx_strides = [8192, 128], lx_offsets = [0, 8192]>, #spyre.access<mem = <io 1>, base = 17179869184, core_offsets = [0, 0, 0, 0, 0, 0, 0, 0, 98304, 98304, 98304, 98304, 98304, 98304, 98304, 98304, 196608, 196608, 196608, 196608, 196608, 196608, 196608, 196608, 294912, 294912, 294912, 294912, 294912, 294912, 294912, 294912], tile_steps = [0, 0, 8192], box = [1, 64], ddr_strides = [393216, 128], lx_strides = [8192, 128], lx_offsets = [16384, 24576]>, #spyre.access<mem = <lx 1048576>, base = 1048576, tile_steps = [8192, 0, 0], box = [1, 64], lx_strides = [8192, 128]>], dims = [#spyre.kdim<"mb", size = 512, split = 8, tile = 64>, #spyre.kdim<"out", size = 64, granule = 64, tile = 64>, #spyre.kdim<"in", size = 3072, granule = 64, split = 4, tile = 64, reduction = true>], lx_bytes = 49152 : i64, order = array<i64: 0, 2, 1>, segments = [#spyre.mem<io 0>, #spyre.mem<io 1>]} {
+  ^bb0(%a: !h, %b: !w):
+    %1 = spyre.matmul %a, %b : !h, !w -> !o
+    spyre.yield %1 : !o
+  }
+  return %0 : !o
+}

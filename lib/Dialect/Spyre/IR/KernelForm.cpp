@@ -224,14 +224,26 @@ DivisionAttr mlir::spyre::getDivision(Operation *op) {
 
 std::optional<kernel::Division>
 mlir::spyre::carryOver(Operation *op, unsigned index, Operation *producer,
-                       const kernel::Division &division) {
-  if (division.numChunks() > 1)
+                       const kernel::Division &producerDivision) {
+  if (producerDivision.numChunks() > 1)
     return std::nullopt;
   auto from = cast<KernelPayloadOpInterface>(producer);
   auto to = cast<KernelPayloadOpInterface>(op);
-  for (auto [d, it] : llvm::enumerate(from.getIteratorTypesArray()))
-    if (it == utils::IteratorType::reduction && division.splits[d] > 1)
+  // A split reduction leaves its result as its combine scatters it.
+  kernel::Division division = producerDivision;
+  if (llvm::any_of(llvm::enumerate(from.getIteratorTypesArray()), [&](auto it) {
+        return it.value() == utils::IteratorType::reduction &&
+               division.splits[it.index()] > 1;
+      })) {
+    std::string reason;
+    FailureOr<kernel::Problem> problem = getKernelProblem(producer, reason);
+    std::optional<kernel::Division> held;
+    if (succeeded(problem))
+      held = kernel::resultDivision(*problem, division);
+    if (!held)
       return std::nullopt;
+    division = *held;
+  }
   AffineMap produced = from.getIndexingMapsArray().back();
   AffineMap consumed = to.getIndexingMapsArray()[index];
   size_t n = to.getNumLoops();

@@ -1,5 +1,6 @@
 //===- SpyreKernel.cpp - spyre.kernel and the payload view of ops ---------===//
 
+#include "Spyre/Dialect/Spyre/IR/KernelForm.h"
 #include "Spyre/Dialect/Spyre/IR/Spyre.h"
 
 #include "mlir/IR/Builders.h"
@@ -393,6 +394,22 @@ LogicalResult KernelOp::verifyRegions() {
                            << " bytes at byte " << offset << " of segment "
                            << segment << " run past the segment's "
                            << target.segmentBytes << " bytes";
+  }
+  // A split reduction's result kept in LX is scattered over the partners.
+  bool splitReduction = llvm::any_of(getDims(), [](Attribute attr) {
+    auto dim = cast<KernelDimAttr>(attr);
+    return dim.getReduction() && dim.getSplit() > 1;
+  });
+  if (splitReduction && getAccess(payload->getNumOperands()).isResident()) {
+    std::string reason;
+    FailureOr<kernel::Problem> problem = getKernelProblem(payload, reason);
+    if (succeeded(problem) &&
+        !kernel::resultDivision(*problem, getKernelDivision(*this)))
+      return emitOpError()
+             << "keeps the result of its split reduction in LX, but the "
+                "partners cannot scatter it (one reduction dim split, one "
+                "launch, a matmul, and a parallel dim whose slice cuts into "
+                "as many parts of whole granules)";
   }
   return success();
 }

@@ -48,8 +48,10 @@ bool sameCoreSlices(const kernel::Problem &a, const kernel::Division &divisionA,
 
 /// The division of `op` that gives every core the same slice of operand
 /// `index` as `producer` (whose result it is) gives it with `division`, so
-/// the intermediate can stay in LX; nullopt when it cannot be carried over
-/// (chunks, a split reduction, or dims the operand does not index).
+/// the intermediate can stay in LX (a split reduction's result as its
+/// combine scatters it: kernel::resultDivision); nullopt when it cannot be
+/// carried over (chunks, a result that cannot be scattered, or dims the
+/// operand does not index).
 std::optional<kernel::Division> carryOver(Operation *op, unsigned index,
                                           Operation *producer,
                                           const kernel::Division &division);
