@@ -23,7 +23,9 @@
 //               throughput (PT efficiency from the tile's rows),
 //               double-buffered overlap one step ahead (the first load, the
 //               last store and stores the next step cannot hide exposed),
-//               the ring combine of split reductions.
+//               the ring combine of split reductions (gathered and stored,
+//               or, for a result kept in LX, scattered over the partners:
+//               resultDivision gives which part each keeps).
 //
 // `divide` chooses a division by minimising the modelled time over every
 // feasible split (the "model" policy) or reproduces the reference stack's
@@ -145,7 +147,7 @@ llvm::SmallVector<int64_t, 6> sliceSizes(const Problem &problem,
 /// reduce-scatter on the ring: each receives one of P equal parts of the
 /// group's result slice along one parallel dim), so the reduction's split
 /// moves onto that dim: the first after the reduction dim in `order` that is
-/// split, or else the first there. Every core keeps its id (partner p of a
+/// split, or else any unsplit one. Every core keeps its id (partner p of a
 /// group holds part p). nullopt when more than one reduction dim is split,
 /// the launch is chunked, or that dim's slice does not cut into P parts of
 /// whole granules, or the op is not a matmul (an SFP reduction's partners
