@@ -430,6 +430,8 @@ llvm::Error KernelExecution::runCore(int64_t core, LaunchState &launch) {
 llvm::Error KernelExecution::combinePartials(LaunchState &launch,
                                              double &combineSeconds) {
   const Operand &out = operands.back();
+  if (launch.partials.empty())
+    return llvm::Error::success();
   if (out.resident)
     return scatterPartials(launch, combineSeconds);
   llvm::SmallDenseSet<int64_t, 32> leaders;
@@ -471,9 +473,13 @@ llvm::Error KernelExecution::scatterPartials(LaunchState &launch,
     return fail(kernel, "keeps the result of a split reduction in LX, but "
                         "its partners cannot scatter it "
                         "(kernel::resultDivision)");
+  // The dim the partners' parts go along: the one whose split grew.
   int64_t s = 0;
-  while (held->splits[s] == division.splits[s] || reduction[s])
+  while (s < numDims && (held->splits[s] == division.splits[s] || reduction[s]))
     ++s;
+  if (s == numDims)
+    return fail(kernel, "a split reduction's scattered result has no dim "
+                        "for the partners' parts");
   int64_t part = slice[s] / partners;
   float padFill =
       semantics.padValue ? static_cast<float>(*semantics.padValue) : 0.0f;
