@@ -416,10 +416,7 @@ public:
         cores(division.numCores()), partners(reductionSplit(problem, division)),
         order(problem.loopOrder()) {
     for (const Tensor &t : problem.tensors) {
-      uint32_t mask = 0;
-      for (const TensorDim &d : t.dims)
-        if (d.opDim >= 0 && d.size > 1)
-          mask |= 1u << d.opDim;
+      uint32_t mask = usedDims(t);
       uses.push_back(mask);
       // Cores whose slices differ only along dims the tensor does not use
       // share its tiles.

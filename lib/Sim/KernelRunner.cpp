@@ -514,13 +514,10 @@ llvm::Error KernelExecution::scatterPartials(LaunchState &launch,
       pieceRegion[s] = lo;
       Operand piece = out;
       setDenseTile(piece, pieceTile);
-      SmallVector<int64_t, 8> box;
-      for (int dd = 0; dd + 1 < out.deviceRank; ++dd)
-        box.push_back(out.opDim[dd] == s
-                          ? std::min(out.deviceSize[dd],
-                                     (pieceTile[s] + out.opMultiplier(dd) - 1) /
-                                         out.opMultiplier(dd))
-                          : out.access.getBox()[dd]);
+      // The piece's box, as --spyre-lower-to-kernels boxes a tile.
+      SmallVector<int64_t, 8> box =
+          kernel::boxCounts(problem.result(), pieceTile);
+      box.pop_back();
       AccessAttr a = out.access;
       piece.access = AccessAttr::get(a.getContext(), a.getMem(), a.getBase(),
                                      a.getCoreOffsets(), a.getTileSteps(),

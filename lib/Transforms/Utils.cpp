@@ -433,9 +433,9 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
       break;
     // With the producer's slices, its output may stay in LX for this op:
     // when the producer may keep it there (a fusion group's op, or the
-    // target's LX-resident ops) and nothing else reads it (another reader
-    // may want other slices). --spyre-plan-memory decides; this only lets
-    // the model see what the division makes possible.
+    // target's LX-resident ops) and every other reader takes those slices
+    // too. --spyre-plan-memory decides; this only lets the model see what
+    // the division makes possible.
     if (isa<ExtractSliceOp, InsertSliceOp>(op) ||
         !mayKeepOutputInLx(producer, target))
       continue;
