@@ -34,7 +34,9 @@
 //    all live) (rows a multiple of the cores, or the cores
 //    shared with the next dim), and costed with the kernel model against
 //    the ops run whole (both divided and kept in LX as the later passes
-//    would).
+//    would); blocks of a group whose tensors live at once fit must also
+//    beat the group run whole as one group (below), which copies nothing in
+//    or out per block.
 //
 // Inputs every block reads whole may be copied once before the blocks (an
 // attention mask every head adds), so that the copy stays in LX for all of
@@ -52,7 +54,8 @@
 // of the RMSNorm after a projection) is left to the whole groups below,
 // where the norm's group and the matmul's epilogue compete for it.
 //
-// After the blocks, a group whose tensors fit together may run whole, as
+// A group whose tensors live at once (the peak, as blocks are sized) fit
+// half the cores' LX may run whole instead, as
 // one group whose ops all split their rows across the cores alike (the
 // most cores that divide the rows evenly - 24 heads on 24 of 32 cores -, or
 // those that divide both and the rest along the next dim - 4 of 12 heads
@@ -318,6 +321,8 @@ struct FuseRowBlocksPass
   /// half the cores' LX together where the whole block's modelled time
   /// says that pays (WholeGroup).
   void keepGroupsWhole(Block &block);
+  std::optional<double> wholeGroupGain(Block &block, ArrayRef<RowOp> group,
+                                       unsigned cut);
   /// The kernel model's time for every kernel of `block` in `window`,
   /// divided and kept in LX as the later passes would.
   std::optional<double> blockSeconds(Block &block, int64_t numCores,
@@ -358,6 +363,57 @@ struct FuseRowBlocksPass
 };
 
 /// A matmul on the device in no group.
+/// The peak of the device bytes live at once, op by op in the group's order:
+/// an input is live from the group's start to its last reader in the group,
+/// a result from its op to its last reader, or to the group's end when the
+/// program reads it elsewhere (it is copied out, or read from LX, then).
+static int64_t livePeakBytes(ArrayRef<RowOp> group, ArrayRef<Value> inputs) {
+  DenseMap<Operation *, size_t> position;
+  for (auto [i, r] : llvm::enumerate(group))
+    position[r.op] = i;
+  SmallVector<int64_t> live(group.size(), 0);
+  auto occupy = [&](Value v, size_t from, bool readOutsideLivesToEnd) {
+    size_t last = from;
+    for (Operation *user : v.getUsers()) {
+      if (auto it = position.find(user); it != position.end())
+        last = std::max(last, it->second);
+      else if (readOutsideLivesToEnd)
+        last = group.size() - 1;
+    }
+    for (size_t p = from; p <= last; ++p)
+      live[p] += deviceBytes(v.getType());
+  };
+  for (Value v : inputs)
+    occupy(v, 0, /*readOutsideLivesToEnd=*/false);
+  for (auto [i, r] : llvm::enumerate(group))
+    occupy(r.op->getResult(0), i, /*readOutsideLivesToEnd=*/true);
+  return *llvm::max_element(live);
+}
+
+/// The device tensors the group reads that none of its ops makes.
+static SmallVector<Value> outsideInputs(ArrayRef<RowOp> group) {
+  llvm::SmallPtrSet<Operation *, 16> members;
+  for (const RowOp &r : group)
+    members.insert(r.op);
+  llvm::SetVector<Value> inputs;
+  for (const RowOp &r : group)
+    for (Value operand : r.op->getOperands())
+      if (!members.contains(operand.getDefiningOp()) &&
+          isDeviceTensor(operand.getType()))
+        inputs.insert(operand);
+  return inputs.takeVector();
+}
+
+/// The ways a whole group may split its rows: over the most cores that
+/// divide them, and, when that leaves cores idle, over the next dim too.
+static SmallVector<bool, 2> rowSpreads(int64_t rows, int64_t numCores) {
+  SmallVector<bool, 2> spreads = {false};
+  if (rowSplit(rows, numCores, false).split < numCores &&
+      rowSplit(rows, numCores, true).next > 1)
+    spreads.push_back(true);
+  return spreads;
+}
+
 static bool isUngroupedMatmul(Operation *op) {
   return isa_and_nonnull<MatmulOp, BatchMatmulOp>(op) &&
          !op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
@@ -871,19 +927,13 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
         ways.push_back(std::move(rest));
       for (SmallVector<RowOp> &group : ways) {
         SmallVector<Operation *> key;
-        int64_t total = 0;
         llvm::SmallPtrSet<Operation *, 16> members;
-        for (const RowOp &r : group)
-          members.insert(r.op);
         for (const RowOp &r : group) {
+          members.insert(r.op);
           key.push_back(r.op);
-          total += deviceBytes(r.op->getResult(0).getType());
-          for (Value operand : r.op->getOperands())
-            if (!members.contains(operand.getDefiningOp()) &&
-                isDeviceTensor(operand.getType()))
-              total += deviceBytes(operand.getType());
         }
-        if (total > budget || !seen.insert({cut, key}).second)
+        if (livePeakBytes(group, outsideInputs(group)) > budget ||
+            !seen.insert({cut, key}).second)
           continue;
         // The group with what only it reads joined (a projection, or the
         // projection's epilogue group of its bias and the residual add,
@@ -893,10 +943,7 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
         int64_t rows =
             cast<RankedTensorType>(group.front().op->getResult(0).getType())
                 .getDimSize(cut);
-        SmallVector<bool, 2> spreads = {false};
-        if (rowSplit(rows, numCores, false).split < numCores &&
-            rowSplit(rows, numCores, true).next > 1)
-          spreads.push_back(true);
+        SmallVector<bool, 2> spreads = rowSpreads(rows, numCores);
         std::optional<std::pair<SmallVector<Operation *>, Attribute>>
             producers = producersOf(block, members);
         for (bool spread : spreads) {
@@ -982,6 +1029,36 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
   }
 }
 
+std::optional<double> FuseRowBlocksPass::wholeGroupGain(Block &block,
+                                                        ArrayRef<RowOp> group,
+                                                        unsigned cut) {
+  int64_t numCores = cores == 0 ? target.cores : cores;
+  SmallVector<Operation *> ops;
+  for (const RowOp &r : group)
+    ops.push_back(r.op);
+  Window window = windowOf(block, ops);
+  std::optional<double> before = blockSeconds(block, numCores, window);
+  if (!before)
+    return std::nullopt;
+  int64_t rows =
+      cast<RankedTensorType>(group.front().op->getResult(0).getType())
+          .getDimSize(cut);
+  auto marker = IntegerAttr::get(
+      IntegerType::get(block.getParentOp()->getContext(), 64), nextGroup);
+  std::optional<double> best;
+  for (bool spread : rowSpreads(rows, numCores)) {
+    std::optional<WholeGroup> whole =
+        WholeGroup::apply(group, cut, numCores, spread, marker);
+    if (!whole)
+      continue;
+    std::optional<double> after = blockSeconds(block, numCores, window);
+    whole->undo();
+    if (after && (!best || *before - *after > *best))
+      best = *before - *after;
+  }
+  return best;
+}
+
 void FuseRowBlocksPass::ensureDivisions(Block &block, int64_t numCores) {
   if (divisions)
     return;
@@ -1021,6 +1098,8 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
   // Divided when the first group needs a cost check (most small programs
   // fit LX and never do).
   divisions.reset();
+  int64_t numCores = cores == 0 ? target.cores : cores;
+  int64_t budget = target.usableLxBytes() * numCores / 2;
   // Cut along any host dim that works (rows of a [rows, cols] tensor, the
   // heads or the queries of [heads, queries, keys] attention scores), with
   // blocks whose rows every core shares evenly, or blocks that share the
@@ -1050,6 +1129,12 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
           epilogueTried.insert(group.front().op).second)
         if (std::optional<double> gain = epilogueGain(matmuls, group))
           candidates.push_back({group, cut, false, false, *gain, matmuls});
+      // Blocks of a group whose tensors live at once fit half the cores'
+      // LX must beat the group run whole (keepGroupsWhole), which copies
+      // nothing in or out per block.
+      std::optional<double> whole;
+      if (livePeakBytes(group, outsideInputs(group)) <= budget)
+        whole = wholeGroupGain(block, group, cut);
       for (bool wholeRowsPerCore : {true, false}) {
         std::optional<double> plain =
             fuseGroup(group, cut, wholeRowsPerCore, /*copyWholeInputs=*/false,
@@ -1060,6 +1145,10 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
         std::optional<double> copied =
             fuseGroup(group, cut, wholeRowsPerCore, /*copyWholeInputs=*/true,
                       /*commit=*/false);
+        if (whole && plain && *plain <= *whole)
+          plain.reset();
+        if (whole && copied && *copied <= *whole)
+          copied.reset();
         if (copied && (!plain || *copied > *plain * (1 + kMinGain)))
           candidates.push_back({group, cut, wholeRowsPerCore, true, *copied});
         else if (plain)
@@ -1373,31 +1462,12 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
   int64_t budget = target.usableLxBytes() * numCores / 2;
   if (total <= budget)
     return std::nullopt; // (keepGroupsWhole may run it whole)
-  // The peak of the tensors live at once, op by op in the group's order: a
-  // row input is live from the block's start to its last reader in the
-  // group, a result from its op to its last reader, or to the block's end
-  // when the program reads it (it is copied out then; readers outside the
-  // group keep no input in this block's LX).
-  DenseMap<Operation *, size_t> position;
-  for (auto [i, r] : llvm::enumerate(group))
-    position[r.op] = i;
-  SmallVector<int64_t> live(group.size(), 0);
-  auto occupy = [&](Value v, size_t from, bool readOutsideLivesToEnd) {
-    size_t last = from;
-    for (Operation *user : v.getUsers()) {
-      if (auto it = position.find(user); it != position.end())
-        last = std::max(last, it->second);
-      else if (readOutsideLivesToEnd)
-        last = group.size() - 1;
-    }
-    for (size_t p = from; p <= last; ++p)
-      live[p] += deviceBytes(v.getType());
-  };
+  // The peak of the tensors live at once (readers outside the group keep
+  // no input in this block's LX).
+  SmallVector<Value> rowInputValues;
   for (auto [v, dim] : rowInputs)
-    occupy(v, 0, /*readOutsideLivesToEnd=*/false);
-  for (auto [i, r] : llvm::enumerate(group))
-    occupy(r.op->getResult(0), i, /*readOutsideLivesToEnd=*/true);
-  int64_t peak = *llvm::max_element(live);
+    rowInputValues.push_back(v);
+  int64_t peak = livePeakBytes(group, rowInputValues);
   // The fewest blocks that fit: with rows a multiple of the cores when
   // `wholeRowsPerCore` (each core keeps whole rows of every op), else any
   // (the cores are shared with the next dim; the cost check below sees

@@ -1,6 +1,7 @@
 // RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks=cores=1 | FileCheck %s
 // RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks=cores=2 | FileCheck %s --check-prefix=TWO
 // RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks | FileCheck %s --check-prefix=ATT
+// RUN: spyre-opt %s --split-input-file --spyre-fuse-row-blocks=cores=8 | FileCheck %s --check-prefix=ATT8
 // RUN: spyre-opt --help | FileCheck %s --check-prefix=HELP
 
 // HELP: --spyre-fuse-row-blocks
@@ -218,30 +219,42 @@ func.func @gelu_chain_epilogue(%x: !a, %w: !w, %bias: !b) -> !h {
 
 // -----
 
-// Attention with 12 heads on 32 cores: the heads cannot be cut into blocks
-// every core shares evenly, so each block takes 6 heads and splits them 2
-// ways and their queries 16 ways. Both batch matmuls join the block (cut
-// along their batch dim, nothing is read twice): per block Q, K and V are
-// read in place, the scores, the softmax and P.V stay in LX, and the result
-// is written out. The heads are not the outermost device dim, so a block of
+// Attention with 12 heads x 512 queries. On 32 cores the tensors live at
+// once (two 6 MiB score tensors, never all eight of the group's results)
+// fit half the cores' LX: the attention runs whole, one group whose ops all
+// split the heads 4 ways and the queries 8 ways, nothing sliced.
+// ATT-LABEL: func.func @attention
+// ATT-NOT: spyre.extract_slice
+// ATT: %[[S:.*]] = spyre.batch_matmul %arg0, %arg1 {{.*}}spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 4, 8, 1, 1>}
+// ATT-COUNT-6: spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 4, 8
+// ATT-NEXT: spyre.batch_matmul {{.*}}, %arg2 {spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 4, 8, 1, 1>}
+// ATT-NOT: spyre.insert_slice
+// ATT: return
+// On 8 cores they do not, and the heads cannot be cut into blocks every
+// core shares evenly, so each block takes 2 heads and splits them 2 ways
+// and their queries 4 ways. Both batch matmuls join the block (cut along
+// their batch dim, nothing is read twice): per block Q, K and V are read in
+// place, the scores, the softmax and P.V stay in LX, and the result is
+// written out. The heads are not the outermost device dim, so a block of
 // heads is not one range of bytes: it is a strided view, laid out with the
 // whole tensor's device dims (the other heads are its padding), and the
 // first batch matmul takes the split a copy would have had.
-// ATT-LABEL: func.func @attention
-// ATT: spyre.empty
-// ATT: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 0, 0] : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
-// ATT: %[[K:.*]] = spyre.extract_slice %arg1 offsets = [0, 0, 0] : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [64, 8, 12, 64], stride_map = [1, 4096, 32768, 64]>>
-// ATT: %[[V:.*]] = spyre.extract_slice %arg2 offsets = [0, 0, 0] :
-// ATT: %[[S:.*]] = spyre.batch_matmul %[[Q]], %[[K]] {{.*}}spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 2, 16, 1, 1>} : {{.*}} -> tensor<6x512x512xf16
-// ATT: spyre.max %[[S]]
-// ATT: %[[P:.*]] = spyre.mul
-// ATT: %[[O:.*]] = spyre.batch_matmul %[[P]], %[[V]] {spyre.fusion_group = [[G]] : i64}
-// ATT: spyre.insert_slice %[[O]] into %{{.*}} offsets = [0, 0, 0]
-// ATT: spyre.extract_slice %arg0 offsets = [6, 0, 0]
-// ATT: spyre.extract_slice %arg1 offsets = [6, 0, 0]
-// ATT: spyre.extract_slice %arg2 offsets = [6, 0, 0]
-// ATT-NOT: spyre.extract_slice
-// ATT: return
+// ATT8-LABEL: func.func @attention
+// ATT8: spyre.empty
+// ATT8: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 0, 0] : {{.*}} -> tensor<2x512x64xf16, #spyre.layout<device_size = [512, 1, 12, 64], stride_map = [64, 64, 32768, 1]>>
+// ATT8: %[[K:.*]] = spyre.extract_slice %arg1 offsets = [0, 0, 0] : {{.*}} -> tensor<2x512x64xf16, #spyre.layout<device_size = [64, 8, 12, 64], stride_map = [1, 4096, 32768, 64]>>
+// ATT8: %[[V:.*]] = spyre.extract_slice %arg2 offsets = [0, 0, 0] :
+// ATT8: %[[S:.*]] = spyre.batch_matmul %[[Q]], %[[K]] {{.*}}spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 2, 4, 1, 1>} : {{.*}} -> tensor<2x512x512xf16
+// ATT8: spyre.max %[[S]]
+// ATT8: %[[P:.*]] = spyre.mul
+// ATT8: %[[O:.*]] = spyre.batch_matmul %[[P]], %[[V]] {spyre.fusion_group = [[G]] : i64}
+// ATT8: spyre.insert_slice %[[O]] into %{{.*}} offsets = [0, 0, 0]
+// ATT8: spyre.extract_slice %arg0 offsets = [2, 0, 0]
+// ATT8: spyre.extract_slice %arg1 offsets = [2, 0, 0]
+// ATT8: spyre.extract_slice %arg2 offsets = [2, 0, 0]
+// ATT8-COUNT-12: spyre.extract_slice
+// ATT8-NOT: spyre.extract_slice
+// ATT8: return
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
 #map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
@@ -263,25 +276,34 @@ func.func @attention(%arg0: tensor<12x512x64xf16, #spyre.layout<device_size = [5
 
 // The same attention with Q, K and V head-major, as a projection and a head
 // split leave them (device dims [heads, 512, 64]), K restickified for Q.K^T
-// (device dims [64, 8, heads, 64]). A block of 6 heads of Q or V is one
+// (device dims [64, 8, heads, 64]). On 32 cores it runs whole, K
+// restickified whole before it.
+// ATT-LABEL: func.func @attention_head_major
+// ATT: spyre.restickify %arg1 :
+// ATT-NOT: spyre.extract_slice
+// ATT: spyre.batch_matmul %arg0, %{{.*}}spyre.fusion_group = [[G:[0-9]+]] : i64, spyre.work_division = array<i64: 4, 8, 1, 1>}
+// ATT: spyre.batch_matmul %{{.*}}, %arg2 {spyre.fusion_group = [[G]] : i64
+// ATT: return
+// On 8 cores, in blocks of 2 heads: a block of heads of Q or V is one
 // contiguous range of their bytes: a view, no copy; the first batch matmul
-// takes the split (2 x 16) the copy of Q would have carried over. K's
+// takes the split (2 x 4) the copy of Q would have carried over. K's
 // restickify, read only by the blocks, is done block by block on a view of
 // K's heads (each block's K moved once, not restickified whole and then
 // copied out), and the whole restickify is gone.
-// ATT-LABEL: func.func @attention_head_major
-// ATT-NOT: spyre.restickify %arg1
-// ATT: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 0, 0] : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [6, 512, 64], stride_map = [32768, 64, 1]>>
-// ATT: %[[KB:.*]] = spyre.extract_slice %arg1 offsets = [0, 0, 0] : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [6, 512, 64], stride_map = [32768, 64, 1]>>
-// ATT: %[[K:.*]] = spyre.restickify %[[KB]] {spyre.fusion_group = [[G:[0-9]+]] : i64} : {{.*}} -> tensor<6x512x64xf16, #spyre.layout<device_size = [64, 8, 6, 64], stride_map = [1, 4096, 32768, 64]>>
-// ATT: %[[V:.*]] = spyre.extract_slice %arg2 offsets = [0, 0, 0] :
-// ATT: spyre.batch_matmul %[[Q]], %[[K]] {{{.*}}spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 2, 16, 1, 1>}
-// ATT: spyre.batch_matmul %{{.*}}, %[[V]] {spyre.fusion_group = [[G]] : i64}
-// ATT: spyre.extract_slice %arg0 offsets = [6, 0, 0] :
-// ATT: %[[KB2:.*]] = spyre.extract_slice %arg1 offsets = [6, 0, 0] :
-// ATT-NEXT: spyre.restickify %[[KB2]]
-// ATT-NOT: spyre.restickify
-// ATT: return
+// ATT8-LABEL: func.func @attention_head_major
+// ATT8-NOT: spyre.restickify %arg1
+// ATT8: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 0, 0] : {{.*}} -> tensor<2x512x64xf16, #spyre.layout<device_size = [2, 512, 64], stride_map = [32768, 64, 1]>>
+// ATT8: %[[KB:.*]] = spyre.extract_slice %arg1 offsets = [0, 0, 0] : {{.*}} -> tensor<2x512x64xf16, #spyre.layout<device_size = [2, 512, 64], stride_map = [32768, 64, 1]>>
+// ATT8: %[[K:.*]] = spyre.restickify %[[KB]] {spyre.fusion_group = [[G:[0-9]+]] : i64} : {{.*}} -> tensor<2x512x64xf16, #spyre.layout<device_size = [64, 8, 2, 64], stride_map = [1, 4096, 32768, 64]>>
+// ATT8: %[[V:.*]] = spyre.extract_slice %arg2 offsets = [0, 0, 0] :
+// ATT8: spyre.batch_matmul %[[Q]], %[[K]] {{{.*}}spyre.fusion_group = [[G]] : i64, spyre.work_division = array<i64: 2, 4, 1, 1>}
+// ATT8: spyre.batch_matmul %{{.*}}, %[[V]] {spyre.fusion_group = [[G]] : i64}
+// ATT8: spyre.extract_slice %arg0 offsets = [2, 0, 0] :
+// ATT8: %[[KB2:.*]] = spyre.extract_slice %arg1 offsets = [2, 0, 0] :
+// ATT8-NEXT: spyre.restickify %[[KB2]]
+// ATT8-COUNT-4: spyre.restickify
+// ATT8-NOT: spyre.restickify
+// ATT8: return
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
 #map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>

@@ -296,8 +296,11 @@ def SpyreFuseRowBlocks
     chain's intermediates stay in LX while live), against blocks of the
     chain alone; the larger gain wins.
 
-    Groups that fit: a group whose tensors fit the cores' LX together may
-    run whole as one group, every op's rows split across the cores alike
+    Groups that fit: a group whose tensors live at once fit half the cores'
+    LX (the peak over its ops, in order, as for blocks: BERT's attention
+    at sequence 512, its LayerNorms at 2048) may run whole as one group; blocks of such a group are kept
+    only when the kernel model gives them a larger gain than the group run
+    whole. A group run whole has every op's rows split across the cores alike
     (`spyre.work_division`, so each intermediate's slices match its
     readers': over the most cores that divide the rows, or over those that
     divide both and the rest of the cores along the next dim - 12 heads 4
