@@ -497,6 +497,17 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   FailureOr<kernel::Problem> problem = getKernelProblem(op, reason);
   if (failed(problem))
     return llvm::createStringError(reason);
+  // A result every reader of which is in the op's fusion group is expected
+  // to stay in LX for them (they take its slices): its store is no part of
+  // the op's cost, whatever the division.
+  if (Attribute group = op->getAttr(SpyreDialect::kFusionGroupAttrName);
+      group && op->getNumResults() == 1 && !op->getResult(0).use_empty() &&
+      llvm::all_of(op->getResult(0).getUsers(), [&](Operation *user) {
+        return isKernelPayload(user) &&
+               !isa<ExtractSliceOp, InsertSliceOp>(user) &&
+               user->getAttr(SpyreDialect::kFusionGroupAttrName) == group;
+      }))
+    problem->tensors.back().lxResident = true;
   std::optional<kernel::Problem> preferredProblem;
   if (keptInLx) {
     preferredProblem = *problem;
