@@ -4,8 +4,12 @@ the linalg form torch-mlir emits, at a given sequence length.
 
     /usr/bin/python3 bench/models.py --model llama --seq 2048 > layer.mlir
 
-Batch 1, f16. Weights are stored [out, in] as PyTorch stores them and read
-through the matmul's indexing map (`x @ w^T`). Attention splits heads with
+Batch 1, f16. Weights are stored as PyTorch stores them and read through
+the matmul's indexing map: nn.Linear's [out, in] (`x @ w^T`; BERT, Llama),
+GPT-2's Conv1D [in, out] (`x @ w`). GPT-2 projects Q, K and V with one
+Conv1D (`c_attn`, [768, 2304]) and splits its output three ways along the
+columns, as Hugging Face's GPT-2 does (`--separate-qkv`: three
+projections instead). Attention splits heads with
 expand_shape + transpose, multiplies with batch_matmul (K read transposed
 through its map), scales, adds a mask (an argument), and takes
 linalg.softmax. BERT is post-LayerNorm with the exact GELU (erf, as
@@ -45,7 +49,7 @@ def t(*shape):
     return "tensor<" + "x".join(str(s) for s in shape) + "xf16>"
 
 
-def generate(model, s, weight_dim_order=False, layers=1):
+def generate(model, s, weight_dim_order=False, layers=1, separate_qkv=False):
     """One layer, or `layers` of them one after another in one function (a
     whole model as torch-mlir exports it: each layer's weights its own
     arguments, prefixed l0_, l1_, ...)."""
@@ -72,13 +76,17 @@ def generate(model, s, weight_dim_order=False, layers=1):
           f"{t(*shape)}) -> {t(*shape)}")
         return v
 
+    # GPT-2's Conv1D keeps its weight [in, out]; nn.Linear [out, in].
+    conv1d = model == "gpt2"
+
     def linear(x, k, n, name, bias):
-        wt = param(f"w_{name}", n, k)
-        if weight_dim_order:  # the layout a user would annotate by hand
+        wt = param(f"w_{name}", *((k, n) if conv1d else (n, k)))
+        if weight_dim_order and not conv1d:  # a user's annotation by hand
             params[-1] += " {spyre.dim_order = [1, 0]}"
         y = w.fresh(name)
-        e(f"{y} = linalg.matmul indexing_maps = [#mk, #nk, #mn] "
-          f"ins({x}, {wt} : {t(s, k)}, {t(n, k)}) outs({zeros(s, n)} : "
+        wmap, wtype = ("#kn", t(k, n)) if conv1d else ("#nk", t(n, k))
+        e(f"{y} = linalg.matmul indexing_maps = [#mk, {wmap}, #mn] "
+          f"ins({x}, {wt} : {t(s, k)}, {wtype}) outs({zeros(s, n)} : "
           f"{t(s, n)}) -> {t(s, n)}")
         if not bias:
             return y
@@ -173,10 +181,23 @@ def generate(model, s, weight_dim_order=False, layers=1):
           f"{empty(h, s, dh)} : {t(h, s, dh)}) permutation = [1, 0, 2]")
         return xh
 
+    def columns(x, n, offset, name):
+        y = w.fresh(name)
+        e(f"{y} = tensor.extract_slice {x}[0, {offset}] [{s}, {d}] [1, 1] "
+          f": {t(s, n)} to {t(s, d)}")
+        return y
+
     def attention(x, bias):
-        q = heads(linear(x, d, d, "q", bias), "q")
-        k = heads(linear(x, d, d, "k", bias), "k")
-        v = heads(linear(x, d, d, "v", bias), "v")
+        if model == "gpt2" and not separate_qkv:
+            # c_attn, then .split(768, dim=2).
+            qkv = linear(x, d, 3 * d, "qkv", bias)
+            q = heads(columns(qkv, 3 * d, 0, "q"), "q")
+            k = heads(columns(qkv, 3 * d, d, "k"), "k")
+            v = heads(columns(qkv, 3 * d, 2 * d, "v"), "v")
+        else:
+            q = heads(linear(x, d, d, "q", bias), "q")
+            k = heads(linear(x, d, d, "k", bias), "k")
+            v = heads(linear(x, d, d, "v", bias), "v")
         sc = w.fresh("scores")
         e(f"{sc} = linalg.batch_matmul indexing_maps = [#bmk, #bnk, #bmn] "
           f"ins({q}, {k} : {t(h, s, dh)}, {t(h, s, dh)}) outs("
@@ -274,6 +295,7 @@ def generate(model, s, weight_dim_order=False, layers=1):
         "#hid = affine_map<(d0, d1, d2) -> (d1, d2)>",
         "#mk = affine_map<(m, n, k) -> (m, k)>",
         "#nk = affine_map<(m, n, k) -> (n, k)>",
+        "#kn = affine_map<(m, n, k) -> (k, n)>",
         "#mn = affine_map<(m, n, k) -> (m, n)>",
         "#bmk = affine_map<(b, m, n, k) -> (b, m, k)>",
         "#bnk = affine_map<(b, m, n, k) -> (b, n, k)>",
@@ -297,13 +319,17 @@ def main():
     parser.add_argument("--model", choices=sorted(MODELS), default="llama")
     parser.add_argument("--seq", type=int, default=128)
     parser.add_argument("--weight-dim-order", action="store_true",
-                        help="annotate every weight with spyre.dim_order = "
-                        "[1, 0] (its transposed layout, chosen by hand)")
+                        help="annotate every nn.Linear weight with "
+                        "spyre.dim_order = [1, 0] (its transposed layout, "
+                        "chosen by hand)")
     parser.add_argument("--layers", type=int, default=1,
                         help="layers one after another in one function")
+    parser.add_argument("--separate-qkv", action="store_true",
+                        help="GPT-2 with three projections for Q, K and V "
+                        "instead of c_attn's one, split three ways")
     args = parser.parse_args()
     sys.stdout.write(generate(args.model, args.seq, args.weight_dim_order,
-                              args.layers))
+                              args.layers, args.separate_qkv))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ For each program: the modelled time, the program roofline (its inputs and
 outputs moved once at the DDR bandwidth, or its work at the peak of its
 units), program utilisation (roofline / modelled time) and DDR traffic over
 the compulsory traffic, from `spyre-run --model-only --stats-json`, and the
-wall time of that run. Programs: one layer of BERT-base, GPT-2 and
+wall time of that run. Programs: one layer of BERT-base, GPT-2 (its Q, K
+and V from one fused c_attn projection, as Hugging Face writes it; at
+sequence 512 also with three projections) and
 Llama-2-7B (bench/models.py) at sequence 128, 512 and 2048 (also op by op,
 and BERT's 12 layers at sequence 128 in one function,
 without --spyre-fuse-row-blocks, side by side); softmax and
@@ -241,6 +243,10 @@ def main():
         # compiled in time linear in its length.
         rows.append(measure(bin_dir, tmp, "bert-s128-12-layers",
                             models.generate("bert", 128, layers=12)))
+        # GPT-2 with three Q, K, V projections instead of c_attn's one
+        # split three ways (the form the gpt2 rows had until 2026-11-29).
+        rows.append(measure(bin_dir, tmp, "gpt2-s512-separate-qkv",
+                            models.generate("gpt2", 512, separate_qkv=True)))
         # Every layer op by op too (fuse-row-blocks=false: no row blocks, no
         # matmul epilogues in LX), side by side.
         for model in ("bert", "gpt2", "llama"):
@@ -329,11 +335,18 @@ def main():
             "softmax-8192x4096", "rmsnorm-8192x4096",
             "softmax-512x1024-1core", "sdpa-2x12x256x64",
             "sdpa-mask-2x12x256x64"]:
+        if name + "-op-by-op" not in by:
+            continue
         fused, alone = by[name], by[name + "-op-by-op"]
         print(f"fusion through LX: {name} "
               f"{alone['modelled_us'] / fused['modelled_us']:.2f}x "
               f"faster than op by op (traffic {alone['traffic_ratio']:.2f}x -> "
               f"{fused['traffic_ratio']:.2f}x the compulsory)")
+    fused_qkv, separate = by["gpt2-s512"], by["gpt2-s512-separate-qkv"]
+    print(f"GPT-2 s512: c_attn (one projection split three ways) "
+          f"{fused_qkv['modelled_us']:.1f} us, three projections "
+          f"{separate['modelled_us']:.1f} us "
+          f"({separate['modelled_us'] / fused_qkv['modelled_us']:.2f}x)")
     whole, one = by["bert-s128-12-layers"], by["bert-s128"]
     print(f"whole model: BERT-base s128, 12 layers in one function: "
           f"{whole['modelled_us']:.1f} us = "

@@ -1282,14 +1282,24 @@ mlir::spyre::kernel::planDivision(const Problem &problem,
     return llvm::createStringError(
         llvm::formatv("{0} chunks exceed the loop-count limit of {1}",
                       division.numChunks(), target.maxLoopCount));
+  // A result asked to stay in LX whose split reduction cannot be scattered
+  // over the partners is stored after all (--spyre-plan-memory keeps only
+  // what resultDivision can hold): costed so.
+  std::optional<Problem> stored;
+  if (problem.result().lxResident && reductionSplits &&
+      !resultDivision(problem, division)) {
+    stored = problem;
+    stored->tensors.back().lxResident = false;
+  }
+  const Problem &costed = stored ? *stored : problem;
   llvm::Expected<Tiling> tiling =
-      chooseTiles(problem, target, division, lxBudget);
+      chooseTiles(costed, target, division, lxBudget);
   if (!tiling)
     return tiling.takeError();
   Plan plan;
   plan.division = division;
   plan.tiling = *tiling;
-  plan.estimate = estimate(problem, division, *tiling, target);
+  plan.estimate = estimate(costed, division, *tiling, target);
   return plan;
 }
 

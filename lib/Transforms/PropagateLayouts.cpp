@@ -1051,7 +1051,15 @@ static void viewStridedRowBlocks(func::FuncOp function) {
   function.walk([](ExtractSliceOp slice) {
     if (isViewOp(slice) || !slice->hasOneUse())
       return;
+    // The one kernel reading the block, through a chain of views (the
+    // reshape and transpose splitting a projection's columns into heads).
+    SmallVector<Operation *> chain;
     Operation *reader = *slice->getUsers().begin();
+    while (isa<ReshapeOp, TransposeOp>(reader) && reader->hasOneUse() &&
+           isViewOp(reader)) {
+      chain.push_back(reader);
+      reader = *reader->getUsers().begin();
+    }
     if (!isKernelPayload(reader) || getInPlaceOperand(reader) >= 0)
       return;
     std::optional<unsigned> cut = slice.getCutDim();
@@ -1060,15 +1068,40 @@ static void viewStridedRowBlocks(func::FuncOp function) {
       return;
     int64_t rows = type.getDimSize(*cut);
     FailureOr<RankedTensorType> dense = getRowBlockType(input, *cut, rows);
-    if (failed(dense) || *dense != type)
-      return;
-    FailureOr<RankedTensorType> strided = getRowBlockType(
-        input, *cut, rows, /*deviceDim=*/nullptr, /*strided=*/true);
+    FailureOr<RankedTensorType> strided =
+        succeeded(dense) && *dense == type
+            ? getRowBlockType(input, *cut, rows, /*deviceDim=*/nullptr,
+                              /*strided=*/true)
+            : getStickBlockType(input, *cut, rows);
     if (failed(strided))
       return;
+    SmallVector<Type> before = {type};
+    for (Operation *view : chain)
+      before.push_back(view->getResult(0).getType());
     slice.getResult().setType(*strided);
-    if (!isViewOp(slice) || failed(mlir::verify(reader)))
-      slice.getResult().setType(type);
+    bool viewed = isViewOp(slice);
+    Value at = slice.getResult();
+    for (Operation *view : chain) {
+      if (!viewed)
+        break;
+      auto from = cast<RankedTensorType>(at.getType());
+      auto to = cast<RankedTensorType>(view->getResult(0).getType());
+      FailureOr<LayoutAttr> seen =
+          seenThrough(view, from, getLayoutAttr(from), to.getShape(),
+                      /*backwards=*/false);
+      if (failed(seen)) {
+        viewed = false;
+        break;
+      }
+      view->getResult(0).setType(withLayout(to, *seen));
+      viewed = isViewOp(view);
+      at = view->getResult(0);
+    }
+    if (viewed && succeeded(mlir::verify(reader)))
+      return;
+    slice.getResult().setType(type);
+    for (auto [view, t] : llvm::zip(chain, llvm::drop_begin(before)))
+      view->getResult(0).setType(t);
   });
 }
 

@@ -384,6 +384,37 @@ func.func @strided_row_block(%x: tensor<256x128xf16>) -> (tensor<64x128xf16>, te
 
 // -----
 
+// A block of whole sticks along the stick's dim (a column block of f16
+// [128, 384]: device dims [6, 128, 64]), as torch's split of a fused
+// projection's output gives, is a strided view too: the input's device
+// dims, the stick columns past the block padding, read in place from the
+// block's first stick. Read through a reshape and a transpose (Q split into
+// heads), the views after it take the padded layout seen through them.
+// A block that does not start on a stick is no view of the input: it is
+// sliced from a restickified copy.
+// CHECK-LABEL: func.func @stick_column_block
+// CHECK: %[[K:.*]] = spyre.extract_slice %arg0 offsets = [0, 128] : {{.*}} -> tensor<128x128xf16, #spyre.layout<device_size = [6, 128, 64], stride_map = [64, 128, 1]>>
+// CHECK: spyre.exp %[[K]]
+// CHECK: %[[Q:.*]] = spyre.extract_slice %arg0 offsets = [0, 256] : {{.*}} -> tensor<128x128xf16, #spyre.layout<device_size = [6, 128, 64], stride_map = [64, 128, 1]>>
+// CHECK: %[[R:.*]] = spyre.reshape %[[Q]] : {{.*}} -> tensor<128x2x64xf16, #spyre.layout<device_size = [6, 128, 64], stride_map = [64, 128, 1]>>
+// CHECK: %[[T:.*]] = spyre.transpose %[[R]] permutation = [1, 0, 2] : {{.*}} -> tensor<2x128x64xf16, #spyre.layout<device_size = [6, 128, 64], stride_map = [8192, 64, 1]>>
+// CHECK: spyre.exp %[[T]]
+// CHECK: %[[RS:.*]] = spyre.restickify %arg0
+// CHECK: spyre.extract_slice %[[RS]] offsets = [0, 32]
+func.func @stick_column_block(%x: tensor<128x384xf16>) -> (tensor<128x128xf16>, tensor<2x128x64xf16>, tensor<128x64xf16>) {
+  %k = spyre.extract_slice %x offsets = [0, 128] : tensor<128x384xf16> -> tensor<128x128xf16>
+  %e = spyre.exp %k : (tensor<128x128xf16>) -> tensor<128x128xf16>
+  %q = spyre.extract_slice %x offsets = [0, 256] : tensor<128x384xf16> -> tensor<128x128xf16>
+  %r = spyre.reshape %q : tensor<128x128xf16> -> tensor<128x2x64xf16>
+  %t = spyre.transpose %r permutation = [1, 0, 2] : tensor<128x2x64xf16> -> tensor<2x128x64xf16>
+  %h = spyre.exp %t : (tensor<2x128x64xf16>) -> tensor<2x128x64xf16>
+  %c = spyre.extract_slice %x offsets = [0, 32] : tensor<128x384xf16> -> tensor<128x64xf16>
+  %n = spyre.neg %c : (tensor<128x64xf16>) -> tensor<128x64xf16>
+  return %e, %h, %n : tensor<128x128xf16>, tensor<2x128x64xf16>, tensor<128x64xf16>
+}
+
+// -----
+
 // A value read only through a reshape that merges its dims (a padding mask
 // broadcast over the heads, read per head as [batch * heads, keys]) is laid
 // out as the merged tensor would be, seen at its own shape: batch right

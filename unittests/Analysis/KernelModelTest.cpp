@@ -559,6 +559,31 @@ TEST(Estimate, AScatteredCombineMovesOnePartPerPartner) {
   EXPECT_LT(scattered.seconds, stored.seconds);
 }
 
+TEST(PlanDivision, AResultThatCannotBeScatteredIsCostedStored) {
+  // Asked to stay in LX, the result of a split reduction its partners
+  // cannot scatter (N one stick, four partners) is stored after all, and so
+  // costed: the plan's estimate is the stored problem's, DDR bytes and all.
+  TargetModel target = reference();
+  Problem p = matmul(512, 64, 3072);
+  Division d = withSplits(p, {8, 1, 4});
+  d.order = {0, 2, 1};
+  ASSERT_FALSE(resultDivision(p, d).has_value());
+  Problem kept = p;
+  kept.tensors.back().lxResident = true;
+  llvm::Expected<Plan> asked = planDivision(kept, target, d, 1 << 20);
+  llvm::Expected<Plan> stored = planDivision(p, target, d, 1 << 20);
+  ASSERT_TRUE(static_cast<bool>(asked)) << llvm::toString(asked.takeError());
+  ASSERT_TRUE(static_cast<bool>(stored)) << llvm::toString(stored.takeError());
+  EXPECT_EQ(asked->estimate.ddrBytes, stored->estimate.ddrBytes);
+  EXPECT_DOUBLE_EQ(asked->estimate.seconds, stored->estimate.seconds);
+  // A division whose partners can scatter it keeps it in LX.
+  Division scatterable = withSplits(p, {8, 1, 4});
+  ASSERT_TRUE(resultDivision(p, scatterable).has_value());
+  llvm::Expected<Plan> held = planDivision(kept, target, scatterable, 1 << 20);
+  ASSERT_TRUE(static_cast<bool>(held)) << llvm::toString(held.takeError());
+  EXPECT_LT(held->estimate.ddrBytes, stored->estimate.ddrBytes);
+}
+
 TEST(Tiling, LoopCountLimit) {
   TargetModel target = reference();
   target.maxLoopCount = 4;

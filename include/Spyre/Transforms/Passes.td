@@ -192,7 +192,11 @@ def SpyrePropagateLayouts
     that one kernel reads, laid out as its input restricted to the rows but
     not one range of the input's bytes, becomes a strided view (the input's
     device dims, the rows past the block padding), read in place instead of
-    copied.
+    copied. So does a block of whole sticks along the stick's dim (a third
+    of GPT-2's fused `c_attn` projection, torch's `split` along the last
+    dim: the stick columns past the block are padding), also when the one
+    kernel reads it through reshapes and transposes (the head split), which
+    then take the padded layout seen through them.
   }];
   let options = [
     Option<"beamWidth", "beam-width", "int", /*default=*/"64",

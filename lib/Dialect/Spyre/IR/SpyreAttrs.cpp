@@ -185,43 +185,29 @@ llvm::Expected<BoundLayout> mlir::spyre::bindLayout(RankedTensorType type) {
   return bound;
 }
 
-FailureOr<RankedTensorType>
-mlir::spyre::getRowBlockType(RankedTensorType type, unsigned dim, int64_t rows,
-                             unsigned *deviceDim, bool strided) {
-  if (!isDeviceTensor(type) || dim >= type.getRank() || rows < 1 ||
-      rows > type.getDimSize(dim))
-    return failure();
-  llvm::Expected<BoundLayout> bound = bindLayout(type);
-  if (!bound) {
-    llvm::consumeError(bound.takeError());
-    return failure();
-  }
-  ArrayRef<int> pieces = bound->piecesOf(static_cast<int>(dim));
-  const SpyreTensorLayout &layout = bound->layout();
-  if (pieces.size() != 1 ||
-      pieces.front() == static_cast<int>(layout.deviceRank()) - 1 ||
-      bound->roles()[pieces.front()].multiplier != 1 ||
-      layout.getDeviceSize()[pieces.front()] != type.getDimSize(dim))
-    return failure();
-  if (deviceDim)
-    *deviceDim = static_cast<unsigned>(pieces.front());
+/// `type` (bound as `bound`) cut to `size` positions along host dim `dim`,
+/// with device sizes `deviceSize`: the stride map follows the new host
+/// strides; a device dim of one position (`collapsed`, when given) steps
+/// nowhere. Failure when the result does not bind.
+static FailureOr<RankedTensorType> blockType(RankedTensorType type,
+                                             const BoundLayout &bound,
+                                             unsigned dim, int64_t size,
+                                             ArrayRef<int64_t> deviceSize,
+                                             std::optional<int> collapsed) {
   SmallVector<int64_t> shape(type.getShape());
-  shape[dim] = rows;
+  shape[dim] = size;
   // Host strides change for the dims outside the cut one.
   SmallVector<int64_t> hostStrides(shape.size(), 1);
   for (int64_t h = static_cast<int64_t>(shape.size()) - 2; h >= 0; --h)
     hostStrides[h] = hostStrides[h + 1] * shape[h + 1];
-  SmallVector<int64_t> deviceSize(layout.getDeviceSize());
-  if (!strided)
-    deviceSize[pieces.front()] = rows;
   LayoutAttr full = getLayoutAttr(type);
   SmallVector<int64_t> strideMap(full.getStrideMap());
-  for (auto [d, role] : llvm::enumerate(bound->roles()))
+  for (auto [d, role] : llvm::enumerate(bound.roles()))
     if (role.kind == BoundLayout::DimKind::Piece)
       strideMap[d] = hostStrides[role.hostDim] * role.multiplier;
   // A dim of one position steps nowhere (the layout's `-1`).
-  if (deviceSize[pieces.front()] == 1)
-    strideMap[pieces.front()] = -1;
+  if (collapsed && deviceSize[*collapsed] == 1)
+    strideMap[*collapsed] = -1;
   auto sliced = LayoutAttr::get(type.getContext(), deviceSize, strideMap,
                                 full.getFormat(), full.getArrangement(),
                                 full.getStickBytes());
@@ -233,6 +219,67 @@ mlir::spyre::getRowBlockType(RankedTensorType type, unsigned dim, int64_t rows,
     return failure();
   }
   return result;
+}
+
+/// `type`'s bound layout when `size` positions of its host dim `dim` can be
+/// cut from it.
+static std::optional<BoundLayout> boundForBlock(RankedTensorType type,
+                                                unsigned dim, int64_t size) {
+  if (!isDeviceTensor(type) || dim >= type.getRank() || size < 1 ||
+      size > type.getDimSize(dim))
+    return std::nullopt;
+  llvm::Expected<BoundLayout> bound = bindLayout(type);
+  if (!bound) {
+    llvm::consumeError(bound.takeError());
+    return std::nullopt;
+  }
+  return std::move(*bound);
+}
+
+FailureOr<RankedTensorType>
+mlir::spyre::getRowBlockType(RankedTensorType type, unsigned dim, int64_t rows,
+                             unsigned *deviceDim, bool strided) {
+  std::optional<BoundLayout> bound = boundForBlock(type, dim, rows);
+  if (!bound)
+    return failure();
+  ArrayRef<int> pieces = bound->piecesOf(static_cast<int>(dim));
+  const SpyreTensorLayout &layout = bound->layout();
+  if (pieces.size() != 1 ||
+      pieces.front() == static_cast<int>(layout.deviceRank()) - 1 ||
+      bound->roles()[pieces.front()].multiplier != 1 ||
+      layout.getDeviceSize()[pieces.front()] < type.getDimSize(dim))
+    return failure();
+  if (deviceDim)
+    *deviceDim = static_cast<unsigned>(pieces.front());
+  SmallVector<int64_t> deviceSize(layout.getDeviceSize());
+  if (!strided)
+    deviceSize[pieces.front()] = rows;
+  return blockType(type, *bound, dim, rows, deviceSize, pieces.front());
+}
+
+FailureOr<RankedTensorType>
+mlir::spyre::getStickBlockType(RankedTensorType type, unsigned dim,
+                               int64_t columns) {
+  std::optional<BoundLayout> bound = boundForBlock(type, dim, columns);
+  if (!bound)
+    return failure();
+  // The dim is the stick's: its lanes, and one device dim of whole sticks
+  // outside them.
+  ArrayRef<int> pieces = bound->piecesOf(static_cast<int>(dim));
+  const SpyreTensorLayout &layout = bound->layout();
+  int stick = static_cast<int>(layout.deviceRank()) - 1;
+  int64_t lanes = layout.elemsPerStick();
+  if (pieces.size() != 2 || !llvm::is_contained(pieces, stick) ||
+      columns % lanes != 0)
+    return failure();
+  int outer = pieces.front() == stick ? pieces.back() : pieces.front();
+  if (bound->roles()[outer].multiplier != lanes ||
+      bound->roles()[stick].multiplier != 1)
+    return failure();
+  // The device dims stay the tensor's: the sticks past the block are
+  // padding, so the block's device strides are the tensor's.
+  return blockType(type, *bound, dim, columns, layout.getDeviceSize(),
+                   std::nullopt);
 }
 
 llvm::Expected<SpyreTensorLayout>

@@ -540,6 +540,11 @@ bool ExtractSliceOp::isView() {
                       /*deviceDim=*/nullptr, /*strided=*/true);
   if (succeeded(strided) && *strided == type)
     return true;
+  // A block of whole sticks along the stick's dim, read the same way.
+  FailureOr<RankedTensorType> sticks =
+      getStickBlockType(inputType, *cut, type.getDimSize(*cut));
+  if (succeeded(sticks) && *sticks == type)
+    return true;
   unsigned deviceDim = 0;
   FailureOr<RankedTensorType> block =
       getRowBlockType(inputType, *cut, type.getDimSize(*cut), &deviceDim);

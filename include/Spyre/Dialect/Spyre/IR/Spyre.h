@@ -93,7 +93,8 @@ llvm::Expected<BoundLayout> bindLayout(RankedTensorType type);
 
 /// `type` cut to `rows` positions along host dim `dim`, with the layout of
 /// the full tensor restricted to them: the dim must be tiled by one device
-/// dim (not the stick), one element per position, and not padded. Fails
+/// dim (not the stick), one element per position (the device dim may be
+/// padded past the host dim, as a strided stick block's is). Fails
 /// otherwise. `deviceDim`, when given, receives that device dim: when it is
 /// the outermost, a block's bytes are a contiguous range of the tensor's.
 /// With `strided`, the device dim keeps the full tensor's size (the
@@ -104,6 +105,15 @@ FailureOr<RankedTensorType> getRowBlockType(RankedTensorType type, unsigned dim,
                                             int64_t rows,
                                             unsigned *deviceDim = nullptr,
                                             bool strided = false);
+
+/// `type` cut to `columns` positions along host dim `dim`, the dim the
+/// stick holds (its lanes and one device dim of whole sticks outside them),
+/// `columns` whole sticks: a strided view laid out with the full tensor's
+/// device dims (the sticks past the block are padding), read in place with
+/// the tensor's strides (a column block of a fused projection's output,
+/// torch's `split` along the last dim). Fails otherwise.
+FailureOr<RankedTensorType> getStickBlockType(RankedTensorType type,
+                                              unsigned dim, int64_t columns);
 
 /// The default layout (or the one for `dimOrder`) of a host tensor type, as
 /// the reference stack builds it, for sticks of `stickBytes` bytes.
