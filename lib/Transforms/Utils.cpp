@@ -470,8 +470,20 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   std::optional<MatmulReader> reader;
   if (!hint && policy == kernel::Policy::Model)
     reader = findMatmulReader(op);
+  // A result every reader of which is in the op's fusion group is expected
+  // to stay in LX for them (they take its slices): its store is no part of
+  // the op's cost, whatever the division.
+  Attribute group = op->getAttr(SpyreDialect::kFusionGroupAttrName);
+  bool resultKept =
+      group && op->getNumResults() == 1 && !op->getResult(0).use_empty() &&
+      llvm::all_of(op->getResult(0).getUsers(), [&](Operation *user) {
+        return isKernelPayload(user) &&
+               !isa<ExtractSliceOp, InsertSliceOp>(user) &&
+               user->getAttr(SpyreDialect::kFusionGroupAttrName) == group;
+      });
   OpSignature key = getOpSignature(op, {SpyreDialect::kWorkDivisionAttrName});
   key.push_back(maxCores);
+  key.push_back(resultKept);
   key.push_back(static_cast<intptr_t>(policy));
   if (preferred) {
     key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());
@@ -497,16 +509,7 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   FailureOr<kernel::Problem> problem = getKernelProblem(op, reason);
   if (failed(problem))
     return llvm::createStringError(reason);
-  // A result every reader of which is in the op's fusion group is expected
-  // to stay in LX for them (they take its slices): its store is no part of
-  // the op's cost, whatever the division.
-  if (Attribute group = op->getAttr(SpyreDialect::kFusionGroupAttrName);
-      group && op->getNumResults() == 1 && !op->getResult(0).use_empty() &&
-      llvm::all_of(op->getResult(0).getUsers(), [&](Operation *user) {
-        return isKernelPayload(user) &&
-               !isa<ExtractSliceOp, InsertSliceOp>(user) &&
-               user->getAttr(SpyreDialect::kFusionGroupAttrName) == group;
-      }))
+  if (resultKept)
     problem->tensors.back().lxResident = true;
   std::optional<kernel::Problem> preferredProblem;
   if (keptInLx) {

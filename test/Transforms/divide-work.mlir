@@ -235,3 +235,18 @@ func.func @result_stored(%x: !xe, %w: !wq) -> !xe {
   %q = spyre.matmul %n, %w : !xe, !wq -> !xe
   return %q : !xe
 }
+
+// The two in one function: the choices are remembered per op signature,
+// and whether the result stays in LX is part of it (the second matmul,
+// with the same types and the same preference, took the first's division).
+// CHECK-LABEL: func.func @kept_and_stored
+// CHECK: spyre.matmul {{.*}}splits = [8, 4, 1], order = [0, 1, 2]
+// CHECK: spyre.matmul {{.*}}splits = [32, 1, 1]
+func.func @kept_and_stored(%x: !xe, %w: !wq, %b: !bq) -> (!xe, !xe) {
+  %n = spyre.mul %x, %x {spyre.work_division = array<i64: 32, 1>, spyre.fusion_group = 0 : i64} : (!xe, !xe) -> !xe
+  %q = spyre.matmul %n, %w {spyre.fusion_group = 1 : i64} : !xe, !wq -> !xe
+  %r = spyre.add %q, %b {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], spyre.fusion_group = 1 : i64} : (!xe, !bq) -> !xe
+  %m = spyre.mul %x, %x {spyre.work_division = array<i64: 32, 1>, spyre.fusion_group = 0 : i64} : (!xe, !xe) -> !xe
+  %s = spyre.matmul %m, %w : !xe, !wq -> !xe
+  return %r, %s : !xe, !xe
+}
