@@ -1282,12 +1282,13 @@ mlir::spyre::kernel::planDivision(const Problem &problem,
     return llvm::createStringError(
         llvm::formatv("{0} chunks exceed the loop-count limit of {1}",
                       division.numChunks(), target.maxLoopCount));
-  // A result asked to stay in LX whose split reduction cannot be scattered
-  // over the partners is stored after all (--spyre-plan-memory keeps only
-  // what resultDivision can hold): costed so.
+  // A result asked to stay in LX that a split reduction cannot scatter
+  // over the partners, or that chunked launches produce, is stored after
+  // all (--spyre-plan-memory keeps neither): costed so.
   std::optional<Problem> stored;
-  if (problem.result().lxResident && reductionSplits &&
-      !resultDivision(problem, division)) {
+  if (problem.result().lxResident &&
+      (division.numChunks() > 1 ||
+       (reductionSplits && !resultDivision(problem, division)))) {
     stored = problem;
     stored->tensors.back().lxResident = false;
   }

@@ -317,10 +317,12 @@ struct FuseRowBlocksPass
   /// run apart.
   std::optional<double> epilogueGain(ArrayRef<Operation *> matmuls,
                                      ArrayRef<RowOp> group);
-  /// Runs whole, as one group each, the row-wise groups whose tensors fit
-  /// half the cores' LX together where the whole block's modelled time
+  /// Runs whole, as one group each, the row-wise groups whose tensors live
+  /// at once fit half the cores' LX where the whole block's modelled time
   /// says that pays (WholeGroup).
   void keepGroupsWhole(Block &block);
+  /// The seconds `group` run whole (cut along `cut`) saves on its window,
+  /// the better of its row splits; nullopt when it cannot run whole.
   std::optional<double> wholeGroupGain(Block &block, ArrayRef<RowOp> group,
                                        unsigned cut);
   /// The kernel model's time for every kernel of `block` in `window`,
@@ -362,7 +364,6 @@ struct FuseRowBlocksPass
   DivisionChooser::Cache sharedDivisions;
 };
 
-/// A matmul on the device in no group.
 /// The peak of the device bytes live at once, op by op in the group's order:
 /// an input is live from the group's start to its last reader in the group,
 /// a result from its op to its last reader, or to the group's end when the
@@ -414,6 +415,7 @@ static SmallVector<bool, 2> rowSpreads(int64_t rows, int64_t numCores) {
   return spreads;
 }
 
+/// A matmul on the device in no group.
 static bool isUngroupedMatmul(Operation *op) {
   return isa_and_nonnull<MatmulOp, BatchMatmulOp>(op) &&
          !op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
@@ -1131,10 +1133,16 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
           candidates.push_back({group, cut, false, false, *gain, matmuls});
       // Blocks of a group whose tensors live at once fit half the cores'
       // LX must beat the group run whole (keepGroupsWhole), which copies
-      // nothing in or out per block.
-      std::optional<double> whole;
-      if (livePeakBytes(group, outsideInputs(group)) <= budget)
-        whole = wholeGroupGain(block, group, cut);
+      // nothing in or out per block: costed once there are blocks to
+      // compare.
+      std::optional<std::optional<double>> whole;
+      auto wholeGain = [&]() {
+        if (!whole)
+          whole = livePeakBytes(group, outsideInputs(group)) <= budget
+                      ? wholeGroupGain(block, group, cut)
+                      : std::nullopt;
+        return *whole;
+      };
       for (bool wholeRowsPerCore : {true, false}) {
         std::optional<double> plain =
             fuseGroup(group, cut, wholeRowsPerCore, /*copyWholeInputs=*/false,
@@ -1145,10 +1153,13 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
         std::optional<double> copied =
             fuseGroup(group, cut, wholeRowsPerCore, /*copyWholeInputs=*/true,
                       /*commit=*/false);
-        if (whole && plain && *plain <= *whole)
-          plain.reset();
-        if (whole && copied && *copied <= *whole)
-          copied.reset();
+        if (plain || copied) {
+          std::optional<double> beat = wholeGain();
+          if (beat && plain && *plain <= *beat)
+            plain.reset();
+          if (beat && copied && *copied <= *beat)
+            copied.reset();
+        }
         if (copied && (!plain || *copied > *plain * (1 + kMinGain)))
           candidates.push_back({group, cut, wholeRowsPerCore, true, *copied});
         else if (plain)

@@ -1046,7 +1046,12 @@ LogicalResult FunctionPropagation::run() {
 /// the rows, that is not one range of the input's bytes (the rows are not
 /// the outermost device dim) becomes a strided view: the input's device
 /// dims, the rest of them padding, read in place with the input's strides
-/// instead of copied out by a kernel of its own.
+/// instead of copied out by a kernel of its own. So does a block of whole
+/// sticks along the stick's dim laid out as the input's restricted to them
+/// (a third of a fused QKV projection). The one kernel may read the block
+/// through reshapes and transposes, each read only by the next (a head
+/// split): they take the strided layout seen through them. When a view or
+/// the kernel does not verify with the new types, all are restored.
 static void viewStridedRowBlocks(func::FuncOp function) {
   function.walk([](ExtractSliceOp slice) {
     if (isViewOp(slice) || !slice->hasOneUse())
@@ -1067,12 +1072,15 @@ static void viewStridedRowBlocks(func::FuncOp function) {
     if (!cut)
       return;
     int64_t rows = type.getDimSize(*cut);
-    FailureOr<RankedTensorType> dense = getRowBlockType(input, *cut, rows);
-    FailureOr<RankedTensorType> strided =
-        succeeded(dense) && *dense == type
-            ? getRowBlockType(input, *cut, rows, /*deviceDim=*/nullptr,
-                              /*strided=*/true)
-            : getStickBlockType(input, *cut, rows);
+    FailureOr<RankedTensorType> strided = failure();
+    if (FailureOr<RankedTensorType> dense = getRowBlockType(input, *cut, rows);
+        succeeded(dense) && *dense == type)
+      strided = getRowBlockType(input, *cut, rows, /*deviceDim=*/nullptr,
+                                /*strided=*/true);
+    else if (FailureOr<RankedTensorType> sticks =
+                 getStickBlockType(input, *cut, rows, /*strided=*/false);
+             succeeded(sticks) && *sticks == type)
+      strided = getStickBlockType(input, *cut, rows);
     if (failed(strided))
       return;
     SmallVector<Type> before = {type};
@@ -1097,7 +1105,14 @@ static void viewStridedRowBlocks(func::FuncOp function) {
       viewed = isViewOp(view);
       at = view->getResult(0);
     }
-    if (viewed && succeeded(mlir::verify(reader)))
+    // (A trial: a failed check says nothing.)
+    ScopedDiagnosticHandler silence(slice->getContext(),
+                                    [](Diagnostic &) { return success(); });
+    if (viewed &&
+        llvm::all_of(
+            chain,
+            [](Operation *view) { return succeeded(mlir::verify(view)); }) &&
+        succeeded(mlir::verify(reader)))
       return;
     slice.getResult().setType(type);
     for (auto [view, t] : llvm::zip(chain, llvm::drop_begin(before)))

@@ -484,6 +484,8 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   OpSignature key = getOpSignature(op, {SpyreDialect::kWorkDivisionAttrName});
   key.push_back(maxCores);
   key.push_back(resultKept);
+  // (The look-ahead below asks whether the op may keep its output in LX.)
+  key.push_back(mayKeepOutputInLx(op, target));
   key.push_back(static_cast<intptr_t>(policy));
   if (preferred) {
     key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());

@@ -559,7 +559,7 @@ TEST(Estimate, AScatteredCombineMovesOnePartPerPartner) {
   EXPECT_LT(scattered.seconds, stored.seconds);
 }
 
-TEST(PlanDivision, AResultThatCannotBeScatteredIsCostedStored) {
+TEST(PlanDivision, AResultThatCannotStayInLxIsCostedStored) {
   // Asked to stay in LX, the result of a split reduction its partners
   // cannot scatter (N one stick, four partners) is stored after all, and so
   // costed: the plan's estimate is the stored problem's, DDR bytes and all.
@@ -576,6 +576,18 @@ TEST(PlanDivision, AResultThatCannotBeScatteredIsCostedStored) {
   ASSERT_TRUE(static_cast<bool>(stored)) << llvm::toString(stored.takeError());
   EXPECT_EQ(asked->estimate.ddrBytes, stored->estimate.ddrBytes);
   EXPECT_DOUBLE_EQ(asked->estimate.seconds, stored->estimate.seconds);
+  // Nor do chunked launches keep their result in LX.
+  Division chunked = withSplits(p, {8, 1, 1});
+  chunked.chunks = {2, 1, 1};
+  llvm::Expected<Plan> chunkedAsked =
+      planDivision(kept, target, chunked, 1 << 20);
+  llvm::Expected<Plan> chunkedStored =
+      planDivision(p, target, chunked, 1 << 20);
+  ASSERT_TRUE(static_cast<bool>(chunkedAsked))
+      << llvm::toString(chunkedAsked.takeError());
+  ASSERT_TRUE(static_cast<bool>(chunkedStored))
+      << llvm::toString(chunkedStored.takeError());
+  EXPECT_EQ(chunkedAsked->estimate.ddrBytes, chunkedStored->estimate.ddrBytes);
   // A division whose partners can scatter it keeps it in LX.
   Division scatterable = withSplits(p, {8, 1, 4});
   ASSERT_TRUE(resultDivision(p, scatterable).has_value());

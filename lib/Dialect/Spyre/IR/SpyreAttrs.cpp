@@ -259,7 +259,7 @@ mlir::spyre::getRowBlockType(RankedTensorType type, unsigned dim, int64_t rows,
 
 FailureOr<RankedTensorType>
 mlir::spyre::getStickBlockType(RankedTensorType type, unsigned dim,
-                               int64_t columns) {
+                               int64_t columns, bool strided) {
   std::optional<BoundLayout> bound = boundForBlock(type, dim, columns);
   if (!bound)
     return failure();
@@ -276,10 +276,13 @@ mlir::spyre::getStickBlockType(RankedTensorType type, unsigned dim,
   if (bound->roles()[outer].multiplier != lanes ||
       bound->roles()[stick].multiplier != 1)
     return failure();
-  // The device dims stay the tensor's: the sticks past the block are
-  // padding, so the block's device strides are the tensor's.
-  return blockType(type, *bound, dim, columns, layout.getDeviceSize(),
-                   std::nullopt);
+  // Strided, the device dims stay the tensor's: the sticks past the block
+  // are padding, so the block's device strides are the tensor's.
+  SmallVector<int64_t> deviceSize(layout.getDeviceSize());
+  if (!strided)
+    deviceSize[outer] = columns / lanes;
+  return blockType(type, *bound, dim, columns, deviceSize,
+                   strided ? std::nullopt : std::optional<int>(outer));
 }
 
 llvm::Expected<SpyreTensorLayout>

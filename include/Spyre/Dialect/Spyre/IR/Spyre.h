@@ -94,7 +94,9 @@ llvm::Expected<BoundLayout> bindLayout(RankedTensorType type);
 /// `type` cut to `rows` positions along host dim `dim`, with the layout of
 /// the full tensor restricted to them: the dim must be tiled by one device
 /// dim (not the stick), one element per position (the device dim may be
-/// padded past the host dim, as a strided stick block's is). Fails
+/// padded past the host dim, as a strided stick block's outer dim is once
+/// seen through a head split's reshape and transpose; the block never
+/// reaches the padding). Fails
 /// otherwise. `deviceDim`, when given, receives that device dim: when it is
 /// the outermost, a block's bytes are a contiguous range of the tensor's.
 /// With `strided`, the device dim keeps the full tensor's size (the
@@ -108,12 +110,14 @@ FailureOr<RankedTensorType> getRowBlockType(RankedTensorType type, unsigned dim,
 
 /// `type` cut to `columns` positions along host dim `dim`, the dim the
 /// stick holds (its lanes and one device dim of whole sticks outside them),
-/// `columns` whole sticks: a strided view laid out with the full tensor's
+/// `columns` whole sticks, with the layout of the full tensor restricted to
+/// them; with `strided`, a strided view laid out with the full tensor's
 /// device dims (the sticks past the block are padding), read in place with
 /// the tensor's strides (a column block of a fused projection's output,
 /// torch's `split` along the last dim). Fails otherwise.
 FailureOr<RankedTensorType> getStickBlockType(RankedTensorType type,
-                                              unsigned dim, int64_t columns);
+                                              unsigned dim, int64_t columns,
+                                              bool strided = true);
 
 /// The default layout (or the one for `dimOrder`) of a host tensor type, as
 /// the reference stack builds it, for sticks of `stickBytes` bytes.
