@@ -1287,8 +1287,7 @@ mlir::spyre::kernel::planDivision(const Problem &problem,
   // all (--spyre-plan-memory keeps neither): costed so.
   std::optional<Problem> stored;
   if (problem.result().lxResident &&
-      (division.numChunks() > 1 ||
-       (reductionSplits && !resultDivision(problem, division)))) {
+      (division.numChunks() > 1 || !resultDivision(problem, division))) {
     stored = problem;
     stored->tensors.back().lxResident = false;
   }

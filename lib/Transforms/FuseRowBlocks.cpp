@@ -263,6 +263,8 @@ struct Window {
   Operation *before = nullptr, *after = nullptr;
 };
 
+struct WholeGroup;
+
 struct FuseRowBlocksPass
     : public ::mlir::spyre::impl::SpyreFuseRowBlocksBase<FuseRowBlocksPass> {
   using SpyreFuseRowBlocksBase::SpyreFuseRowBlocksBase;
@@ -325,6 +327,18 @@ struct FuseRowBlocksPass
   /// the better of its row splits; nullopt when it cannot run whole.
   std::optional<double> wholeGroupGain(Block &block, ArrayRef<RowOp> group,
                                        unsigned cut);
+  /// blockSeconds over `window` with `apply`'s group in place (undone
+  /// after); nullopt when it applies nothing or cannot be costed.
+  std::optional<double>
+  secondsWith(Block &block, const Window &window,
+              function_ref<std::optional<WholeGroup>()> apply);
+  /// The cores the pass divides over.
+  int64_t numCores() const { return cores == 0 ? target.cores : cores; }
+  /// The bytes a group's tensors may take in the cores' LX, together (or
+  /// live at once): half of it, the rest for the staging buffers.
+  int64_t groupBudget() const {
+    return target.usableLxBytes() * numCores() / 2;
+  }
   /// The kernel model's time for every kernel of `block` in `window`,
   /// divided and kept in LX as the later passes would.
   std::optional<double> blockSeconds(Block &block, int64_t numCores,
@@ -403,6 +417,12 @@ static SmallVector<Value> outsideInputs(ArrayRef<RowOp> group) {
           isDeviceTensor(operand.getType()))
         inputs.insert(operand);
   return inputs.takeVector();
+}
+
+/// Whether the tensors `group` has live at once take at most `budget`
+/// bytes, its inputs included: it may then run whole.
+static bool fitsWhole(ArrayRef<RowOp> group, int64_t budget) {
+  return livePeakBytes(group, outsideInputs(group)) <= budget;
 }
 
 /// The ways a whole group may split its rows: over the most cores that
@@ -885,8 +905,7 @@ producersOf(Block &block, const llvm::SmallPtrSetImpl<Operation *> &members) {
 }
 
 void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
-  int64_t numCores = cores == 0 ? target.cores : cores;
-  int64_t budget = target.usableLxBytes() * numCores / 2;
+  int64_t numCores = this->numCores();
   // The row-wise groups no block or epilogue took whose tensors fit half
   // the cores' LX together, each once.
   struct Candidate {
@@ -934,8 +953,7 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
           members.insert(r.op);
           key.push_back(r.op);
         }
-        if (livePeakBytes(group, outsideInputs(group)) > budget ||
-            !seen.insert({cut, key}).second)
+        if (!fitsWhole(group, groupBudget()) || !seen.insert({cut, key}).second)
           continue;
         // The group with what only it reads joined (a projection, or the
         // projection's epilogue group of its bias and the residual add,
@@ -989,11 +1007,8 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
     std::optional<double> before = blockSeconds(block, numCores, window);
     if (!before)
       return {0, 0};
-    std::optional<WholeGroup> whole = applyCandidate(c, marker);
-    if (!whole)
-      return {0, *before};
-    std::optional<double> seconds = blockSeconds(block, numCores, window);
-    whole->undo();
+    std::optional<double> seconds =
+        secondsWith(block, window, [&] { return applyCandidate(c, marker); });
     return {seconds ? *before - *seconds : 0, *before};
   };
   for (Candidate &c : candidates)
@@ -1031,10 +1046,21 @@ void FuseRowBlocksPass::keepGroupsWhole(Block &block) {
   }
 }
 
+std::optional<double> FuseRowBlocksPass::secondsWith(
+    Block &block, const Window &window,
+    function_ref<std::optional<WholeGroup>()> apply) {
+  std::optional<WholeGroup> whole = apply();
+  if (!whole)
+    return std::nullopt;
+  std::optional<double> seconds = blockSeconds(block, numCores(), window);
+  whole->undo();
+  return seconds;
+}
+
 std::optional<double> FuseRowBlocksPass::wholeGroupGain(Block &block,
                                                         ArrayRef<RowOp> group,
                                                         unsigned cut) {
-  int64_t numCores = cores == 0 ? target.cores : cores;
+  int64_t numCores = this->numCores();
   SmallVector<Operation *> ops;
   for (const RowOp &r : group)
     ops.push_back(r.op);
@@ -1049,12 +1075,9 @@ std::optional<double> FuseRowBlocksPass::wholeGroupGain(Block &block,
       IntegerType::get(block.getParentOp()->getContext(), 64), nextGroup);
   std::optional<double> best;
   for (bool spread : rowSpreads(rows, numCores)) {
-    std::optional<WholeGroup> whole =
-        WholeGroup::apply(group, cut, numCores, spread, marker);
-    if (!whole)
-      continue;
-    std::optional<double> after = blockSeconds(block, numCores, window);
-    whole->undo();
+    std::optional<double> after = secondsWith(block, window, [&] {
+      return WholeGroup::apply(group, cut, numCores, spread, marker);
+    });
     if (after && (!best || *before - *after > *best))
       best = *before - *after;
   }
@@ -1074,7 +1097,7 @@ std::optional<double>
 FuseRowBlocksPass::epilogueGain(ArrayRef<Operation *> matmuls,
                                 ArrayRef<RowOp> group) {
   Operation *matmul = matmuls.front();
-  ensureDivisions(*matmul->getBlock(), cores == 0 ? target.cores : cores);
+  ensureDivisions(*matmul->getBlock(), numCores());
   SmallVector<Operation *> ops(matmuls.begin(), matmuls.end());
   for (const RowOp &r : group)
     ops.push_back(r.op);
@@ -1100,8 +1123,6 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
   // Divided when the first group needs a cost check (most small programs
   // fit LX and never do).
   divisions.reset();
-  int64_t numCores = cores == 0 ? target.cores : cores;
-  int64_t budget = target.usableLxBytes() * numCores / 2;
   // Cut along any host dim that works (rows of a [rows, cols] tensor, the
   // heads or the queries of [heads, queries, keys] attention scores), with
   // blocks whose rows every core shares evenly, or blocks that share the
@@ -1138,7 +1159,7 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
       std::optional<std::optional<double>> whole;
       auto wholeGain = [&]() {
         if (!whole)
-          whole = livePeakBytes(group, outsideInputs(group)) <= budget
+          whole = fitsWhole(group, groupBudget())
                       ? wholeGroupGain(block, group, cut)
                       : std::nullopt;
         return *whole;
@@ -1469,8 +1490,8 @@ std::optional<double> FuseRowBlocksPass::fuseGroup(ArrayRef<RowOp> group,
     total += deviceBytes(v.getType());
   for (const RowOp &r : group)
     total += deviceBytes(r.op->getResult(0).getType());
-  int64_t numCores = cores == 0 ? target.cores : cores;
-  int64_t budget = target.usableLxBytes() * numCores / 2;
+  int64_t numCores = this->numCores();
+  int64_t budget = groupBudget();
   if (total <= budget)
     return std::nullopt; // (keepGroupsWhole may run it whole)
   // The peak of the tensors live at once (readers outside the group keep

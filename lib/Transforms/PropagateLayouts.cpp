@@ -1083,9 +1083,9 @@ static void viewStridedRowBlocks(func::FuncOp function) {
       strided = getStickBlockType(input, *cut, rows);
     if (failed(strided))
       return;
-    SmallVector<Type> before = {type};
+    SmallVector<Type> chainTypes;
     for (Operation *view : chain)
-      before.push_back(view->getResult(0).getType());
+      chainTypes.push_back(view->getResult(0).getType());
     slice.getResult().setType(*strided);
     bool viewed = isViewOp(slice);
     Value at = slice.getResult();
@@ -1115,7 +1115,7 @@ static void viewStridedRowBlocks(func::FuncOp function) {
         succeeded(mlir::verify(reader)))
       return;
     slice.getResult().setType(type);
-    for (auto [view, t] : llvm::zip(chain, llvm::drop_begin(before)))
+    for (auto [view, t] : llvm::zip_equal(chain, chainTypes))
       view->getResult(0).setType(t);
   });
 }

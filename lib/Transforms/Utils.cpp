@@ -404,6 +404,12 @@ lookAhead(Operation *op, const kernel::Problem &problem,
   return chosen;
 }
 
+/// Whether `user` is a kernel that reads its operands whole (a box's
+/// extract or insert reads through DDR addresses).
+static bool readsWhole(Operation *user) {
+  return isKernelPayload(user) && !isa<ExtractSliceOp, InsertSliceOp>(user);
+}
+
 llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   std::optional<kernel::Division> preferred;
   // The operand the preferred division would read from LX, if any.
@@ -444,8 +450,7 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
           Operation *user = use.getOwner();
           if (user == op)
             return true;
-          if (!isKernelPayload(user) ||
-              isa<ExtractSliceOp, InsertSliceOp>(user))
+          if (!readsWhole(user))
             return false;
           const kernel::Division *taken = lookup(user);
           if (!taken)
@@ -477,8 +482,7 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   bool resultKept =
       group && op->getNumResults() == 1 && !op->getResult(0).use_empty() &&
       llvm::all_of(op->getResult(0).getUsers(), [&](Operation *user) {
-        return isKernelPayload(user) &&
-               !isa<ExtractSliceOp, InsertSliceOp>(user) &&
+        return readsWhole(user) &&
                user->getAttr(SpyreDialect::kFusionGroupAttrName) == group;
       });
   OpSignature key = getOpSignature(op, {SpyreDialect::kWorkDivisionAttrName});
