@@ -842,12 +842,23 @@ Window FuseRowBlocksPass::windowOf(Block &block, ArrayRef<Operation *> ops) {
     if (op && isDividedKernel(*op))
       see(op);
   };
+  // (Through views: a reader of a view may read the result from LX.)
+  std::function<void(Value)> seeReaders = [&](Value value) {
+    for (Operation *reader : value.getUsers())
+      if (isViewOp(reader))
+        seeReaders(reader->getResult(0));
+      else
+        seeKernel(reader);
+  };
   for (Operation *op : ops) {
     see(op);
-    for (Value operand : op->getOperands())
-      seeKernel(operand.getDefiningOp());
-    for (Operation *reader : op->getUsers())
-      seeKernel(reader);
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      while (def && isViewOp(def))
+        def = def->getOperand(0).getDefiningOp();
+      seeKernel(def);
+    }
+    seeReaders(op->getResult(0));
   }
   Window window;
   if (!first)
@@ -1142,8 +1153,13 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
   };
   SmallVector<Candidate> candidates;
   llvm::SmallPtrSet<Operation *, 8> epilogueTried;
+  // The groups along every cut dim, for the blocks' comparison with the
+  // groups run whole that hold them.
+  SmallVector<SmallVector<SmallVector<RowOp>>> formed;
   for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
-    for (SmallVector<RowOp> &group : formGroups(block, cut)) {
+    formed.push_back(formGroups(block, cut));
+  for (unsigned cut = 0; cut < kMaxCutDim; ++cut)
+    for (SmallVector<RowOp> &group : formed[cut]) {
       // A chain feeding a reduction outside it (a residual add and the
       // square of an RMSNorm) is left to keepGroupsWhole, where the norm's
       // row group and the matmul's epilogue compete.
@@ -1152,16 +1168,30 @@ void FuseRowBlocksPass::fuseBlock(Block &block) {
           epilogueTried.insert(group.front().op).second)
         if (std::optional<double> gain = epilogueGain(matmuls, group))
           candidates.push_back({group, cut, false, false, *gain, matmuls});
-      // Blocks of a group whose tensors live at once fit half the cores'
-      // LX must beat the group run whole (keepGroupsWhole), which copies
-      // nothing in or out per block: costed once there are blocks to
-      // compare.
+      // Blocks must beat the group run whole (keepGroupsWhole), which
+      // copies nothing in or out per block, when its tensors live at once
+      // fit half the cores' LX: this group, or one along another cut that
+      // holds it (a softmax's with the batch matmuls on either side, whose
+      // scores and probabilities then stay in LX too). Costed once there
+      // are blocks to compare.
       std::optional<std::optional<double>> whole;
       auto wholeGain = [&]() {
-        if (!whole)
-          whole = fitsWhole(group, groupBudget())
-                      ? wholeGroupGain(block, group, cut)
-                      : std::nullopt;
+        if (whole)
+          return *whole;
+        whole.emplace();
+        llvm::SmallPtrSet<Operation *, 16> members;
+        for (const RowOp &r : group)
+          members.insert(r.op);
+        for (unsigned other = 0; other < kMaxCutDim; ++other)
+          for (const SmallVector<RowOp> &holder : formed[other]) {
+            size_t held = llvm::count_if(
+                holder, [&](const RowOp &r) { return members.contains(r.op); });
+            if (held != group.size() || !fitsWhole(holder, groupBudget()))
+              continue;
+            std::optional<double> gain = wholeGroupGain(block, holder, other);
+            if (gain && (!*whole || *gain > **whole))
+              *whole = gain;
+          }
         return *whole;
       };
       for (bool wholeRowsPerCore : {true, false}) {

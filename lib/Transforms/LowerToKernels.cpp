@@ -292,7 +292,14 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
   for (auto [i, value] : llvm::enumerate(op->getOperands())) {
     if (!resident[i])
       continue;
-    auto producer = value.getDefiningOp<KernelOp>();
+    // (Through the views between: the same device bytes.)
+    Value produced = value;
+    while (Operation *def = produced.getDefiningOp()) {
+      if (!isViewOp(def) || isa<ExtractSliceOp>(def))
+        break;
+      produced = def->getOperand(0);
+    }
+    auto producer = produced.getDefiningOp<KernelOp>();
     std::string reason;
     FailureOr<kernel::Problem> mine = getKernelProblem(op, reason);
     FailureOr<kernel::Problem> theirs =
@@ -303,13 +310,8 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     if (succeeded(theirs))
       left = kernel::resultDivision(*theirs, getKernelDivision(producer));
     if (failed(mine) || !left ||
-        !sameCoreSlices(
-            *theirs, *left,
-            cast<KernelPayloadOpInterface>(producer.getPayload())
-                .getIndexingMapsArray()
-                .back(),
-            *mine, ours,
-            cast<KernelPayloadOpInterface>(op).getIndexingMapsArray()[i]))
+        !sameCoreSlices(*theirs, *left, theirs->tensors.size() - 1, *mine, ours,
+                        i))
       return op->emitOpError()
              << "operand #" << i << " stays in LX (" << mems[i]
              << ") but its producer does not leave each core the slice this "

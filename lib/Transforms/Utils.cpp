@@ -410,6 +410,49 @@ static bool readsWhole(Operation *user) {
   return isKernelPayload(user) && !isa<ExtractSliceOp, InsertSliceOp>(user);
 }
 
+/// The kernel payload whose result `value` views (through reshapes and
+/// transposes, at least one), or null.
+static Operation *producerThroughViews(Value value) {
+  Operation *def = value.getDefiningOp();
+  bool viewed = false;
+  while (def && isViewOp(def) && !isa<ExtractSliceOp>(def)) {
+    def = def->getOperand(0).getDefiningOp();
+    viewed = true;
+  }
+  return viewed && def && isKernelPayload(def) ? def : nullptr;
+}
+
+/// `division` with its split dims reordered so that every core gets the
+/// part of operand `index` (a view of `producer`'s result) that `produced`
+/// left it, when some order does; nullopt otherwise. The order decides
+/// only which core takes which slice, not what a slice costs.
+static std::optional<kernel::Division>
+alignWithProducer(const kernel::Problem &problem,
+                  const kernel::Division &division, unsigned index,
+                  Operation *producer, const kernel::Division &produced) {
+  std::string reason;
+  FailureOr<kernel::Problem> theirs = getKernelProblem(producer, reason);
+  if (failed(theirs))
+    return std::nullopt;
+  std::optional<kernel::Division> held =
+      kernel::resultDivision(*theirs, produced);
+  if (!held)
+    return std::nullopt;
+  SmallVector<int64_t, 6> split, unsplit;
+  for (int64_t d : division.order)
+    (division.splits[d] > 1 ? split : unsplit).push_back(d);
+  llvm::sort(split);
+  kernel::Division candidate = division;
+  do {
+    candidate.order.assign(split.begin(), split.end());
+    candidate.order.append(unsplit.begin(), unsplit.end());
+    if (sameCoreSlices(*theirs, *held, theirs->tensors.size() - 1, problem,
+                       candidate, index))
+      return candidate;
+  } while (std::next_permutation(split.begin(), split.end()));
+  return std::nullopt;
+}
+
 llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   std::optional<kernel::Division> preferred;
   // The operand the preferred division would read from LX, if any.
@@ -470,6 +513,14 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
       keptInLx = operand.getOperandNumber();
     }
   }
+  // Producers whose results the op reads through views, which may keep
+  // them in LX: the op's slices of them match theirs in some order.
+  SmallVector<std::pair<unsigned, Operation *>> viewed;
+  if (!isa<ExtractSliceOp, InsertSliceOp>(op))
+    for (OpOperand &operand : op->getOpOperands())
+      if (Operation *producer = producerThroughViews(operand.get());
+          producer && lookup(producer) && mayKeepOutputInLx(producer, target))
+        viewed.push_back({operand.getOperandNumber(), producer});
   auto hint =
       op->getAttrOfType<DenseI64ArrayAttr>(SpyreDialect::kWorkDivisionAttrName);
   std::optional<MatmulReader> reader;
@@ -495,6 +546,12 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     key.insert(key.end(), preferred->splits.begin(), preferred->splits.end());
     key.insert(key.end(), preferred->order.begin(), preferred->order.end());
     key.push_back(keptInLx ? static_cast<intptr_t>(*keptInLx) : -1);
+  }
+  for (auto [index, producer] : viewed) {
+    const kernel::Division *division = lookup(producer);
+    key.push_back(index);
+    key.insert(key.end(), division->splits.begin(), division->splits.end());
+    key.insert(key.end(), division->order.begin(), division->order.end());
   }
   if (reader) {
     // The choice depends on the reader and the chain to it too.
@@ -532,8 +589,21 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   if (!plan)
     return plan.takeError();
   // Its own preference taken, an op keeps it; otherwise near-ties are
-  // broken by what they let the matmul reading the result do.
+  // broken by what they let the matmul reading the result do. (A hint
+  // fixes the splits: the order of a preference with the same splits comes
+  // with them.)
   bool tookPreference = preferred && plan->division.splits == preferred->splits;
+  if (tookPreference)
+    plan->division.order = preferred->order;
+  // Otherwise the op's slices of a result it reads through views may be
+  // the ones its producer left each core, in another order.
+  if (!tookPreference)
+    for (auto [index, producer] : viewed)
+      if (std::optional<kernel::Division> aligned = alignWithProducer(
+              *problem, plan->division, index, producer, *lookup(producer))) {
+        plan->division = *aligned;
+        break;
+      }
   if (reader && !tookPreference)
     if (std::optional<kernel::Division> better =
             lookAhead(op, *problem, *plan, *reader, target, maxCores))
@@ -597,17 +667,31 @@ bool mlir::spyre::mayStayInLx(
       kernel::resultDivision(*producer.problem, *producer.division);
   if (!held)
     return false;
-  for (OpOperand &use : result.getUses()) {
+  // Its readers, through the views (reshapes and transposes: the same
+  // device bytes under other host dims) between.
+  SmallVector<OpOperand *> reads;
+  SmallVector<Value> values = {result};
+  while (!values.empty()) {
+    for (OpOperand &use : values.pop_back_val().getUses()) {
+      Operation *user = use.getOwner();
+      if (isViewOp(user) && !isa<ExtractSliceOp>(user))
+        values.push_back(user->getResult(0));
+      else
+        reads.push_back(&use);
+    }
+  }
+  unsigned resultIndex = producer.problem->tensors.size() - 1;
+  for (OpOperand *use : reads) {
     // A box is read through DDR addresses (a view of the buffer); the
     // source an insert copies into its box is read whole.
     bool boxRead =
-        isa<ExtractSliceOp>(use.getOwner()) ||
-        (isa<InsertSliceOp>(use.getOwner()) && use.getOperandNumber() != 0);
-    std::optional<DividedPayload> consumer = lookup(use.getOwner());
+        isa<ExtractSliceOp>(use->getOwner()) ||
+        (isa<InsertSliceOp>(use->getOwner()) && use->getOperandNumber() != 0);
+    std::optional<DividedPayload> consumer = lookup(use->getOwner());
     if (boxRead || !consumer || consumer->division->numChunks() > 1 ||
-        !sameCoreSlices(*producer.problem, *held, producer.maps.back(),
+        !sameCoreSlices(*producer.problem, *held, resultIndex,
                         *consumer->problem, *consumer->division,
-                        consumer->maps[use.getOperandNumber()]))
+                        use->getOperandNumber()))
       return false;
   }
   return true;

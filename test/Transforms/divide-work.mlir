@@ -250,3 +250,30 @@ func.func @kept_and_stored(%x: !xe, %w: !wq, %b: !bq) -> (!xe, !xe) {
   %s = spyre.matmul %m, %w : !xe, !wq -> !xe
   return %r, %s : !xe, !xe
 }
+
+// An op reading a result through views (the head split of Q) orders its
+// slices so that each core reads the device box its producer left it, when
+// some order does: the order decides which core takes which slice, not what
+// a slice costs. Q's add by 4 x 4 (rows fastest) leaves core c rows
+// 32 * (c % 4) of head c / 4; the batch matmul's 4 heads x 4 row slices
+// take the rows fastest too, and the scale after it, whose hint fixes the
+// same splits, takes its producer's order with them.
+// CHECK-LABEL: func.func @ordered_like_a_viewed_producer
+// CHECK: spyre.add {{.*}}spyre.division = #spyre.division<splits = [4, 4], order = [0, 1]>
+// CHECK: spyre.batch_matmul {{.*}}spyre.division = #spyre.division<splits = [4, 4, 1, 1], order = [1, 0, 2, 3]>
+// CHECK: spyre.mul {{.*}}spyre.division = #spyre.division<splits = [4, 4, 1], order = [1, 0, 2]>
+!vq = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!vq3 = tensor<128x4x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!vqh = tensor<4x128x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 64, 1]>>
+!vkt = tensor<4x128x64xf16, #spyre.layout<device_size = [64, 2, 4, 64], stride_map = [1, 4096, 8192, 64]>>
+!vsc = tensor<4x128x128xf16, #spyre.layout<device_size = [128, 2, 4, 64], stride_map = [128, 64, 16384, 1]>>
+!vb = tensor<256xf16, #spyre.layout<device_size = [4, 64], stride_map = [64, 1]>>
+!vs = tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>
+func.func @ordered_like_a_viewed_producer(%x: !vq, %b: !vb, %k: !vkt, %s: !vs) -> !vsc {
+  %0 = spyre.add %x, %b {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], spyre.work_division = array<i64: 4, 4>} : (!vq, !vb) -> !vq
+  %1 = spyre.reshape %0 : !vq -> !vq3
+  %2 = spyre.transpose %1 permutation = [1, 0, 2] : !vq3 -> !vqh
+  %3 = spyre.batch_matmul %2, %k {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], spyre.work_division = array<i64: 4, 4, 1, 1>} : !vqh, !vkt -> !vsc
+  %4 = spyre.mul %3, %s {spyre.work_division = array<i64: 4, 4, 1>} : (!vsc, !vs) -> !vsc
+  return %4 : !vsc
+}

@@ -66,3 +66,22 @@ func.func @unscatterable_result(%h: !h {spyre.mem = #spyre.mem<io 0>}, %w: !w {s
   %1 = spyre.neg %0 {spyre.division = #spyre.division<splits = [32, 1], order = [0, 1]>, spyre.tiles = array<i64: 16, 64>, spyre.mem = #spyre.mem<io 2>} : (!o) -> !o
   return %1 : !o
 }
+
+// -----
+
+!hq = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!hq3 = tensor<128x4x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!hqh = tensor<4x128x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 64, 1]>>
+!hkt = tensor<4x128x64xf16, #spyre.layout<device_size = [64, 2, 4, 64], stride_map = [1, 4096, 8192, 64]>>
+!hsc = tensor<4x128x128xf16, #spyre.layout<device_size = [128, 2, 4, 64], stride_map = [128, 64, 16384, 1]>>
+
+// Through views too: a Q kept in LX by 4 x 4 slices, rows fastest, cannot
+// be read with the heads fastest.
+func.func @resident_view_mismatch(%x: !hq {spyre.mem = #spyre.mem<io 0>}, %k: !hkt {spyre.mem = #spyre.mem<io 1>}) -> !hsc {
+  %0 = spyre.exp %x {spyre.division = #spyre.division<splits = [4, 4], order = [0, 1]>, spyre.tiles = array<i64: 32, 64>, spyre.mem = #spyre.mem<lx 0>} : (!hq) -> !hq
+  %1 = spyre.reshape %0 : !hq -> !hq3
+  %2 = spyre.transpose %1 permutation = [1, 0, 2] : !hq3 -> !hqh
+  // expected-error @+1 {{'spyre.batch_matmul' op operand #0 stays in LX (#spyre.mem<lx 0>) but its producer does not leave each core the slice this op needs}}
+  %3 = spyre.batch_matmul %2, %k {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], spyre.division = #spyre.division<splits = [4, 4, 1, 1], order = [0, 1, 2, 3]>, spyre.tiles = array<i64: 1, 32, 128, 64>, spyre.mem = #spyre.mem<io 2>} : !hqh, !hkt -> !hsc
+  return %3 : !hsc
+}

@@ -199,3 +199,47 @@ func.func @split_k_scatters_its_result(%h: !kh, %w: !kw, %x: !ko) -> (!ko, !ko) 
   %3 = spyre.add %2, %x {spyre.division = #m8n4, spyre.fusion_group = 1 : i64} : (!ko, !ko) -> !ko
   return %1, %3 : !ko, !ko
 }
+
+// A result read through views (the head split's reshape and transpose: the
+// same device bytes under other host dims) stays in LX when each core's
+// slice is the same device box on both sides. Q's bias add [128, 256] by
+// 4 row x 4 column slices (rows fastest in the core id) leaves core c rows
+// 32 * (c % 4) and head c / 4; the batch matmul over [4 heads, 128, 128, 64]
+// with its rows fastest (order [1, 0, 2, 3]) reads exactly that. With its
+// heads fastest, core 1 would read head 1 of rows 0-31, which core 4 holds:
+// the second Q goes through the pool.
+// CHECK-LABEL: func.func @head_split_view
+// CHECK: spyre.add {{.*}}spyre.mem = #spyre.mem<lx [[Q:[0-9]+]]>
+// CHECK: spyre.batch_matmul
+// CHECK: spyre.add {{.*}}spyre.mem = #spyre.mem<pool 0>
+// KERNELS-LABEL: func.func @head_split_view
+// KERNELS: spyre.kernel "{{[0-9]+}}_add"
+// KERNELS-SAME: #spyre.access<mem = <lx [[Q:[0-9]+]]>, base = [[Q]], tile_steps = [4096, 4096], box = [1, 32], lx_strides = [4096, 128]>]
+// KERNELS: spyre.kernel "{{[0-9]+}}_batchmatmul"
+// KERNELS-SAME: accesses = [#spyre.access<mem = <lx [[Q]]>, base = [[Q]], tile_steps = [4096, 4096, 0, 0], box = [1, 32], lx_strides = [4096, 128]>
+// KERNELS: spyre.kernel "{{[0-9]+}}_add"
+// KERNELS-NOT: mem = <lx
+// KERNELS: spyre.kernel "{{[0-9]+}}_batchmatmul"
+// KERNELS-SAME: accesses = [#spyre.access<mem = <pool 0>
+!hq = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!hq3 = tensor<128x4x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!hqh = tensor<4x128x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 64, 1]>>
+!hkt = tensor<4x128x64xf16, #spyre.layout<device_size = [64, 2, 4, 64], stride_map = [1, 4096, 8192, 64]>>
+!hsc = tensor<4x128x128xf16, #spyre.layout<device_size = [128, 2, 4, 64], stride_map = [128, 64, 16384, 1]>>
+!hb = tensor<256xf16, #spyre.layout<device_size = [4, 64], stride_map = [64, 1]>>
+#hm4n4 = #spyre.division<splits = [4, 4], order = [0, 1]>
+#rowsFastest = #spyre.division<splits = [4, 4, 1, 1], order = [1, 0, 2, 3]>
+#headsFastest = #spyre.division<splits = [4, 4, 1, 1], order = [0, 1, 2, 3]>
+#bias = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+#qkt = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+func.func @head_split_view(%x: !hq, %b: !hb, %k: !hkt) -> (!hsc, !hsc) {
+  %0 = spyre.add %x, %b {indexing_maps = #bias, spyre.division = #hm4n4} : (!hq, !hb) -> !hq
+  %1 = spyre.reshape %0 : !hq -> !hq3
+  %2 = spyre.transpose %1 permutation = [1, 0, 2] : !hq3 -> !hqh
+  %3 = spyre.batch_matmul %2, %k {indexing_maps = #qkt, spyre.division = #rowsFastest} : !hqh, !hkt -> !hsc
+  %4 = spyre.add %x, %b {indexing_maps = #bias, spyre.division = #hm4n4} : (!hq, !hb) -> !hq
+  %5 = spyre.reshape %4 : !hq -> !hq3
+  %6 = spyre.transpose %5 permutation = [1, 0, 2] : !hq3 -> !hqh
+  %7 = spyre.batch_matmul %6, %k {indexing_maps = #qkt, spyre.division = #headsFastest} : !hqh, !hkt -> !hsc
+  return %3, %7 : !hsc, !hsc
+}

@@ -304,7 +304,9 @@ def SpyreFuseRowBlocks
     LX (the peak over its ops, in order, as for blocks: BERT's attention
     at sequence 512, its LayerNorms at 2048) may run whole as one group; blocks of such a group are kept
     only when the kernel model gives them a larger gain than the group run
-    whole. A group run whole has every op's rows split across the cores alike
+    whole, or than any group cut along another dim that holds it and fits
+    (a softmax's blocks against the attention with both batch matmuls,
+    whose scores and probabilities then stay in LX too). A group run whole has every op's rows split across the cores alike
     (`spyre.work_division`, so each intermediate's slices match its
     readers': over the most cores that divide the rows, or over those that
     divide both and the rest of the cores along the next dim - 12 heads 4
@@ -380,7 +382,12 @@ def SpyreDivideWork
     A `spyre.work_division = array<i64: ...>` attribute on an op (one split
     per op dim) forces that split; it is checked like the reference stack
     checks its hints (positive, dividing the stick-adjusted extent, at most
-    one reduction dim, within the cores) and must respect the limits.
+    one reduction dim, within the cores) and must respect the limits. The
+    order of the cores over the slices comes with an operand producer's
+    division that has the same splits; an op reading a producer's result
+    through views (reshapes, transposes) orders its slices so that each
+    core reads the device box the producer left it, when some order does,
+    so that `--spyre-plan-memory` can keep the result in LX.
 
     ```mlir
     %0 = spyre.matmul %a, %b {spyre.work_division = array<i64: 4, 8, 1>} : ...
@@ -417,7 +424,9 @@ def SpyrePlanMemory
       aligned: `#spyre.mem<pool OFFSET>`; the pool's size is the function's
       `spyre.pool_bytes`;
     - an intermediate whose producer and every consumer give each core the
-      same slice stays in the cores' LX between the kernels
+      same slice (the same box of its device dims, also when a consumer
+      reads it through views: a head split's reshape and transpose) stays
+      in the cores' LX between the kernels
       (`#spyre.mem<lx OFFSET>`) when it fits beside their staging buffers,
       counted without the tensors already kept in LX and this one (a
       kernel stages none of those) at the tiling, within 2% of the

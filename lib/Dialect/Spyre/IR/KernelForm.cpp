@@ -148,41 +148,68 @@ std::string mlir::spyre::getSuperDscOpFunc(Operation *payload) {
   return name;
 }
 
+/// The device positions along `dim` of a tensor a core covers when its
+/// slice of every op dim starts at `index * slice` (op elements): an
+/// inclusive range, nullopt when they are not one (a slice ending inside a
+/// device step no finer dim resolves, or wrapping around the dim).
+static std::optional<std::pair<int64_t, int64_t>>
+deviceRange(const kernel::Tensor &tensor, const kernel::TensorDim &dim,
+            ArrayRef<int64_t> slice, ArrayRef<int64_t> index) {
+  if (dim.opDim < 0)
+    return std::make_pair(int64_t(0), dim.size - 1);
+  int64_t lo = index[dim.opDim] * slice[dim.opDim];
+  int64_t hi = lo + slice[dim.opDim];
+  // The finest step of the op dim in this tensor: a slice boundary inside
+  // one would share a device element between cores.
+  int64_t finest = dim.multiplier;
+  for (const kernel::TensorDim &other : tensor.dims)
+    if (other.opDim == dim.opDim)
+      finest = std::min(finest, other.multiplier);
+  if (lo % finest || hi % finest)
+    return std::nullopt;
+  int64_t first = lo / dim.multiplier, last = (hi - 1) / dim.multiplier;
+  int64_t span = last - first + 1;
+  if (span >= dim.size) {
+    if (first % dim.size || span % dim.size)
+      return std::nullopt;
+    return std::make_pair(int64_t(0), dim.size - 1);
+  }
+  if (first % dim.size > last % dim.size)
+    return std::nullopt;
+  return std::make_pair(first % dim.size, last % dim.size);
+}
+
 bool mlir::spyre::sameCoreSlices(const kernel::Problem &a,
                                  const kernel::Division &divisionA,
-                                 AffineMap mapA, const kernel::Problem &b,
+                                 unsigned tensorA, const kernel::Problem &b,
                                  const kernel::Division &divisionB,
-                                 AffineMap mapB) {
+                                 unsigned tensorB) {
   int64_t cores = divisionA.numCores();
   if (cores != divisionB.numCores() || divisionA.numChunks() > 1 ||
-      divisionB.numChunks() > 1)
+      divisionB.numChunks() > 1 || tensorA >= a.tensors.size() ||
+      tensorB >= b.tensors.size())
     return false;
-  auto strides = [](const kernel::Division &division) {
-    SmallVector<int64_t, 6> stride(division.splits.size(), 1);
-    int64_t inner = 1;
-    for (int64_t d : division.order) {
-      stride[d] = inner;
-      inner *= division.splits[d];
-    }
-    return stride;
-  };
+  const kernel::Tensor &ta = a.tensors[tensorA];
+  const kernel::Tensor &tb = b.tensors[tensorB];
+  // The same device dims: one tensor, or views of it (a view keeps the
+  // device layout and only renames the host dims).
+  if (ta.dims.size() != tb.dims.size() || ta.stickBytes != tb.stickBytes ||
+      !llvm::all_of(llvm::zip(ta.dims, tb.dims), [](auto pair) {
+        return std::get<0>(pair).size == std::get<1>(pair).size;
+      }))
+    return false;
   SmallVector<int64_t, 6> sliceA = kernel::sliceSizes(a, divisionA);
   SmallVector<int64_t, 6> sliceB = kernel::sliceSizes(b, divisionB);
-  SmallVector<int64_t, 6> strideA = strides(divisionA);
-  SmallVector<int64_t, 6> strideB = strides(divisionB);
-  SmallVector<std::pair<unsigned, unsigned>, 6> dims;
-  for (unsigned h = 0; h < mapA.getNumResults(); ++h) {
-    auto ea = dyn_cast<AffineDimExpr>(mapA.getResult(h));
-    auto eb = dyn_cast<AffineDimExpr>(mapB.getResult(h));
-    if (!ea || !eb || sliceA[ea.getPosition()] != sliceB[eb.getPosition()])
-      return false;
-    dims.push_back({ea.getPosition(), eb.getPosition()});
-  }
-  for (int64_t c = 0; c < cores; ++c)
-    for (auto [da, db] : dims)
-      if ((c / strideA[da]) % divisionA.splits[da] !=
-          (c / strideB[db]) % divisionB.splits[db])
+  for (int64_t c = 0; c < cores; ++c) {
+    SmallVector<int64_t, 6> indexA = divisionA.sliceOf(c);
+    SmallVector<int64_t, 6> indexB = divisionB.sliceOf(c);
+    for (auto [da, db] : llvm::zip(ta.dims, tb.dims)) {
+      auto rangeA = deviceRange(ta, da, sliceA, indexA);
+      auto rangeB = deviceRange(tb, db, sliceB, indexB);
+      if (!rangeA || !rangeB || *rangeA != *rangeB)
         return false;
+    }
+  }
   return true;
 }
 
