@@ -574,6 +574,57 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     return llvm::createStringError(reason);
   if (resultKept)
     problem->tensors.back().lxResident = true;
+  // Without a producer's slices to carry over, a division whose slices of
+  // a result read through views are the boxes its producer left the cores
+  // is preferred, costed with that operand read from LX (the best such
+  // among the op's divisions within kViewSlack of its best without it):
+  // the attention's output read by the output projection with its K split
+  // by heads.
+  // Only one that leaves its result as the op's own best would: its
+  // readers' choices stay as they were (GPT-2's output projection, its K
+  // split by the heads fastest, would scatter its sums by rows and move
+  // the LayerNorm after it off the up projection's slices).
+  if (!preferred && !hint && policy == kernel::Policy::Model &&
+      !viewed.empty()) {
+    constexpr double kViewSlack = 0.5;
+    llvm::Expected<kernel::Plan> own = kernel::divide(
+        *problem, target, maxCores, policy, target.usableLxBytes());
+    std::optional<kernel::Division> ownHeld;
+    if (own)
+      ownHeld = kernel::resultDivision(*problem, own->division);
+    else
+      llvm::consumeError(own.takeError());
+    auto leavesResultAlike = [&](const kernel::Division &division) {
+      std::optional<kernel::Division> held =
+          kernel::resultDivision(*problem, division);
+      return ownHeld && held && held->splits == ownHeld->splits &&
+             held->order == ownHeld->order;
+    };
+    for (auto [index, producer] : viewed) {
+      kernel::Problem resident = *problem;
+      resident.tensors[index].lxResident = true;
+      std::optional<kernel::Plan> best;
+      for (const kernel::Plan &near :
+           kernel::nearBestPlans(*problem, target, maxCores,
+                                 target.usableLxBytes(), kViewSlack)) {
+        std::optional<kernel::Division> aligned = alignWithProducer(
+            *problem, near.division, index, producer, *lookup(producer));
+        if (!aligned || !leavesResultAlike(*aligned))
+          continue;
+        llvm::Expected<kernel::Plan> costed = kernel::planDivision(
+            resident, target, *aligned, target.usableLxBytes());
+        if (!costed)
+          llvm::consumeError(costed.takeError());
+        else if (!best || costed->estimate.seconds < best->estimate.seconds)
+          best = std::move(*costed);
+      }
+      if (best) {
+        preferred = best->division;
+        keptInLx = index;
+        break;
+      }
+    }
+  }
   std::optional<kernel::Problem> preferredProblem;
   if (keptInLx) {
     preferredProblem = *problem;

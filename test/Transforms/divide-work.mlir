@@ -277,3 +277,29 @@ func.func @ordered_like_a_viewed_producer(%x: !vq, %b: !vb, %k: !vkt, %s: !vs) -
   %4 = spyre.mul %3, %s {spyre.work_division = array<i64: 4, 4, 1>} : (!vsc, !vs) -> !vsc
   return %4 : !vsc
 }
+
+// Without a producer's slices to carry over, an op prefers a division whose
+// slices of a result it reads through views are the device boxes the
+// producer left the cores, costed with that operand read from LX, when it
+// leaves its own result as its best would: the attention's output (here an
+// exp over [12 heads, 512, 64], by 4 heads x 8 row slices, rows fastest
+// like the add it reads) read by the output projection with its K split by
+// heads, m8.k4, instead of m8.n4 reading it from DDR. Its sums are then
+// scattered to m8.n4 all the same.
+// CHECK-LABEL: func.func @reads_a_viewed_result_from_lx
+// CHECK: spyre.exp {{.*}}spyre.division = #spyre.division<splits = [4, 8, 1], order = [1, 0, 2]>
+// CHECK: spyre.matmul {{.*}}spyre.division = #spyre.division<splits = [8, 1, 4], order = [0, 2, 1]>
+!wx = tensor<512x768xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+!wx3 = tensor<512x12x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [64, 768, 1]>>
+!wh = tensor<12x512x64xf16, #spyre.layout<device_size = [12, 512, 64], stride_map = [32768, 64, 1]>>
+!ww = tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>>
+func.func @reads_a_viewed_result_from_lx(%x: !wx, %y: !wx, %w: !ww) -> !wx {
+  %0 = spyre.add %x, %y {spyre.work_division = array<i64: 8, 4>} : (!wx, !wx) -> !wx
+  %1 = spyre.reshape %0 : !wx -> !wx3
+  %2 = spyre.transpose %1 permutation = [1, 0, 2] : !wx3 -> !wh
+  %3 = spyre.exp %2 {spyre.work_division = array<i64: 4, 8, 1>} : (!wh) -> !wh
+  %4 = spyre.transpose %3 permutation = [1, 0, 2] : !wh -> !wx3
+  %5 = spyre.reshape %4 : !wx3 -> !wx
+  %6 = spyre.matmul %5, %w {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]} : !wx, !ww -> !wx
+  return %6 : !wx
+}

@@ -387,7 +387,11 @@ def SpyreDivideWork
     division that has the same splits; an op reading a producer's result
     through views (reshapes, transposes) orders its slices so that each
     core reads the device box the producer left it, when some order does,
-    so that `--spyre-plan-memory` can keep the result in LX.
+    so that `--spyre-plan-memory` can keep the result in LX; without a
+    producer's slices to carry over it prefers such a division, costed
+    with that operand in LX, when it leaves its own result as its best
+    would (an output projection reading the attention's output with K
+    split by heads).
 
     ```mlir
     %0 = spyre.matmul %a, %b {spyre.work_division = array<i64: 4, 8, 1>} : ...
