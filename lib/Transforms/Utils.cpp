@@ -422,22 +422,25 @@ static Operation *producerThroughViews(Value value) {
   return viewed && def && isKernelPayload(def) ? def : nullptr;
 }
 
+namespace {
+/// A producer whose result an op reads through views (operand `index`),
+/// with its kernel problem and the division its result is held in.
+struct ViewedProducer {
+  unsigned index;
+  Operation *op;
+  kernel::Problem problem;
+  kernel::Division held;
+};
+} // namespace
+
 /// `division` with its split dims reordered so that every core gets the
-/// part of operand `index` (a view of `producer`'s result) that `produced`
-/// left it, when some order does; nullopt otherwise. The order decides
-/// only which core takes which slice, not what a slice costs.
+/// part of operand `viewed.index` that the producer left it, when some
+/// order does; nullopt otherwise. The order decides which core takes which
+/// slice, not what a slice costs (but see keepsResult).
 static std::optional<kernel::Division>
 alignWithProducer(const kernel::Problem &problem,
-                  const kernel::Division &division, unsigned index,
-                  Operation *producer, const kernel::Division &produced) {
-  std::string reason;
-  FailureOr<kernel::Problem> theirs = getKernelProblem(producer, reason);
-  if (failed(theirs))
-    return std::nullopt;
-  std::optional<kernel::Division> held =
-      kernel::resultDivision(*theirs, produced);
-  if (!held)
-    return std::nullopt;
+                  const kernel::Division &division,
+                  const ViewedProducer &viewed) {
   SmallVector<int64_t, 6> split, unsplit;
   for (int64_t d : division.order)
     (division.splits[d] > 1 ? split : unsplit).push_back(d);
@@ -446,11 +449,50 @@ alignWithProducer(const kernel::Problem &problem,
   do {
     candidate.order.assign(split.begin(), split.end());
     candidate.order.append(unsplit.begin(), unsplit.end());
-    if (sameCoreSlices(*theirs, *held, theirs->tensors.size() - 1, problem,
-                       candidate, index))
+    if (sameCoreSlices(viewed.problem, viewed.held,
+                       viewed.problem.tensors.size() - 1, problem, candidate,
+                       viewed.index))
       return candidate;
   } while (std::next_permutation(split.begin(), split.end()));
   return std::nullopt;
+}
+
+/// Whether `division` leaves the op's result held as `reference` does when
+/// it splits a reduction dim: the dim its partners scatter their sums over
+/// follows the order (kernel::resultDivision), and the readers took their
+/// slices from it. Any division that splits no reduction dim does.
+static bool keepsResult(const kernel::Problem &problem,
+                        const kernel::Division &division,
+                        const kernel::Division &reference) {
+  bool splitsReduction =
+      llvm::any_of(llvm::enumerate(problem.dims), [&](auto dim) {
+        return dim.value().reduction && division.splits[dim.index()] > 1;
+      });
+  if (!splitsReduction)
+    return true;
+  std::optional<kernel::Division> held =
+      kernel::resultDivision(problem, division);
+  std::optional<kernel::Division> before =
+      kernel::resultDivision(problem, reference);
+  // (Neither held in LX: an SFP reduction's partial results meet in DDR.)
+  if (!held && !before)
+    return true;
+  return held && before && held->splits == before->splits &&
+         held->order == before->order;
+}
+
+SmallVector<OpOperand *> mlir::spyre::readsThroughViews(Value value) {
+  SmallVector<OpOperand *> reads;
+  SmallVector<Value> values = {value};
+  while (!values.empty())
+    for (OpOperand &use : values.pop_back_val().getUses()) {
+      Operation *user = use.getOwner();
+      if (isViewOp(user) && !isa<ExtractSliceOp>(user))
+        values.push_back(user->getResult(0));
+      else
+        reads.push_back(&use);
+    }
+  return reads;
 }
 
 llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
@@ -548,7 +590,11 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     key.push_back(keptInLx ? static_cast<intptr_t>(*keptInLx) : -1);
   }
   for (auto [index, producer] : viewed) {
+    // (Delimited: the producer, its division and the operand.)
     const kernel::Division *division = lookup(producer);
+    OpSignature part = getOpSignature(producer);
+    key.push_back(-2);
+    key.insert(key.end(), part.begin(), part.end());
     key.push_back(index);
     key.insert(key.end(), division->splits.begin(), division->splits.end());
     key.insert(key.end(), division->order.begin(), division->order.end());
@@ -574,42 +620,76 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     return llvm::createStringError(reason);
   if (resultKept)
     problem->tensors.back().lxResident = true;
+  // The producers read through views, with their problems.
+  SmallVector<ViewedProducer, 2> producers;
+  for (auto [index, producer] : viewed) {
+    FailureOr<kernel::Problem> theirs = getKernelProblem(producer, reason);
+    std::optional<kernel::Division> held;
+    if (succeeded(theirs))
+      held = kernel::resultDivision(*theirs, *lookup(producer));
+    if (held)
+      producers.push_back({index, producer, std::move(*theirs), *held});
+  }
   // Without a producer's slices to carry over, a division whose slices of
   // a result read through views are the boxes its producer left the cores
   // is preferred, costed with that operand read from LX (the best such
   // among the op's divisions within kViewSlack of its best without it):
   // the attention's output read by the output projection with its K split
-  // by heads.
-  // Only one that leaves its result as the op's own best would: its
-  // readers' choices stay as they were (GPT-2's output projection, its K
+  // by heads. Only when every other reader of the result that has a
+  // division takes the producer's slices too, and when it leaves the
+  // result as the op's own best would (GPT-2's output projection, its K
   // split by the heads fastest, would scatter its sums by rows and move
   // the LayerNorm after it off the up projection's slices).
   if (!preferred && !hint && policy == kernel::Policy::Model &&
-      !viewed.empty()) {
+      !producers.empty()) {
     constexpr double kViewSlack = 0.5;
-    llvm::Expected<kernel::Plan> own = kernel::divide(
-        *problem, target, maxCores, policy, target.usableLxBytes());
-    std::optional<kernel::Division> ownHeld;
-    if (own)
-      ownHeld = kernel::resultDivision(*problem, own->division);
-    else
-      llvm::consumeError(own.takeError());
-    auto leavesResultAlike = [&](const kernel::Division &division) {
+    std::vector<kernel::Plan> near = kernel::nearBestPlans(
+        *problem, target, maxCores, target.usableLxBytes(), kViewSlack);
+    const kernel::Plan *own = nullptr;
+    for (const kernel::Plan &plan : near)
+      if (!own || plan.estimate.seconds < own->estimate.seconds)
+        own = &plan;
+    // (Held exactly as the op's best holds its result: another division
+    // that splits no reduction moves its readers' slices too. BERT's K
+    // restickify at sequence 2048, op by op, took its add's slices, the
+    // scores' batch matmul took the restickify's split of the keys, and the
+    // softmax's reductions went over the cores: 7842.6 -> 7966.2 us.)
+    auto leavesResultAlike = [&](const kernel::Division &division,
+                                 const kernel::Division &reference) {
       std::optional<kernel::Division> held =
           kernel::resultDivision(*problem, division);
-      return ownHeld && held && held->splits == ownHeld->splits &&
-             held->order == ownHeld->order;
+      std::optional<kernel::Division> before =
+          kernel::resultDivision(*problem, reference);
+      return held && before && held->splits == before->splits &&
+             held->order == before->order;
     };
-    for (auto [index, producer] : viewed) {
+    for (const ViewedProducer &viewed : producers) {
+      bool othersMatch = llvm::all_of(
+          readsThroughViews(viewed.op->getResult(0)), [&](OpOperand *use) {
+            Operation *user = use->getOwner();
+            if (user == op)
+              return true;
+            if (!readsWhole(user))
+              return false;
+            const kernel::Division *taken = lookup(user);
+            if (!taken)
+              return true;
+            std::string why;
+            FailureOr<kernel::Problem> theirs = getKernelProblem(user, why);
+            return succeeded(theirs) &&
+                   sameCoreSlices(viewed.problem, viewed.held,
+                                  viewed.problem.tensors.size() - 1, *theirs,
+                                  *taken, use->getOperandNumber());
+          });
+      if (!own || !othersMatch)
+        continue;
       kernel::Problem resident = *problem;
-      resident.tensors[index].lxResident = true;
+      resident.tensors[viewed.index].lxResident = true;
       std::optional<kernel::Plan> best;
-      for (const kernel::Plan &near :
-           kernel::nearBestPlans(*problem, target, maxCores,
-                                 target.usableLxBytes(), kViewSlack)) {
-        std::optional<kernel::Division> aligned = alignWithProducer(
-            *problem, near.division, index, producer, *lookup(producer));
-        if (!aligned || !leavesResultAlike(*aligned))
+      for (const kernel::Plan &candidate : near) {
+        std::optional<kernel::Division> aligned =
+            alignWithProducer(*problem, candidate.division, viewed);
+        if (!aligned || !leavesResultAlike(*aligned, own->division))
           continue;
         llvm::Expected<kernel::Plan> costed = kernel::planDivision(
             resident, target, *aligned, target.usableLxBytes());
@@ -620,7 +700,7 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
       }
       if (best) {
         preferred = best->division;
-        keptInLx = index;
+        keptInLx = viewed.index;
         break;
       }
     }
@@ -644,14 +724,15 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   // fixes the splits: the order of a preference with the same splits comes
   // with them.)
   bool tookPreference = preferred && plan->division.splits == preferred->splits;
-  if (tookPreference)
+  if (tookPreference && keepsResult(*problem, *preferred, plan->division))
     plan->division.order = preferred->order;
   // Otherwise the op's slices of a result it reads through views may be
   // the ones its producer left each core, in another order.
   if (!tookPreference)
-    for (auto [index, producer] : viewed)
-      if (std::optional<kernel::Division> aligned = alignWithProducer(
-              *problem, plan->division, index, producer, *lookup(producer))) {
+    for (const ViewedProducer &viewed : producers)
+      if (std::optional<kernel::Division> aligned =
+              alignWithProducer(*problem, plan->division, viewed);
+          aligned && keepsResult(*problem, *aligned, plan->division)) {
         plan->division = *aligned;
         break;
       }
@@ -720,17 +801,7 @@ bool mlir::spyre::mayStayInLx(
     return false;
   // Its readers, through the views (reshapes and transposes: the same
   // device bytes under other host dims) between.
-  SmallVector<OpOperand *> reads;
-  SmallVector<Value> values = {result};
-  while (!values.empty()) {
-    for (OpOperand &use : values.pop_back_val().getUses()) {
-      Operation *user = use.getOwner();
-      if (isViewOp(user) && !isa<ExtractSliceOp>(user))
-        values.push_back(user->getResult(0));
-      else
-        reads.push_back(&use);
-    }
-  }
+  SmallVector<OpOperand *> reads = readsThroughViews(result);
   unsigned resultIndex = producer.problem->tensors.size() - 1;
   for (OpOperand *use : reads) {
     // A box is read through DDR addresses (a view of the buffer); the

@@ -303,3 +303,21 @@ func.func @reads_a_viewed_result_from_lx(%x: !wx, %y: !wx, %w: !ww) -> !wx {
   %6 = spyre.matmul %5, %w {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]} : !wx, !ww -> !wx
   return %6 : !wx
 }
+
+// Not when another reader of that result already took other slices (here a
+// projection split by rows only): the result goes through DDR for it
+// anyway, and the second projection keeps its own best, m8.n4.
+// CHECK-LABEL: func.func @viewed_result_read_elsewhere
+// CHECK: spyre.matmul {{.*}}spyre.division = #spyre.division<splits = [32, 1, 1]
+// CHECK: spyre.matmul {{.*}}spyre.division = #spyre.division<splits = [8, 4, 1], order = [0, 1, 2]>
+func.func @viewed_result_read_elsewhere(%x: !wx, %y: !wx, %w: !ww) -> (!wx, !wx) {
+  %0 = spyre.add %x, %y {spyre.work_division = array<i64: 8, 4>} : (!wx, !wx) -> !wx
+  %1 = spyre.reshape %0 : !wx -> !wx3
+  %2 = spyre.transpose %1 permutation = [1, 0, 2] : !wx3 -> !wh
+  %3 = spyre.exp %2 {spyre.work_division = array<i64: 4, 8, 1>} : (!wh) -> !wh
+  %4 = spyre.transpose %3 permutation = [1, 0, 2] : !wh -> !wx3
+  %5 = spyre.reshape %4 : !wx3 -> !wx
+  %6 = spyre.matmul %5, %w {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], spyre.work_division = array<i64: 32, 1, 1>} : !wx, !ww -> !wx
+  %7 = spyre.matmul %5, %w {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]} : !wx, !ww -> !wx
+  return %6, %7 : !wx, !wx
+}

@@ -112,12 +112,18 @@ struct DividedPayload {
 /// any op of a fusion group. False for anything but a kernel payload.
 bool mayKeepOutputInLx(Operation *op, const TargetModel &target);
 
+/// The operands through which `value`'s readers read it, through the
+/// views (reshapes, transposes: the same device bytes under other host
+/// dims) between; a box's extract reads the value itself.
+SmallVector<OpOperand *> readsThroughViews(Value value);
+
 /// Whether the result of `producer` may stay in the cores' LX between it and
 /// every op reading it, space aside: its op may keep its output there
 /// (mayKeepOutputInLx), it runs in one launch (a split reduction scattering
-/// its result: kernel::resultDivision), and every reader is a kernel
-/// (`lookup` finds it; nullopt: host code) that runs in one launch, reads it
-/// whole (not as a box) and gets each core's same slice.
+/// its result: kernel::resultDivision), and every reader, through views too
+/// (readsThroughViews), is a kernel (`lookup` finds it; nullopt: host code)
+/// that runs in one launch, reads it whole (not as a box) and gets each
+/// core's same device box (sameCoreSlices).
 bool mayStayInLx(
     const DividedPayload &producer,
     function_ref<std::optional<DividedPayload>(Operation *)> lookup,

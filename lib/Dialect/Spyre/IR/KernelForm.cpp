@@ -160,11 +160,18 @@ deviceRange(const kernel::Tensor &tensor, const kernel::TensorDim &dim,
   int64_t lo = index[dim.opDim] * slice[dim.opDim];
   int64_t hi = lo + slice[dim.opDim];
   // The finest step of the op dim in this tensor: a slice boundary inside
-  // one would share a device element between cores.
-  int64_t finest = dim.multiplier;
+  // one would share a device element between cores. The op dim's padded
+  // extent may reach past the tensor's (an operand of another element
+  // width): the slice ends where the tensor does.
+  int64_t finest = dim.multiplier, reach = 0;
   for (const kernel::TensorDim &other : tensor.dims)
-    if (other.opDim == dim.opDim)
+    if (other.opDim == dim.opDim) {
       finest = std::min(finest, other.multiplier);
+      reach = std::max(reach, other.size * other.multiplier);
+    }
+  if (lo >= reach)
+    return std::nullopt;
+  hi = std::min(hi, reach);
   if (lo % finest || hi % finest)
     return std::nullopt;
   int64_t first = lo / dim.multiplier, last = (hi - 1) / dim.multiplier;
