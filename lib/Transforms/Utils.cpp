@@ -495,6 +495,20 @@ SmallVector<OpOperand *> mlir::spyre::readsThroughViews(Value value) {
   return reads;
 }
 
+bool DivisionChooser::othersTake(
+    Operation *op, ArrayRef<OpOperand *> reads,
+    function_ref<bool(OpOperand &, const kernel::Division &)> same) const {
+  return llvm::all_of(reads, [&](OpOperand *use) {
+    Operation *user = use->getOwner();
+    if (user == op)
+      return true;
+    if (!readsWhole(user))
+      return false;
+    const kernel::Division *taken = lookup(user);
+    return !taken || same(*use, *taken);
+  });
+}
+
 llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   std::optional<kernel::Division> preferred;
   // The operand the preferred division would read from LX, if any.
@@ -530,20 +544,14 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     if (isa<ExtractSliceOp, InsertSliceOp>(op) ||
         !mayKeepOutputInLx(producer, target))
       continue;
-    bool othersMatch =
-        llvm::all_of(operand.get().getUses(), [&](OpOperand &use) {
-          Operation *user = use.getOwner();
-          if (user == op)
-            return true;
-          if (!readsWhole(user))
-            return false;
-          const kernel::Division *taken = lookup(user);
-          if (!taken)
-            return true;
-          std::optional<kernel::Division> same =
-              carryOver(user, use.getOperandNumber(), producer, *division);
-          return same && same->splits == taken->splits &&
-                 same->order == taken->order;
+    SmallVector<OpOperand *> reads = llvm::to_vector(llvm::map_range(
+        operand.get().getUses(), [](OpOperand &use) { return &use; }));
+    bool othersMatch = othersTake(
+        op, reads, [&](OpOperand &use, const kernel::Division &taken) {
+          std::optional<kernel::Division> same = carryOver(
+              use.getOwner(), use.getOperandNumber(), producer, *division);
+          return same && same->splits == taken.splits &&
+                 same->order == taken.order;
         });
     auto type = cast<RankedTensorType>(operand.get().getType());
     int64_t saving =
@@ -664,22 +672,16 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
              held->order == before->order;
     };
     for (const ViewedProducer &viewed : producers) {
-      bool othersMatch = llvm::all_of(
-          readsThroughViews(viewed.op->getResult(0)), [&](OpOperand *use) {
-            Operation *user = use->getOwner();
-            if (user == op)
-              return true;
-            if (!readsWhole(user))
-              return false;
-            const kernel::Division *taken = lookup(user);
-            if (!taken)
-              return true;
+      bool othersMatch = othersTake(
+          op, readsThroughViews(viewed.op->getResult(0)),
+          [&](OpOperand &use, const kernel::Division &taken) {
             std::string why;
-            FailureOr<kernel::Problem> theirs = getKernelProblem(user, why);
+            FailureOr<kernel::Problem> theirs =
+                getKernelProblem(use.getOwner(), why);
             return succeeded(theirs) &&
                    sameCoreSlices(viewed.problem, viewed.held,
                                   viewed.problem.tensors.size() - 1, *theirs,
-                                  *taken, use->getOperandNumber());
+                                  taken, use.getOperandNumber());
           });
       if (!own || !othersMatch)
         continue;

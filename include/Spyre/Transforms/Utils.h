@@ -184,6 +184,12 @@ public:
   }
 
 private:
+  /// Whether every reader in `reads` but `op` reads its operand whole and,
+  /// once divided, takes the slices `same` accepts (the ones the producer
+  /// left each core, so the value may stay in LX for all of them).
+  bool othersTake(
+      Operation *op, ArrayRef<OpOperand *> reads,
+      function_ref<bool(OpOperand &, const kernel::Division &)> same) const;
   TargetModel target;
   int64_t maxCores;
   kernel::Policy policy;
