@@ -433,14 +433,11 @@ struct ViewedProducer {
 };
 } // namespace
 
-/// `division` with its split dims reordered so that every core gets the
-/// part of operand `viewed.index` that the producer left it, when some
-/// order does; nullopt otherwise. The order decides which core takes which
-/// slice, not what a slice costs (but see keepsResult).
+/// The first of `division`'s orders (its split dims in every order, in
+/// lexicographic order, the unsplit dims after them) that `accept` takes.
 static std::optional<kernel::Division>
-alignWithProducer(const kernel::Problem &problem,
-                  const kernel::Division &division,
-                  const ViewedProducer &viewed) {
+firstOrder(const kernel::Division &division,
+           function_ref<bool(const kernel::Division &)> accept) {
   SmallVector<int64_t, 6> split, unsplit;
   for (int64_t d : division.order)
     (division.splits[d] > 1 ? split : unsplit).push_back(d);
@@ -449,12 +446,181 @@ alignWithProducer(const kernel::Problem &problem,
   do {
     candidate.order.assign(split.begin(), split.end());
     candidate.order.append(unsplit.begin(), unsplit.end());
-    if (sameCoreSlices(viewed.problem, viewed.held,
-                       viewed.problem.tensors.size() - 1, problem, candidate,
-                       viewed.index))
+    if (accept(candidate))
       return candidate;
   } while (std::next_permutation(split.begin(), split.end()));
   return std::nullopt;
+}
+
+/// `division` with its split dims reordered so that every core gets the
+/// part of operand `viewed.index` that the producer left it, when some
+/// order does; nullopt otherwise. The order decides which core takes which
+/// slice, not what a slice costs (but see keepsResult).
+static std::optional<kernel::Division>
+alignWithProducer(const kernel::Problem &problem,
+                  const kernel::Division &division,
+                  const ViewedProducer &viewed) {
+  return firstOrder(division, [&](const kernel::Division &candidate) {
+    return sameCoreSlices(viewed.problem, viewed.held,
+                          viewed.problem.tensors.size() - 1, problem, candidate,
+                          viewed.index);
+  });
+}
+
+namespace {
+/// An op's divisions within kViewSlack of its best, for reading a result
+/// through views from LX: the best of them whose slices of it are the
+/// boxes its producer left the cores, costed with it in LX, and which
+/// holds the op's result exactly as its best does (another division, even
+/// one splitting no reduction, moves its readers' slices too: BERT's K
+/// restickify at sequence 2048, op by op, took its add's slices, the
+/// scores' batch matmul the restickify's split of the keys, and the
+/// softmax's reductions went over the cores: 7842.6 -> 7966.2 us).
+class ViewedReading {
+public:
+  ViewedReading(const kernel::Problem &problem, const TargetModel &target,
+                int64_t maxCores)
+      : problem(problem), target(target),
+        near(kernel::nearBestPlans(problem, target, maxCores,
+                                   target.usableLxBytes(), kViewSlack)) {
+    for (const kernel::Plan &plan : near)
+      if (!own || plan.estimate.seconds < own->estimate.seconds)
+        own = &plan;
+    if (own)
+      ownHeld = kernel::resultDivision(problem, own->division);
+  }
+
+  std::optional<kernel::Plan> bestAligned(const ViewedProducer &viewed) const {
+    if (!ownHeld)
+      return std::nullopt;
+    kernel::Problem resident = problem;
+    resident.tensors[viewed.index].lxResident = true;
+    std::optional<kernel::Plan> best;
+    for (const kernel::Plan &candidate : near) {
+      std::optional<kernel::Division> aligned =
+          alignWithProducer(problem, candidate.division, viewed);
+      if (!aligned)
+        continue;
+      std::optional<kernel::Division> held =
+          kernel::resultDivision(problem, *aligned);
+      if (!held || held->splits != ownHeld->splits ||
+          held->order != ownHeld->order)
+        continue;
+      llvm::Expected<kernel::Plan> costed = kernel::planDivision(
+          resident, target, *aligned, target.usableLxBytes());
+      if (!costed)
+        llvm::consumeError(costed.takeError());
+      else if (!best || costed->estimate.seconds < best->estimate.seconds)
+        best = std::move(*costed);
+    }
+    return best;
+  }
+
+private:
+  static constexpr double kViewSlack = 0.5;
+  const kernel::Problem &problem;
+  const TargetModel &target;
+  std::vector<kernel::Plan> near;
+  const kernel::Plan *own = nullptr;
+  std::optional<kernel::Division> ownHeld;
+};
+} // namespace
+
+namespace {
+/// A reader outside a fusion group of a group op's result, through views.
+struct GroupReader {
+  Operation *member;
+  Operation *reader;
+  unsigned index;
+};
+} // namespace
+
+/// The ops of `op`'s fusion group after it, in program order, and the
+/// kernels outside the group that read their results (or `op`'s) through
+/// views.
+static std::pair<SmallVector<Operation *>, SmallVector<GroupReader>>
+groupAndViewReaders(Operation *op) {
+  std::pair<SmallVector<Operation *>, SmallVector<GroupReader>> found;
+  Attribute group = op->getAttr(SpyreDialect::kFusionGroupAttrName);
+  if (!group)
+    return found;
+  SmallVector<Operation *> members = {op};
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (isKernelPayload(next) &&
+        next->getAttr(SpyreDialect::kFusionGroupAttrName) == group)
+      members.push_back(next);
+  for (Operation *member : members)
+    for (OpOperand *read : readsThroughViews(member->getResult(0))) {
+      Operation *user = read->getOwner();
+      if (read->get() != member->getResult(0) && readsWhole(user) &&
+          user->getAttr(SpyreDialect::kFusionGroupAttrName) != group)
+        found.second.push_back({member, user, read->getOperandNumber()});
+    }
+  found.first.assign(members.begin() + 1, members.end());
+  return found;
+}
+
+/// For the first op of a fusion group whose splits are fixed and whose
+/// order nothing else asks for: the order of its split dims, carried
+/// through the group as its ops take their producers' slices, that lets a
+/// kernel outside the group read a group op's result through views from LX
+/// (ViewedReading), when the division's own order does not and some order
+/// does. GPT-2's attention, whose Q comes from c_attn's thirds, keeps the
+/// heads fastest by default, and the output projection could then read
+/// P.V's output from LX only with its K fastest, which scatters its sums
+/// by rows; with the rows fastest it reads it with m8.k4 as BERT's does.
+static std::optional<kernel::Division>
+orderForGroupReaders(const kernel::Division &division,
+                     ArrayRef<Operation *> members,
+                     ArrayRef<GroupReader> readers, Operation *op,
+                     const TargetModel &target, int64_t maxCores) {
+  std::string reason;
+  std::map<Operation *, kernel::Problem> problems;
+  auto problemOf = [&](Operation *x) -> const kernel::Problem * {
+    auto it = problems.find(x);
+    if (it == problems.end()) {
+      FailureOr<kernel::Problem> p = getKernelProblem(x, reason);
+      if (failed(p))
+        return nullptr;
+      it = problems.emplace(x, std::move(*p)).first;
+    }
+    return &it->second;
+  };
+  std::map<Operation *, ViewedReading> readings;
+  auto readable = [&](const kernel::Division &first) {
+    std::map<Operation *, kernel::Division> trial = {{op, first}};
+    for (Operation *member : members)
+      for (OpOperand &operand : member->getOpOperands()) {
+        auto from = trial.find(operand.get().getDefiningOp());
+        if (from == trial.end())
+          continue;
+        if (std::optional<kernel::Division> carried = carryOver(
+                member, operand.getOperandNumber(), from->first, from->second))
+          trial.emplace(member, *carried);
+        break;
+      }
+    return llvm::any_of(readers, [&](const GroupReader &r) {
+      auto division = trial.find(r.member);
+      const kernel::Problem *theirs = problemOf(r.member);
+      const kernel::Problem *mine = problemOf(r.reader);
+      if (division == trial.end() || !theirs || !mine)
+        return false;
+      std::optional<kernel::Division> held =
+          kernel::resultDivision(*theirs, division->second);
+      if (!held)
+        return false;
+      auto reading = readings.find(r.reader);
+      if (reading == readings.end())
+        reading = readings.try_emplace(r.reader, *mine, target, maxCores).first;
+      return reading->second.bestAligned({r.index, r.member, *theirs, *held})
+          .has_value();
+    });
+  };
+  if (readable(division))
+    return std::nullopt;
+  return firstOrder(division, [&](const kernel::Division &candidate) {
+    return candidate.order != division.order && readable(candidate);
+  });
 }
 
 /// Whether `division` leaves the op's result held as `reference` does when
@@ -573,6 +739,17 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
         viewed.push_back({operand.getOperandNumber(), producer});
   auto hint =
       op->getAttrOfType<DenseI64ArrayAttr>(SpyreDialect::kWorkDivisionAttrName);
+  // A fusion group's first op with its splits fixed (its hint) may order
+  // its cores for a reader of the group's results through views.
+  std::pair<SmallVector<Operation *>, SmallVector<GroupReader>> groupReaders;
+  if (hint && viewed.empty() && policy == kernel::Policy::Model &&
+      op->hasAttr(SpyreDialect::kFusionGroupAttrName) &&
+      llvm::none_of(op->getOperands(), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return def && def->getAttr(SpyreDialect::kFusionGroupAttrName) ==
+                          op->getAttr(SpyreDialect::kFusionGroupAttrName);
+      }))
+    groupReaders = groupAndViewReaders(op);
   std::optional<MatmulReader> reader;
   if (!hint && policy == kernel::Policy::Model)
     reader = findMatmulReader(op);
@@ -606,6 +783,13 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
     key.push_back(index);
     key.insert(key.end(), division->splits.begin(), division->splits.end());
     key.insert(key.end(), division->order.begin(), division->order.end());
+  }
+  for (const GroupReader &r : groupReaders.second) {
+    // (Delimited: the group's reader and the operand it reads.)
+    OpSignature part = getOpSignature(r.reader);
+    key.push_back(-3);
+    key.insert(key.end(), part.begin(), part.end());
+    key.push_back(r.index);
   }
   if (reader) {
     // The choice depends on the reader and the chain to it too.
@@ -650,27 +834,7 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
   // the LayerNorm after it off the up projection's slices).
   if (!preferred && !hint && policy == kernel::Policy::Model &&
       !producers.empty()) {
-    constexpr double kViewSlack = 0.5;
-    std::vector<kernel::Plan> near = kernel::nearBestPlans(
-        *problem, target, maxCores, target.usableLxBytes(), kViewSlack);
-    const kernel::Plan *own = nullptr;
-    for (const kernel::Plan &plan : near)
-      if (!own || plan.estimate.seconds < own->estimate.seconds)
-        own = &plan;
-    // (Held exactly as the op's best holds its result: another division
-    // that splits no reduction moves its readers' slices too. BERT's K
-    // restickify at sequence 2048, op by op, took its add's slices, the
-    // scores' batch matmul took the restickify's split of the keys, and the
-    // softmax's reductions went over the cores: 7842.6 -> 7966.2 us.)
-    auto leavesResultAlike = [&](const kernel::Division &division,
-                                 const kernel::Division &reference) {
-      std::optional<kernel::Division> held =
-          kernel::resultDivision(*problem, division);
-      std::optional<kernel::Division> before =
-          kernel::resultDivision(*problem, reference);
-      return held && before && held->splits == before->splits &&
-             held->order == before->order;
-    };
+    ViewedReading reading(*problem, target, maxCores);
     for (const ViewedProducer &viewed : producers) {
       bool othersMatch = othersTake(
           op, readsThroughViews(viewed.op->getResult(0)),
@@ -683,24 +847,9 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
                                   viewed.problem.tensors.size() - 1, *theirs,
                                   taken, use.getOperandNumber());
           });
-      if (!own || !othersMatch)
+      if (!othersMatch)
         continue;
-      kernel::Problem resident = *problem;
-      resident.tensors[viewed.index].lxResident = true;
-      std::optional<kernel::Plan> best;
-      for (const kernel::Plan &candidate : near) {
-        std::optional<kernel::Division> aligned =
-            alignWithProducer(*problem, candidate.division, viewed);
-        if (!aligned || !leavesResultAlike(*aligned, own->division))
-          continue;
-        llvm::Expected<kernel::Plan> costed = kernel::planDivision(
-            resident, target, *aligned, target.usableLxBytes());
-        if (!costed)
-          llvm::consumeError(costed.takeError());
-        else if (!best || costed->estimate.seconds < best->estimate.seconds)
-          best = std::move(*costed);
-      }
-      if (best) {
+      if (std::optional<kernel::Plan> best = reading.bestAligned(viewed)) {
         preferred = best->division;
         keptInLx = viewed.index;
         break;
@@ -738,6 +887,11 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
         plan->division = *aligned;
         break;
       }
+  if (!tookPreference && !groupReaders.second.empty())
+    if (std::optional<kernel::Division> ordered =
+            orderForGroupReaders(plan->division, groupReaders.first,
+                                 groupReaders.second, op, target, maxCores))
+      plan->division = *ordered;
   if (reader && !tookPreference)
     if (std::optional<kernel::Division> better =
             lookAhead(op, *problem, *plan, *reader, target, maxCores))

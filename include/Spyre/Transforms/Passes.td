@@ -391,7 +391,9 @@ def SpyreDivideWork
     producer's slices to carry over it prefers such a division, costed
     with that operand in LX, when it leaves its own result as its best
     would (an output projection reading the attention's output with K
-    split by heads).
+    split by heads). A fusion group's first op whose hint fixes its splits
+    and whose order nothing asks for orders its cores for such a reader
+    of the group's results.
 
     ```mlir
     %0 = spyre.matmul %a, %b {spyre.work_division = array<i64: 4, 8, 1>} : ...
