@@ -285,6 +285,78 @@ mlir::spyre::kernel::sliceSizes(const Problem &problem,
   return slice;
 }
 
+/// The device positions along `dim` of a tensor a core covers when its
+/// slice of every op dim starts at `index * slice` (op elements): an
+/// inclusive range, nullopt when they are not one (a slice ending inside a
+/// device step no finer dim resolves, or wrapping around the dim).
+static std::optional<std::pair<int64_t, int64_t>>
+deviceRange(const Tensor &tensor, const TensorDim &dim, ArrayRef<int64_t> slice,
+            ArrayRef<int64_t> index) {
+  if (dim.opDim < 0)
+    return std::make_pair(int64_t(0), dim.size - 1);
+  int64_t lo = index[dim.opDim] * slice[dim.opDim];
+  int64_t hi = lo + slice[dim.opDim];
+  // The finest step of the op dim in this tensor: a slice boundary inside
+  // one would share a device element between cores. The op dim's padded
+  // extent may reach past the tensor's (an operand of another element
+  // width): the slice ends where the tensor does.
+  int64_t finest = dim.multiplier, reach = 0;
+  for (const TensorDim &other : tensor.dims)
+    if (other.opDim == dim.opDim) {
+      finest = std::min(finest, other.multiplier);
+      reach = std::max(reach, other.size * other.multiplier);
+    }
+  if (lo >= reach)
+    return std::nullopt;
+  hi = std::min(hi, reach);
+  if (lo % finest || hi % finest)
+    return std::nullopt;
+  int64_t first = lo / dim.multiplier, last = (hi - 1) / dim.multiplier;
+  int64_t span = last - first + 1;
+  if (span >= dim.size) {
+    if (first % dim.size || span % dim.size)
+      return std::nullopt;
+    return std::make_pair(int64_t(0), dim.size - 1);
+  }
+  if (first % dim.size > last % dim.size)
+    return std::nullopt;
+  return std::make_pair(first % dim.size, last % dim.size);
+}
+
+bool mlir::spyre::kernel::sameCoreSlices(const Problem &a,
+                                         const Division &divisionA,
+                                         unsigned tensorA, const Problem &b,
+                                         const Division &divisionB,
+                                         unsigned tensorB) {
+  int64_t cores = divisionA.numCores();
+  if (cores != divisionB.numCores() || divisionA.numChunks() > 1 ||
+      divisionB.numChunks() > 1 || tensorA >= a.tensors.size() ||
+      tensorB >= b.tensors.size())
+    return false;
+  const Tensor &ta = a.tensors[tensorA];
+  const Tensor &tb = b.tensors[tensorB];
+  // The same device dims: one tensor, or views of it (a view keeps the
+  // device layout and only renames the host dims).
+  if (ta.dims.size() != tb.dims.size() || ta.stickBytes != tb.stickBytes ||
+      !llvm::all_of(llvm::zip(ta.dims, tb.dims), [](auto pair) {
+        return std::get<0>(pair).size == std::get<1>(pair).size;
+      }))
+    return false;
+  SmallVector<int64_t, 6> sliceA = sliceSizes(a, divisionA);
+  SmallVector<int64_t, 6> sliceB = sliceSizes(b, divisionB);
+  for (int64_t c = 0; c < cores; ++c) {
+    SmallVector<int64_t, 6> indexA = divisionA.sliceOf(c);
+    SmallVector<int64_t, 6> indexB = divisionB.sliceOf(c);
+    for (auto [da, db] : llvm::zip(ta.dims, tb.dims)) {
+      auto rangeA = deviceRange(ta, da, sliceA, indexA);
+      auto rangeB = deviceRange(tb, db, sliceB, indexB);
+      if (!rangeA || !rangeB || *rangeA != *rangeB)
+        return false;
+    }
+  }
+  return true;
+}
+
 std::optional<Division>
 mlir::spyre::kernel::resultDivision(const Problem &problem,
                                     const Division &division) {

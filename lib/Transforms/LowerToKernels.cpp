@@ -310,8 +310,8 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     if (succeeded(theirs))
       left = kernel::resultDivision(*theirs, getKernelDivision(producer));
     if (failed(mine) || !left ||
-        !sameCoreSlices(*theirs, *left, theirs->tensors.size() - 1, *mine, ours,
-                        i))
+        !kernel::sameCoreSlices(*theirs, *left, theirs->tensors.size() - 1,
+                                *mine, ours, i))
       return op->emitOpError()
              << "operand #" << i << " stays in LX (" << mems[i]
              << ") but its producer does not leave each core the slice this "

@@ -461,9 +461,9 @@ alignWithProducer(const kernel::Problem &problem,
                   const kernel::Division &division,
                   const ViewedProducer &viewed) {
   return firstOrder(division, [&](const kernel::Division &candidate) {
-    return sameCoreSlices(viewed.problem, viewed.held,
-                          viewed.problem.tensors.size() - 1, problem, candidate,
-                          viewed.index);
+    return kernel::sameCoreSlices(viewed.problem, viewed.held,
+                                  viewed.problem.tensors.size() - 1, problem,
+                                  candidate, viewed.index);
   });
 }
 
@@ -836,17 +836,18 @@ llvm::Expected<kernel::Division> DivisionChooser::choose(Operation *op) {
       !producers.empty()) {
     ViewedReading reading(*problem, target, maxCores);
     for (const ViewedProducer &viewed : producers) {
-      bool othersMatch = othersTake(
-          op, readsThroughViews(viewed.op->getResult(0)),
-          [&](OpOperand &use, const kernel::Division &taken) {
-            std::string why;
-            FailureOr<kernel::Problem> theirs =
-                getKernelProblem(use.getOwner(), why);
-            return succeeded(theirs) &&
-                   sameCoreSlices(viewed.problem, viewed.held,
+      bool othersMatch =
+          othersTake(op, readsThroughViews(viewed.op->getResult(0)),
+                     [&](OpOperand &use, const kernel::Division &taken) {
+                       std::string why;
+                       FailureOr<kernel::Problem> theirs =
+                           getKernelProblem(use.getOwner(), why);
+                       return succeeded(theirs) &&
+                              kernel::sameCoreSlices(
+                                  viewed.problem, viewed.held,
                                   viewed.problem.tensors.size() - 1, *theirs,
                                   taken, use.getOperandNumber());
-          });
+                     });
       if (!othersMatch)
         continue;
       if (std::optional<kernel::Plan> best = reading.bestAligned(viewed)) {
@@ -967,9 +968,9 @@ bool mlir::spyre::mayStayInLx(
         (isa<InsertSliceOp>(use->getOwner()) && use->getOperandNumber() != 0);
     std::optional<DividedPayload> consumer = lookup(use->getOwner());
     if (boxRead || !consumer || consumer->division->numChunks() > 1 ||
-        !sameCoreSlices(*producer.problem, *held, resultIndex,
-                        *consumer->problem, *consumer->division,
-                        use->getOperandNumber()))
+        !kernel::sameCoreSlices(*producer.problem, *held, resultIndex,
+                                *consumer->problem, *consumer->division,
+                                use->getOperandNumber()))
       return false;
   }
   return true;

@@ -737,4 +737,154 @@ TEST(Property, RandomProblemsKeepLimitsAndModelBeatsGreedy) {
   EXPECT_GT(checked, 300);
 }
 
+//===----------------------------------------------------------------------===//
+// Same core slices: the device boxes two divided ops give each core of a
+// tensor they share (directly, or one through views)
+//===----------------------------------------------------------------------===//
+
+/// A division with `splits` and `order` (op dims, fastest first).
+Division divisionOf(ArrayRef<int64_t> splits, ArrayRef<int64_t> order) {
+  Division d;
+  d.splits.assign(splits.begin(), splits.end());
+  d.order.assign(order.begin(), order.end());
+  d.chunks.assign(splits.size(), 1);
+  return d;
+}
+
+/// Q's head split as an op reads it: [rows, heads * 64] viewed as
+/// [heads, rows, 64] (reshape, then transpose [1, 0, 2]), one op over
+/// (heads, rows, dim) reading it and writing a default [heads, rows, 64].
+Problem headMajorReader(int64_t rows, int64_t heads) {
+  BoundLayout source = bindDefault({rows, heads * 64}, HostType::Float16);
+  SpyreTensorLayout split =
+      llvm::cantFail(reshapeView(source, {rows, heads, 64}));
+  BoundLayout splitBound =
+      llvm::cantFail(split.bind(HostView::contiguous({rows, heads, 64})));
+  SpyreTensorLayout view = llvm::cantFail(transposeView(splitBound, {1, 0, 2}));
+  BoundLayout viewBound =
+      llvm::cantFail(view.bind(HostView::contiguous({heads, rows, 64})));
+  Problem p;
+  p.dims = {Dim{heads, 1, false}, Dim{rows, 1, false}, Dim{64, 1, false}};
+  addTensor(p, viewBound, {0, 1, 2}, false);
+  addTensor(p, bindDefault({heads, rows, 64}, HostType::Float16), {0, 1, 2},
+            true);
+  return p;
+}
+
+/// Every (row, column) of a [rows, cols] tensor core `core` covers when op
+/// dim `rowDim` steps its rows and the columns are `colDims` (outer first,
+/// the inner one stepping `inner` columns).
+std::set<std::pair<int64_t, int64_t>>
+covered(const Problem &p, const Division &d, int64_t core, int rowDim,
+        ArrayRef<int> colDims, int64_t inner, int64_t rows, int64_t cols) {
+  SmallVector<int64_t, 6> slice = sliceSizes(p, d);
+  SmallVector<int64_t, 6> index = d.sliceOf(core);
+  auto range = [&](int dim) {
+    return std::make_pair(index[dim] * slice[dim],
+                          (index[dim] + 1) * slice[dim]);
+  };
+  std::set<std::pair<int64_t, int64_t>> out;
+  auto [r0, r1] = range(rowDim);
+  for (int64_t r = r0; r < std::min(r1, rows); ++r) {
+    if (colDims.size() == 1) {
+      auto [c0, c1] = range(colDims[0]);
+      for (int64_t c = c0; c < std::min(c1, cols); ++c)
+        out.insert({r, c});
+      continue;
+    }
+    auto [h0, h1] = range(colDims[0]);
+    auto [k0, k1] = range(colDims[1]);
+    for (int64_t h = h0; h < h1; ++h)
+      for (int64_t k = k0; k < k1; ++k)
+        if (h * inner + k < cols)
+          out.insert({r, h * inner + k});
+  }
+  return out;
+}
+
+TEST(SameCoreSlices, SameTensorSameDivision) {
+  Problem p = pointwise({128, 256});
+  Division d = divisionOf({4, 4}, {0, 1});
+  EXPECT_TRUE(sameCoreSlices(p, d, 2, p, d, 0));
+  // The same slices on other cores are not the same slices.
+  EXPECT_FALSE(sameCoreSlices(p, d, 2, p, divisionOf({4, 4}, {1, 0}), 0));
+  // Nor are other slices on as many cores.
+  EXPECT_FALSE(sameCoreSlices(p, d, 2, p, divisionOf({16, 1}, {0, 1}), 0));
+}
+
+TEST(SameCoreSlices, ThroughAHeadSplit) {
+  // Q's bias add [128, 256] by 4 x 4, rows fastest: core c holds rows
+  // 32 * (c % 4) of head c / 4. The head-major reader by 4 heads x 4 row
+  // slices matches with its rows fastest, not with its heads fastest.
+  Problem add = pointwise({128, 256});
+  Problem reader = headMajorReader(128, 4);
+  Division produced = divisionOf({4, 4}, {0, 1});
+  EXPECT_TRUE(sameCoreSlices(add, produced, 2, reader,
+                             divisionOf({4, 4, 1}, {1, 0, 2}), 0));
+  EXPECT_FALSE(sameCoreSlices(add, produced, 2, reader,
+                              divisionOf({4, 4, 1}, {0, 1, 2}), 0));
+  // Half a head per core is never a whole head's box.
+  EXPECT_FALSE(sameCoreSlices(pointwise({128, 256}), divisionOf({2, 8}, {0, 1}),
+                              2, reader, divisionOf({4, 4, 1}, {1, 0, 2}), 0));
+}
+
+/// Random divisions of `p` on `cores` cores: splits dividing each dim's
+/// units, in a random order.
+Division randomDivision(const Problem &p, int64_t cores, std::mt19937 &rng) {
+  SmallVector<int64_t, 6> splits(p.dims.size(), 1);
+  int64_t left = cores;
+  for (int attempt = 0; attempt < 8 && left > 1; ++attempt) {
+    int d = static_cast<int>(rng() % p.dims.size());
+    int64_t units = p.dims[d].units() / splits[d];
+    for (int64_t f : {2, 3, 4})
+      if (left % f == 0 && units % f == 0) {
+        splits[d] *= f;
+        left /= f;
+        break;
+      }
+  }
+  SmallVector<int64_t, 6> order;
+  for (size_t d = 0; d < splits.size(); ++d)
+    order.push_back(static_cast<int64_t>(d));
+  std::shuffle(order.begin(), order.end(), rng);
+  return divisionOf(splits, order);
+}
+
+TEST(SameCoreSlices, AgreesWithElementOwnershipOnRandomDivisions) {
+  // Property: the device-box comparison says yes exactly when every core
+  // covers the same elements on both sides, for a tensor read directly and
+  // through a head split, padded columns (96 of a 128-wide stick row)
+  // included.
+  std::mt19937 rng(7);
+  int checked = 0, matched = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    int64_t rows = 32 * static_cast<int64_t>(1 + rng() % 4);
+    int64_t heads = 1 + rng() % 6;
+    bool padded = rng() % 4 == 0;
+    int64_t cols = padded ? 96 : heads * 64;
+    Problem producer = pointwise({rows, cols});
+    bool viewed = !padded && rng() % 2;
+    Problem reader =
+        viewed ? headMajorReader(rows, heads) : pointwise({rows, cols});
+    int64_t cores = std::vector<int64_t>{1, 2, 3, 4, 6, 8, 12}[rng() % 7];
+    Division a = randomDivision(producer, cores, rng);
+    Division b = randomDivision(reader, cores, rng);
+    if (a.numCores() != b.numCores())
+      continue;
+    bool expected = true;
+    for (int64_t c = 0; c < a.numCores() && expected; ++c)
+      expected = covered(producer, a, c, 0, {1}, 1, rows, cols) ==
+                 (viewed ? covered(reader, b, c, 1, {0, 2}, 64, rows, cols)
+                         : covered(reader, b, c, 0, {1}, 1, rows, cols));
+    unsigned operand = 0;
+    EXPECT_EQ(sameCoreSlices(producer, a, 2, reader, b, operand), expected)
+        << "rows " << rows << " cols " << cols << " viewed " << viewed
+        << " cores " << a.numCores();
+    ++checked;
+    matched += expected;
+  }
+  EXPECT_GT(checked, 300);
+  EXPECT_GT(matched, 30);
+}
+
 } // namespace

@@ -137,6 +137,15 @@ void addGranules(Problem &problem, const BoundLayout &bound,
                  llvm::ArrayRef<int> opDims,
                  llvm::ArrayRef<int64_t> divisors = {});
 
+/// Whether two divided ops give every core the same device positions of a
+/// tensor they share: tensor `tensorA` of `a` (inputs, then the result) and
+/// `tensorB` of `b`, the same tensor or views of it (the same device dims,
+/// each op reaching them through its own host dims). False when the
+/// tensors' device dims differ or a core's part is not a box of them.
+bool sameCoreSlices(const Problem &a, const Division &divisionA,
+                    unsigned tensorA, const Problem &b,
+                    const Division &divisionB, unsigned tensorB);
+
 /// Per-core extent (elements, padded) of every op dim in one launch.
 llvm::SmallVector<int64_t, 6> sliceSizes(const Problem &problem,
                                          const Division &division);

@@ -39,15 +39,6 @@ std::string getUnusedDimLabel(ArrayRef<std::string> used);
 /// `nonstick` suffix for sum/max/min/mean whose result keeps a stick.
 std::string getSuperDscOpFunc(Operation *payload);
 
-/// Whether two divided ops give every core the same device positions of a
-/// tensor they share: tensor `tensorA` of `a` (inputs, then the result) and
-/// `tensorB` of `b`, the same tensor or views of it (the same device dims,
-/// each op reaching them through its own host dims). False when the
-/// tensors' device dims differ or a core's part is not a box of them.
-bool sameCoreSlices(const kernel::Problem &a, const kernel::Division &divisionA,
-                    unsigned tensorA, const kernel::Problem &b,
-                    const kernel::Division &divisionB, unsigned tensorB);
-
 /// The division of `op` that gives every core the same slice of operand
 /// `index` as `producer` (whose result it is) gives it with `division`, so
 /// the intermediate can stay in LX (a split reduction's result as its
