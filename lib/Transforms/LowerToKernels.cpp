@@ -293,13 +293,7 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     if (!resident[i])
       continue;
     // (Through the views between: the same device bytes.)
-    Value produced = value;
-    while (Operation *def = produced.getDefiningOp()) {
-      if (!isViewOp(def) || isa<ExtractSliceOp>(def))
-        break;
-      produced = def->getOperand(0);
-    }
-    auto producer = produced.getDefiningOp<KernelOp>();
+    auto producer = getViewedValue(value).getDefiningOp<KernelOp>();
     std::string reason;
     FailureOr<kernel::Problem> mine = getKernelProblem(op, reason);
     FailureOr<kernel::Problem> theirs =

@@ -413,13 +413,9 @@ static bool readsWhole(Operation *user) {
 /// The kernel payload whose result `value` views (through reshapes and
 /// transposes, at least one), or null.
 static Operation *producerThroughViews(Value value) {
-  Operation *def = value.getDefiningOp();
-  bool viewed = false;
-  while (def && isViewOp(def) && !isa<ExtractSliceOp>(def)) {
-    def = def->getOperand(0).getDefiningOp();
-    viewed = true;
-  }
-  return viewed && def && isKernelPayload(def) ? def : nullptr;
+  Value viewed = getViewedValue(value);
+  Operation *def = viewed.getDefiningOp();
+  return viewed != value && def && isKernelPayload(def) ? def : nullptr;
 }
 
 namespace {
@@ -432,6 +428,12 @@ struct ViewedProducer {
   kernel::Division held;
 };
 } // namespace
+
+/// Whether two results are held in the same slices on the same cores.
+static bool sameHeld(const std::optional<kernel::Division> &a,
+                     const std::optional<kernel::Division> &b) {
+  return a && b && a->splits == b->splits && a->order == b->order;
+}
 
 /// The first of `division`'s orders (its split dims in every order, in
 /// lexicographic order, the unsplit dims after them) that `accept` takes.
@@ -501,10 +503,7 @@ public:
           alignWithProducer(problem, candidate.division, viewed);
       if (!aligned)
         continue;
-      std::optional<kernel::Division> held =
-          kernel::resultDivision(problem, *aligned);
-      if (!held || held->splits != ownHeld->splits ||
-          held->order != ownHeld->order)
+      if (!sameHeld(kernel::resultDivision(problem, *aligned), ownHeld))
         continue;
       llvm::Expected<kernel::Plan> costed = kernel::planDivision(
           resident, target, *aligned, target.usableLxBytes());
@@ -643,8 +642,16 @@ static bool keepsResult(const kernel::Problem &problem,
   // (Neither held in LX: an SFP reduction's partial results meet in DDR.)
   if (!held && !before)
     return true;
-  return held && before && held->splits == before->splits &&
-         held->order == before->order;
+  return sameHeld(held, before);
+}
+
+Value mlir::spyre::getViewedValue(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isViewOp(def) || isa<ExtractSliceOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
 }
 
 SmallVector<OpOperand *> mlir::spyre::readsThroughViews(Value value) {

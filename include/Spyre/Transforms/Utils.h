@@ -112,6 +112,11 @@ struct DividedPayload {
 /// any op of a fusion group. False for anything but a kernel payload.
 bool mayKeepOutputInLx(Operation *op, const TargetModel &target);
 
+/// The value `value` views through reshapes and transposes (the same device
+/// bytes under other host dims), or `value` itself; a box's extract is not
+/// looked through.
+Value getViewedValue(Value value);
+
 /// The operands through which `value`'s readers read it, through the
 /// views (reshapes, transposes: the same device bytes under other host
 /// dims) between; a box's extract reads the value itself.
