@@ -357,6 +357,87 @@ bool mlir::spyre::kernel::sameCoreSlices(const Problem &a,
   return true;
 }
 
+std::optional<SmallVector<int64_t, 6>>
+mlir::spyre::kernel::devicePosition(const Tensor &tensor, int64_t bytes) {
+  if (tensor.dims.empty() || tensor.stickBytes <= 0 || bytes < 0 ||
+      bytes % tensor.stickBytes)
+    return std::nullopt;
+  int64_t stick = bytes / tensor.stickBytes;
+  SmallVector<int64_t, 6> position(tensor.dims.size(), 0);
+  for (size_t d = tensor.dims.size() - 1; d-- > 0;) {
+    position[d] = stick % tensor.dims[d].size;
+    stick /= tensor.dims[d].size;
+  }
+  if (stick)
+    return std::nullopt;
+  return position;
+}
+
+std::optional<int64_t> mlir::spyre::kernel::residentBoxOffset(
+    const Problem &a, const Division &divisionA, unsigned tensorA,
+    const Problem &b, const Division &divisionB, unsigned tensorB,
+    ArrayRef<int64_t> boxStart) {
+  int64_t cores = divisionA.numCores();
+  if (cores != divisionB.numCores() || divisionA.numChunks() > 1 ||
+      divisionB.numChunks() > 1 || tensorA >= a.tensors.size() ||
+      tensorB >= b.tensors.size())
+    return std::nullopt;
+  const Tensor &ta = a.tensors[tensorA];
+  const Tensor &tb = b.tensors[tensorB];
+  size_t rank = ta.dims.size();
+  if (rank == 0 || tb.dims.size() != rank || boxStart.size() != rank ||
+      ta.stickBytes != tb.stickBytes)
+    return std::nullopt;
+  for (size_t d = 0; d < rank; ++d)
+    if (boxStart[d] < 0 || boxStart[d] + tb.dims[d].size > ta.dims[d].size)
+      return std::nullopt;
+  // Whole sticks: the box starts at a stick and spans the stick dim's
+  // elements as the tensor does.
+  if (boxStart[rank - 1] != 0 ||
+      tb.dims[rank - 1].size != ta.dims[rank - 1].size)
+    return std::nullopt;
+  SmallVector<int64_t, 6> sliceA = sliceSizes(a, divisionA);
+  SmallVector<int64_t, 6> sliceB = sliceSizes(b, divisionB);
+  // Each side's LX layout, as --spyre-lower-to-kernels lays a resident
+  // slice out: row-major over its box of device dims (sticks).
+  SmallVector<int64_t, 8> boxA = boxCounts(ta, sliceA);
+  SmallVector<int64_t, 8> boxB = boxCounts(tb, sliceB);
+  boxA.pop_back();
+  boxB.pop_back();
+  SmallVector<int64_t, 6> stridesA = rowMajorStrides(boxA);
+  SmallVector<int64_t, 6> stridesB = rowMajorStrides(boxB);
+  for (size_t d = 0; d + 1 < rank; ++d)
+    if (boxB[d] > 1 && stridesB[d] != stridesA[d])
+      return std::nullopt;
+  std::optional<int64_t> offset;
+  for (int64_t c = 0; c < cores; ++c) {
+    SmallVector<int64_t, 6> indexA = divisionA.sliceOf(c);
+    SmallVector<int64_t, 6> indexB = divisionB.sliceOf(c);
+    int64_t at = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      auto rangeA = deviceRange(ta, ta.dims[d], sliceA, indexA);
+      auto rangeB = deviceRange(tb, tb.dims[d], sliceB, indexB);
+      if (!rangeA || !rangeB)
+        return std::nullopt;
+      int64_t first = boxStart[d] + rangeB->first;
+      int64_t last = boxStart[d] + rangeB->second;
+      if (first < rangeA->first || last > rangeA->second)
+        return std::nullopt;
+      if (d + 1 < rank) {
+        // (The layout's box is the range the core covers.)
+        if (rangeA->second - rangeA->first + 1 != boxA[d] ||
+            rangeB->second - rangeB->first + 1 != boxB[d])
+          return std::nullopt;
+        at += (first - rangeA->first) * stridesA[d];
+      }
+    }
+    if (offset && *offset != at)
+      return std::nullopt;
+    offset = at;
+  }
+  return offset;
+}
+
 std::optional<Division>
 mlir::spyre::kernel::resultDivision(const Problem &problem,
                                     const Division &division) {

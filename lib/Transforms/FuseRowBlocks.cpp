@@ -118,7 +118,8 @@ constexpr double kMinGain = 0.10;
 
 /// The share of the modelled time of the part of the block it changes (its
 /// costing window) a group run whole must save (it adds no kernel unless it
-/// copies an input, but each group constrains its ops' divisions).
+/// copies an input, but each group constrains its ops' divisions); also what
+/// splitting a boxed result's rows for its readers must save.
 constexpr double kMinWholeGain = 0.005;
 
 /// The kernels a whole group's costing window reaches past the ops it
@@ -283,6 +284,7 @@ struct FuseRowBlocksPass
             fuseBlock(block);
             keepGroupsWhole(block);
             markEpilogues(block);
+            keepBoxedResultsInLx(block);
           }
           return success();
         })))
@@ -308,6 +310,13 @@ struct FuseRowBlocksPass
   /// blocks: its output may then stay in LX for them when its slices match
   /// and fit.
   void markEpilogues(Block &block);
+  /// Splits the rows of an op whose result only blocks read, as boxes
+  /// through views (a head's Q, read by its attention block), together with
+  /// the ops of its fusion group (the projection whose epilogue it is), so
+  /// that each core keeps the rows its block kernels read and the result
+  /// may stay in LX for all of them; kept where the kernel model says that
+  /// pays over the window from the group to the blocks.
+  void keepBoxedResultsInLx(Block &block);
   /// The matmuls an elementwise `group` is the whole epilogue of: the
   /// matmuls whose results the group reads and nothing else does (one, or
   /// several: SwiGLU's gate and up projections), in program order; empty
@@ -1128,6 +1137,82 @@ FuseRowBlocksPass::epilogueGain(ArrayRef<Operation *> matmuls,
   if (!apart || !together || *together > *apart * (1 - kMinGain))
     return std::nullopt;
   return *apart - *together;
+}
+
+void FuseRowBlocksPass::keepBoxedResultsInLx(Block &block) {
+  int64_t numCores = this->numCores();
+  SmallVector<Operation *> producers;
+  for (Operation &op : block) {
+    if (!isDividedKernel(op) || op.hasAttr(SpyreDialect::kWorkDivisionAttrName))
+      continue;
+    // Read only as boxes through views, by kernels: no other reader whose
+    // slices would have to match too.
+    SmallVector<OpOperand *> reads = readsThroughViews(op.getResult(0));
+    if (reads.empty() || llvm::any_of(reads, [](OpOperand *use) {
+          auto slice = dyn_cast<ExtractSliceOp>(use->getOwner());
+          return !slice || !isViewOp(slice) ||
+                 llvm::any_of(readsThroughViews(slice.getResult()),
+                              [](OpOperand *read) {
+                                return !isDividedKernel(*read->getOwner());
+                              });
+        }))
+      continue;
+    producers.push_back(&op);
+  }
+  for (Operation *producer : producers) {
+    // The producer with its fusion group's ops before it (a projection and
+    // its bias), none of them hinted.
+    SmallVector<Operation *> group;
+    Attribute id = producer->getAttr(SpyreDialect::kFusionGroupAttrName);
+    for (Operation &op : block) {
+      if (&op == producer ||
+          (id && isDividedKernel(op) &&
+           op.getAttr(SpyreDialect::kFusionGroupAttrName) == id &&
+           op.isBeforeInBlock(producer)))
+        group.push_back(&op);
+      if (&op == producer)
+        break;
+    }
+    if (llvm::any_of(group, [](Operation *op) {
+          return op->hasAttr(SpyreDialect::kWorkDivisionAttrName);
+        }))
+      continue;
+    SmallVector<Operation *> touched(group);
+    for (OpOperand *use : readsThroughViews(producer->getResult(0)))
+      for (OpOperand *read : readsThroughViews(use->getOwner()->getResult(0)))
+        touched.push_back(read->getOwner());
+    Window window = windowOf(block, touched);
+    std::optional<double> before = blockSeconds(block, numCores, window);
+    if (!before)
+      continue;
+    auto type = cast<RankedTensorType>(producer->getResult(0).getType());
+    // Each host dim the rows may be (the projection's rows, by which the
+    // heads' blocks split their queries), each way of splitting them.
+    auto apply = [&](unsigned cut, bool spread) -> std::optional<WholeGroup> {
+      WholeGroup hints;
+      RowSplit split = rowSplit(type.getDimSize(cut), numCores, spread);
+      for (Operation *op : group)
+        if (!WholeGroup::indexesCut(op, cut) ||
+            !hints.hintRows(op, cut, split)) {
+          hints.undo();
+          return std::nullopt;
+        }
+      return hints;
+    };
+    std::optional<std::pair<unsigned, bool>> best;
+    double bestSeconds = *before * (1 - kMinWholeGain);
+    for (unsigned cut = 0; cut < type.getRank(); ++cut)
+      for (bool spread : rowSpreads(type.getDimSize(cut), numCores)) {
+        std::optional<double> after =
+            secondsWith(block, window, [&] { return apply(cut, spread); });
+        if (after && *after < bestSeconds) {
+          bestSeconds = *after;
+          best = {cut, spread};
+        }
+      }
+    if (best)
+      (void)apply(best->first, best->second);
+  }
 }
 
 void FuseRowBlocksPass::fuseBlock(Block &block) {

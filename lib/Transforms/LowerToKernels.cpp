@@ -289,11 +289,16 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     return op->emitOpError()
            << "writes into operand #" << inPlace
            << " in place, which must live in DDR, not " << mems[inPlace];
+  // Where a box read from LX starts in each core's slice (bytes).
+  SmallVector<int64_t> residentOffsets(tensors.size(), 0);
   for (auto [i, value] : llvm::enumerate(op->getOperands())) {
     if (!resident[i])
       continue;
-    // (Through the views between: the same device bytes.)
-    auto producer = getViewedValue(value).getDefiningOp<KernelOp>();
+    // (Through the views between: the same device bytes; and through a
+    // view's box, read inside each core's slice.)
+    std::optional<BoxedRead> boxed = getBoxedRead(value);
+    auto producer = (boxed ? boxed->viewed : getViewedValue(value))
+                        .getDefiningOp<KernelOp>();
     std::string reason;
     FailureOr<kernel::Problem> mine = getKernelProblem(op, reason);
     FailureOr<kernel::Problem> theirs =
@@ -303,9 +308,24 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
     std::optional<kernel::Division> left;
     if (succeeded(theirs))
       left = kernel::resultDivision(*theirs, getKernelDivision(producer));
-    if (failed(mine) || !left ||
-        !kernel::sameCoreSlices(*theirs, *left, theirs->tensors.size() - 1,
-                                *mine, ours, i))
+    bool found = false;
+    if (succeeded(mine) && left && boxed) {
+      unsigned result = theirs->tensors.size() - 1;
+      std::optional<SmallVector<int64_t, 6>> start =
+          kernel::devicePosition(theirs->tensors[result], boxed->windowBytes);
+      std::optional<int64_t> offset =
+          start ? kernel::residentBoxOffset(*theirs, *left, result, *mine, ours,
+                                            i, *start)
+                : std::nullopt;
+      if (offset) {
+        residentOffsets[i] = *offset * theirs->tensors[result].stickBytes;
+        found = true;
+      }
+    } else if (succeeded(mine) && left) {
+      found = kernel::sameCoreSlices(*theirs, *left, theirs->tensors.size() - 1,
+                                     *mine, ours, i);
+    }
+    if (!found)
       return op->emitOpError()
              << "operand #" << i << " stays in LX (" << mems[i]
              << ") but its producer does not leave each core the slice this "
@@ -339,9 +359,9 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
   for (auto [i, t] : llvm::enumerate(shape.tensors)) {
     MemAttr mem = mems[i];
     if (resident[i]) {
-      accesses.push_back(AccessAttr::get(context, mem, mem.getValue(), {},
-                                         t.tileSteps, {}, t.box, {},
-                                         t.lxStrides, {}));
+      accesses.push_back(
+          AccessAttr::get(context, mem, mem.getValue() + residentOffsets[i], {},
+                          t.tileSteps, {}, t.box, {}, t.lxStrides, {}));
       continue;
     }
     int64_t segment = mem.getSpace() == MemorySpace::Pool

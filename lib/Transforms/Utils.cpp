@@ -668,6 +668,42 @@ SmallVector<OpOperand *> mlir::spyre::readsThroughViews(Value value) {
   return reads;
 }
 
+std::optional<BoxedRead> mlir::spyre::getBoxedRead(Value value) {
+  std::optional<BoxedRead> read;
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isViewOp(def))
+      break;
+    if (auto slice = dyn_cast<ExtractSliceOp>(def)) {
+      FailureOr<int64_t> window = slice.getWindowBytes();
+      if (read || failed(window))
+        return std::nullopt;
+      read = BoxedRead{Value(), *window};
+    }
+    value = def->getOperand(0);
+  }
+  if (read)
+    read->viewed = value;
+  return read;
+}
+
+std::optional<int64_t>
+mlir::spyre::residentBoxOffset(const DividedPayload &producer,
+                               const DividedPayload &reader, unsigned operand) {
+  std::optional<BoxedRead> read = getBoxedRead(reader.op->getOperand(operand));
+  if (!read || read->viewed != producer.op->getResult(0))
+    return std::nullopt;
+  std::optional<kernel::Division> held =
+      kernel::resultDivision(*producer.problem, *producer.division);
+  unsigned resultIndex = producer.problem->tensors.size() - 1;
+  std::optional<SmallVector<int64_t, 6>> start = kernel::devicePosition(
+      producer.problem->tensors[resultIndex], read->windowBytes);
+  if (!held || !start)
+    return std::nullopt;
+  return kernel::residentBoxOffset(*producer.problem, *held, resultIndex,
+                                   *reader.problem, *reader.division, operand,
+                                   *start);
+}
+
 bool DivisionChooser::othersTake(
     Operation *op, ArrayRef<OpOperand *> reads,
     function_ref<bool(OpOperand &, const kernel::Division &)> same) const {
@@ -968,8 +1004,28 @@ bool mlir::spyre::mayStayInLx(
   SmallVector<OpOperand *> reads = readsThroughViews(result);
   unsigned resultIndex = producer.problem->tensors.size() - 1;
   for (OpOperand *use : reads) {
-    // A box is read through DDR addresses (a view of the buffer); the
-    // source an insert copies into its box is read whole.
+    // A view's box (a head's block of Q) is read by its readers from each
+    // core's slice, where one LX address reaches their parts on every core.
+    if (auto slice = dyn_cast<ExtractSliceOp>(use->getOwner());
+        slice && isViewOp(slice)) {
+      SmallVector<OpOperand *> boxReads =
+          readsThroughViews(slice->getResult(0));
+      if (boxReads.empty())
+        return false;
+      for (OpOperand *boxRead : boxReads) {
+        Operation *owner = boxRead->getOwner();
+        std::optional<DividedPayload> consumer =
+            isa<ExtractSliceOp, InsertSliceOp>(owner) ? std::nullopt
+                                                      : lookup(owner);
+        if (!consumer || consumer->division->numChunks() > 1 ||
+            !residentBoxOffset(producer, *consumer,
+                               boxRead->getOperandNumber()))
+          return false;
+      }
+      continue;
+    }
+    // Another box is read through DDR addresses (a copy of the buffer's
+    // part); the source an insert copies into its box is read whole.
     bool boxRead =
         isa<ExtractSliceOp>(use->getOwner()) ||
         (isa<InsertSliceOp>(use->getOwner()) && use->getOperandNumber() != 0);

@@ -541,3 +541,50 @@ func.func @attention_heads_and_queries(%arg0: tensor<1x12x256x64xf16, #spyre.lay
   return %11 : tensor<1x12x256x64xf16, #spyre.layout<device_size = [256, 1, 12, 64], stride_map = [64, 64, 16384, 1]>>
 }
 
+
+// -----
+
+// At sequence 2048 each head's attention runs as one block, reading its
+// block of Q and K through the head split's views and an extract. The Q and
+// K projections and their biases split their rows as the blocks split the
+// queries, so that every core keeps the rows its blocks read and the adds'
+// results may stay in LX for all twelve heads; V, whose every key row each
+// block reads, keeps its own division.
+// ATT-LABEL: func.func @heads_read_from_lx
+// ATT: spyre.matmul %arg0, %arg1 {{.*}}spyre.work_division = array<i64: 32, 1, 1>
+// ATT: spyre.add {{.*}}spyre.work_division = array<i64: 32, 1>
+// ATT: spyre.matmul %arg0, %arg3 {{.*}}spyre.work_division = array<i64: 32, 1, 1>
+// ATT: spyre.add {{.*}}spyre.work_division = array<i64: 32, 1>
+// ATT: spyre.matmul %arg0, %arg5
+// ATT-NOT: work_division
+// ATT-SAME: -> tensor
+// ATT-NEXT: spyre.add
+// ATT-NOT: work_division
+// ATT-SAME: -> tensor
+// ATT-COUNT-12: spyre.extract_slice %{{.*}} offsets = [{{[0-9]+}}, 0, 0] {{.*}}-> tensor<1x2048x64xf16
+func.func @heads_read_from_lx(%arg0: tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>, %arg1: tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>>, %arg2: tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>, %arg3: tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>>, %arg4: tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>, %arg5: tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>>, %arg6: tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<12x2048x64xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [64, 64, 131072, 1]>> {
+  %0 = spyre.constant dense<-6.000000e+04> : tensor<f16> -> tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>
+  %1 = spyre.matmul %arg0, %arg1 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]} : tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>, tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>> -> tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %2 = spyre.add %1, %arg2 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>, tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %3 = spyre.reshape %2 : tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>> -> tensor<2048x12x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %4 = spyre.transpose %3 permutation = [1, 0, 2] : tensor<2048x12x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>> -> tensor<12x2048x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [131072, 64, 1]>>
+  %5 = spyre.matmul %arg0, %arg3 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]} : tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>, tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>> -> tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %6 = spyre.add %5, %arg4 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>, tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %7 = spyre.reshape %6 : tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>> -> tensor<2048x12x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %8 = spyre.transpose %7 permutation = [1, 0, 2] : tensor<2048x12x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>> -> tensor<12x2048x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [131072, 64, 1]>>
+  %9 = spyre.matmul %arg0, %arg5 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]} : tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>, tensor<768x768xf16, #spyre.layout<device_size = [12, 768, 64], stride_map = [49152, 1, 768]>> -> tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %10 = spyre.add %9, %arg6 {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]} : (tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>, tensor<768xf16, #spyre.layout<device_size = [12, 64], stride_map = [64, 1]>>) -> tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %11 = spyre.reshape %10 : tensor<2048x768xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>> -> tensor<2048x12x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>>
+  %12 = spyre.transpose %11 permutation = [1, 0, 2] : tensor<2048x12x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [64, 768, 1]>> -> tensor<12x2048x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [131072, 64, 1]>>
+  %13 = spyre.restickify %8 : tensor<12x2048x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [131072, 64, 1]>> -> tensor<12x2048x64xf16, #spyre.layout<device_size = [64, 32, 12, 64], stride_map = [1, 4096, 131072, 64]>>
+  %14 = spyre.batch_matmul %4, %13 {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]} : tensor<12x2048x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [131072, 64, 1]>>, tensor<12x2048x64xf16, #spyre.layout<device_size = [64, 32, 12, 64], stride_map = [1, 4096, 131072, 64]>> -> tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>>
+  %15 = spyre.max %14 dim = 2 : tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>> -> tensor<12x2048xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [1, -1, 2048, -1]>>
+  %16 = spyre.maximum %15, %0 : (tensor<12x2048xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [1, -1, 2048, -1]>>, tensor<f16, #spyre.layout<device_size = [1, 64], stride_map = [-1, -1]>>) -> tensor<12x2048xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [1, -1, 2048, -1]>>
+  %17 = spyre.sub %14, %16 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>>, tensor<12x2048xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [1, -1, 2048, -1]>>) -> tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>>
+  %18 = spyre.exp %17 : (tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>>) -> tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>>
+  %19 = spyre.sum %18 dim = 2 : tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>> -> tensor<12x2048xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [1, -1, 2048, -1]>>
+  %20 = spyre.div %18, %19 {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]} : (tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>>, tensor<12x2048xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [1, -1, 2048, -1]>>) -> tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>>
+  %21 = spyre.batch_matmul %20, %12 : tensor<12x2048x2048xf16, #spyre.layout<device_size = [2048, 32, 12, 64], stride_map = [2048, 64, 4194304, 1]>>, tensor<12x2048x64xf16, #spyre.layout<device_size = [12, 2048, 64], stride_map = [131072, 64, 1]>> -> tensor<12x2048x64xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [64, 64, 131072, 1]>>
+  return %21 : tensor<12x2048x64xf16, #spyre.layout<device_size = [2048, 1, 12, 64], stride_map = [64, 64, 131072, 1]>>
+}
+

@@ -85,3 +85,24 @@ func.func @resident_view_mismatch(%x: !hq {spyre.mem = #spyre.mem<io 0>}, %k: !h
   %3 = spyre.batch_matmul %2, %k {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], spyre.division = #spyre.division<splits = [4, 4, 1, 1], order = [0, 1, 2, 3]>, spyre.tiles = array<i64: 1, 32, 128, 64>, spyre.mem = #spyre.mem<io 2>} : !hqh, !hkt -> !hsc
   return %3 : !hsc
 }
+
+// -----
+
+!bq = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!bq3 = tensor<128x4x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!bqh = tensor<4x128x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 64, 1]>>
+!bq1 = tensor<1x128x64xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 64, 1]>>
+!bkt = tensor<1x128x64xf16, #spyre.layout<device_size = [64, 2, 1, 64], stride_map = [1, 4096, -1, 64]>>
+!bsc = tensor<1x128x128xf16, #spyre.layout<device_size = [128, 2, 1, 64], stride_map = [128, 64, -1, 1]>>
+
+// And through a view's box: a Q kept in LX by 2 row x 2 head slices does
+// not hold head 1's rows 96.. on core 3, which reads them.
+func.func @resident_box_outside(%x: !bq {spyre.mem = #spyre.mem<io 0>}, %k: !bkt {spyre.mem = #spyre.mem<io 1>}) -> !bsc {
+  %0 = spyre.exp %x {spyre.division = #spyre.division<splits = [2, 2], order = [0, 1]>, spyre.tiles = array<i64: 64, 128>, spyre.mem = #spyre.mem<lx 0>} : (!bq) -> !bq
+  %1 = spyre.reshape %0 : !bq -> !bq3
+  %2 = spyre.transpose %1 permutation = [1, 0, 2] : !bq3 -> !bqh
+  %3 = spyre.extract_slice %2 offsets = [1, 0, 0] : !bqh -> !bq1
+  // expected-error @+1 {{'spyre.batch_matmul' op operand #0 stays in LX (#spyre.mem<lx 0>) but its producer does not leave each core the slice this op needs}}
+  %4 = spyre.batch_matmul %3, %k {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], spyre.division = #spyre.division<splits = [1, 4, 1, 1], order = [1, 0, 2, 3]>, spyre.tiles = array<i64: 1, 32, 128, 64>, spyre.mem = #spyre.mem<io 2>} : !bq1, !bkt -> !bsc
+  return %4 : !bsc
+}

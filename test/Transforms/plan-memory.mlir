@@ -243,3 +243,46 @@ func.func @head_split_view(%x: !hq, %b: !hb, %k: !hkt) -> (!hsc, !hsc) {
   %7 = spyre.batch_matmul %6, %k {indexing_maps = #qkt, spyre.division = #headsFastest} : !hqh, !hkt -> !hsc
   return %3, %7 : !hsc, !hsc
 }
+
+// A box of a result kept in LX (one head's block of Q, through the head
+// split's views and an extract) is read from each core's slice of it when
+// every core's part of the box lies inside its slice, at one offset on every
+// core. Q's add [128, 256] by 4 row slices leaves core c rows 32c..32c+31 of
+// all 4 heads, row-major over [4 heads, 32 rows] sticks: head 1's block,
+// read with its rows split the same way, starts 32 sticks (4096 bytes) in.
+// Divided by 2 rows x 2 heads instead, core 3 holds rows 64.. of heads 2
+// and 3, not head 1's rows 96..: that Q goes through the pool.
+// CHECK-LABEL: func.func @head_block_box
+// CHECK: spyre.add {{.*}}spyre.mem = #spyre.mem<lx {{[0-9]+}}>
+// CHECK: spyre.batch_matmul
+// CHECK: spyre.add {{.*}}spyre.mem = #spyre.mem<pool 0>
+// KERNELS-LABEL: func.func @head_block_box
+// KERNELS: spyre.kernel "{{[0-9]+}}_add"
+// KERNELS-SAME: #spyre.access<mem = <lx [[#BQ:]]>,
+// KERNELS-SAME: base = [[#BQ]], tile_steps = [{{[0-9, ]+}}], box = [4, 32], lx_strides = [4096, 128]>]
+// KERNELS: spyre.kernel "{{[0-9]+}}_batchmatmul"
+// KERNELS-SAME: accesses = [#spyre.access<mem = <lx [[#BQ]]>, base = [[#BQ+4096]], tile_steps = [{{[0-9, ]+}}], box = [1, 32], lx_strides = [4096, 128]>
+// KERNELS: spyre.kernel "{{[0-9]+}}_add"
+// KERNELS-NOT: mem = <lx
+// KERNELS: spyre.kernel "{{[0-9]+}}_batchmatmul"
+// KERNELS-SAME: accesses = [#spyre.access<mem = <pool 0>
+!bq = tensor<128x256xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!bq3 = tensor<128x4x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [64, 256, 1]>>
+!bqh = tensor<4x128x64xf16, #spyre.layout<device_size = [4, 128, 64], stride_map = [8192, 64, 1]>>
+!bq1 = tensor<1x128x64xf16, #spyre.layout<device_size = [1, 128, 64], stride_map = [-1, 64, 1]>>
+!bkt = tensor<1x128x64xf16, #spyre.layout<device_size = [64, 2, 1, 64], stride_map = [1, 4096, -1, 64]>>
+!bsc = tensor<1x128x128xf16, #spyre.layout<device_size = [128, 2, 1, 64], stride_map = [128, 64, -1, 1]>>
+!bb = tensor<256xf16, #spyre.layout<device_size = [4, 64], stride_map = [64, 1]>>
+func.func @head_block_box(%x: !bq, %b: !bq, %bias: !bb, %k: !bkt) -> (!bsc, !bsc) {
+  %0 = spyre.add %x, %bias {indexing_maps = #bias, spyre.division = #spyre.division<splits = [4, 1], order = [0, 1]>} : (!bq, !bb) -> !bq
+  %1 = spyre.reshape %0 : !bq -> !bq3
+  %2 = spyre.transpose %1 permutation = [1, 0, 2] : !bq3 -> !bqh
+  %3 = spyre.extract_slice %2 offsets = [1, 0, 0] : !bqh -> !bq1
+  %4 = spyre.batch_matmul %3, %k {indexing_maps = #qkt, spyre.division = #spyre.division<splits = [1, 4, 1, 1], order = [1, 0, 2, 3]>} : !bq1, !bkt -> !bsc
+  %5 = spyre.add %b, %bias {indexing_maps = #bias, spyre.division = #spyre.division<splits = [2, 2], order = [0, 1]>} : (!bq, !bb) -> !bq
+  %6 = spyre.reshape %5 : !bq -> !bq3
+  %7 = spyre.transpose %6 permutation = [1, 0, 2] : !bq3 -> !bqh
+  %8 = spyre.extract_slice %7 offsets = [1, 0, 0] : !bqh -> !bq1
+  %9 = spyre.batch_matmul %8, %k {indexing_maps = #qkt, spyre.division = #spyre.division<splits = [1, 4, 1, 1], order = [1, 0, 2, 3]>} : !bq1, !bkt -> !bsc
+  return %4, %9 : !bsc, !bsc
+}

@@ -146,6 +146,26 @@ bool sameCoreSlices(const Problem &a, const Division &divisionA,
                     unsigned tensorA, const Problem &b,
                     const Division &divisionB, unsigned tensorB);
 
+/// The device position (one index per dim of `tensor`, the last the
+/// element in its stick) `bytes` into the tensor's device memory (row-major
+/// over its device dims); nullopt past its end or inside a stick.
+std::optional<llvm::SmallVector<int64_t, 6>>
+devicePosition(const Tensor &tensor, int64_t bytes);
+
+/// Where each core finds its slice of tensor `tensorB` of `b` (a box of the
+/// tensor `tensorA` of `a` is, or of a view of it, starting at device
+/// position `boxStart`) inside its LX slice of that tensor, as `a` leaves it
+/// (each core's slice row-major over its box of device dims): the offset in
+/// sticks from the slice's start. Nullopt unless every core's part of the
+/// box lies inside its own slice, at the same offset on every core, and is
+/// laid out with the slice's strides along every dim it spans (so that one
+/// LX address and B's own strides reach it on every core). With a zero
+/// `boxStart` and equal device dims, 0 exactly when sameCoreSlices holds.
+std::optional<int64_t>
+residentBoxOffset(const Problem &a, const Division &divisionA, unsigned tensorA,
+                  const Problem &b, const Division &divisionB, unsigned tensorB,
+                  llvm::ArrayRef<int64_t> boxStart);
+
 /// Per-core extent (elements, padded) of every op dim in one launch.
 llvm::SmallVector<int64_t, 6> sliceSizes(const Problem &problem,
                                          const Division &division);

@@ -122,13 +122,35 @@ Value getViewedValue(Value value);
 /// dims) between; a box's extract reads the value itself.
 SmallVector<OpOperand *> readsThroughViews(Value value);
 
+/// A kernel's operand read as a box of a value that may stay in LX: the
+/// value below the views (getViewedValue) and the one view extract between
+/// (a block of heads, of rows), with the box's start in bytes of the device
+/// memory the extract reads (the viewed value's: a view keeps it).
+struct BoxedRead {
+  Value viewed;
+  int64_t windowBytes = 0;
+};
+/// The boxed read `value` is: views, one view extract, views; nullopt
+/// without exactly one extract or when its window is not device positions.
+std::optional<BoxedRead> getBoxedRead(Value value);
+
+/// Where operand `operand` of divided kernel `reader` finds its slice in the
+/// cores' LX when it reads a box (getBoxedRead) of `producer`'s result kept
+/// there: sticks from the start of each core's slice of that result
+/// (kernel::residentBoxOffset). Nullopt when the box's cores' parts are not
+/// inside their slices in a way one LX address reaches.
+std::optional<int64_t> residentBoxOffset(const DividedPayload &producer,
+                                         const DividedPayload &reader,
+                                         unsigned operand);
+
 /// Whether the result of `producer` may stay in the cores' LX between it and
 /// every op reading it, space aside: its op may keep its output there
 /// (mayKeepOutputInLx), it runs in one launch (a split reduction scattering
 /// its result: kernel::resultDivision), and every reader, through views too
 /// (readsThroughViews), is a kernel (`lookup` finds it; nullopt: host code)
-/// that runs in one launch, reads it whole (not as a box) and gets each
-/// core's same device box (sameCoreSlices).
+/// that runs in one launch and either reads it whole and gets each core's
+/// same device box (sameCoreSlices), or reads a box of it through a view's
+/// extract found inside each core's slice (residentBoxOffset).
 bool mayStayInLx(
     const DividedPayload &producer,
     function_ref<std::optional<DividedPayload>(Operation *)> lookup,
