@@ -45,6 +45,12 @@ struct SpyrePipelineOptions : public PassPipelineOptions<SpyrePipelineOptions> {
       llvm::cl::desc("Keep intermediates in LX between kernels whose "
                      "slices match"),
       llvm::cl::init(true)};
+  Option<bool> splitProjections{
+      *this, "split-projections",
+      llvm::cl::desc("Split a matmul read only in column blocks of whole "
+                     "sticks (a fused Q/K/V projection) into one matmul per "
+                     "block"),
+      llvm::cl::init(true)};
   Option<bool> fuseRowBlocks{
       *this, "fuse-row-blocks",
       llvm::cl::desc("Run row-wise pipelines (softmax, norms) in row blocks "

@@ -66,6 +66,7 @@ void CompileOptions::applyTo(SpyrePipelineOptions &options) const {
   options.policy = policy;
   options.lxResidency = lxResidency;
   options.fuseRowBlocks = fuseRowBlocks;
+  options.splitProjections = splitProjections;
   options.hostFallback = hostFallback;
   options.f32Matmul = f32Matmul;
   options.beamWidth = static_cast<int>(beamWidth);
@@ -78,6 +79,17 @@ void CompileOptions::applyTo(SpyrePipelineOptions &options) const {
 
 namespace {
 enum class Switch { Off, On };
+
+/// An on/off flag, on by default: what each value does.
+llvm::cl::opt<Switch> onOffFlag(StringRef name, StringRef description,
+                                StringRef on, StringRef off,
+                                llvm::cl::OptionCategory &category) {
+  return llvm::cl::opt<Switch>(
+      name, llvm::cl::desc(description),
+      llvm::cl::values(clEnumValN(Switch::On, "on", on),
+                       clEnumValN(Switch::Off, "off", off)),
+      llvm::cl::init(Switch::On), llvm::cl::cat(category));
+}
 } // namespace
 
 struct CompileFlags::Impl {
@@ -86,6 +98,7 @@ struct CompileFlags::Impl {
   llvm::cl::opt<Switch> hostFallback;
   llvm::cl::opt<F32Matmul> f32Matmul;
   llvm::cl::opt<Switch> fuseRowBlocks;
+  llvm::cl::opt<Switch> splitProjections;
 
   explicit Impl(llvm::cl::OptionCategory &category)
       : cores("cores",
@@ -98,17 +111,12 @@ struct CompileFlags::Impl {
                              clEnumValN(kernel::Policy::Greedy, "greedy",
                                         "the reference stack's policy")),
             llvm::cl::init(kernel::Policy::Model), llvm::cl::cat(category)),
-        hostFallback(
+        hostFallback(onOffFlag(
             "host-fallback",
-            llvm::cl::desc("Run what the device cannot (f32 matmuls, "
-                           "gathers, convolutions, loops, ...) on the host, "
-                           "in host segments between the kernels"),
-            llvm::cl::values(
-                clEnumValN(Switch::On, "on", "run it on the host (default)"),
-                clEnumValN(Switch::Off, "off",
-                           "every op left on the host is an error at its "
-                           "location")),
-            llvm::cl::init(Switch::On), llvm::cl::cat(category)),
+            "Run what the device cannot (f32 matmuls, gathers, convolutions, "
+            "loops, ...) on the host, in host segments between the kernels",
+            "run it on the host (default)",
+            "every op left on the host is an error at its location", category)),
         f32Matmul(
             "f32-matmul", llvm::cl::desc("Where matmuls on f32 tensors run"),
             llvm::cl::values(
@@ -118,16 +126,18 @@ struct CompileFlags::Impl {
                            "on the device, operands converted to f16, with a "
                            "remark")),
             llvm::cl::init(F32Matmul::Host), llvm::cl::cat(category)),
-        fuseRowBlocks(
+        fuseRowBlocks(onOffFlag(
             "fuse-row-blocks",
-            llvm::cl::desc("Run row-wise pipelines (softmax, LayerNorm, "
-                           "RMSNorm, ...) whose tensors do not fit LX in row "
-                           "blocks, their intermediates kept in LX"),
-            llvm::cl::values(clEnumValN(Switch::On, "on", "fuse (default)"),
-                             clEnumValN(Switch::Off, "off",
-                                        "one kernel per op over whole "
-                                        "tensors")),
-            llvm::cl::init(Switch::On), llvm::cl::cat(category)) {}
+            "Run row-wise pipelines (softmax, LayerNorm, RMSNorm, ...) whose "
+            "tensors do not fit LX in row blocks, their intermediates kept in "
+            "LX",
+            "fuse (default)", "one kernel per op over whole tensors",
+            category)),
+        splitProjections(onOffFlag(
+            "split-projections",
+            "Split a matmul read only in column blocks of whole sticks "
+            "(GPT-2's c_attn split into Q, K and V) into one matmul per block",
+            "split (default)", "keep the matmul whole", category)) {}
 };
 
 CompileFlags::CompileFlags(llvm::cl::OptionCategory &category)
@@ -141,6 +151,7 @@ CompileOptions CompileFlags::options() const {
   options.hostFallback = impl->hostFallback == Switch::On;
   options.f32Matmul = impl->f32Matmul;
   options.fuseRowBlocks = impl->fuseRowBlocks == Switch::On;
+  options.splitProjections = impl->splitProjections == Switch::On;
   return options;
 }
 

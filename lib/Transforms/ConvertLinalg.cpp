@@ -23,6 +23,8 @@
 #include "mlir/IR/Remarks.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <numeric>
+
 namespace mlir::spyre {
 #define GEN_PASS_DEF_SPYRECONVERTLINALG
 #include "Spyre/Transforms/Passes.h.inc"
@@ -43,6 +45,8 @@ struct ConvertLinalgPass
   }
 
   void convert(FunctionOpInterface function) {
+    if (splitProjections)
+      splitColumnSlicedMatmuls(function);
     prepareLinalgBodies(function);
     UnsupportedOps unsupported;
     RewritePatternSet patterns(&getContext());
@@ -59,6 +63,202 @@ struct ConvertLinalgPass
     (void)applyPatternsGreedily(function, std::move(patterns), config);
     keepHostReshapesOnHost(function, unsupported);
     remarkHostOps(function, unsupported);
+  }
+
+  /// A matmul whose result (or the result of the one elementwise op that
+  /// reads it: a bias add) is read only in column blocks of whole sticks
+  /// (`tensor.extract_slice` of all rows; GPT-2's `c_attn` split into Q, K
+  /// and V) becomes one matmul per block, over the block's columns of the
+  /// weight (a view of its sticks), with the elementwise op over the block:
+  /// each projection's output then has a layout, a division and an LX
+  /// residency of its own instead of being a third of one tensor.
+  void splitColumnSlicedMatmuls(FunctionOpInterface function) {
+    TargetModel target = getTarget(function).getModel();
+    SmallVector<linalg::MatmulOp> matmuls;
+    function.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    for (linalg::MatmulOp matmul : matmuls)
+      splitColumnSliced(matmul, target);
+  }
+
+  /// The column blocks `value` ([rows, cols]) is read in, when it is read
+  /// only so: static extracts of all rows, whole sticks of columns, apart.
+  static std::optional<SmallVector<tensor::ExtractSliceOp>>
+  columnBlocks(Value value, int64_t stickElems) {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<tensor::ExtractSliceOp> blocks;
+    SmallVector<std::pair<int64_t, int64_t>> taken;
+    for (Operation *user : value.getUsers()) {
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!slice || !slice.hasUnitStride() || slice.getType().getRank() != 2 ||
+          !slice.getType().hasStaticShape())
+        return std::nullopt;
+      ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+      ArrayRef<int64_t> sizes = slice.getStaticSizes();
+      if (ShapedType::isDynamic(offsets[0]) ||
+          ShapedType::isDynamic(offsets[1]) || offsets[0] != 0 ||
+          sizes[0] != type.getDimSize(0) || offsets[1] % stickElems ||
+          sizes[1] % stickElems)
+        return std::nullopt;
+      for (auto [begin, end] : taken)
+        if (offsets[1] < end && begin < offsets[1] + sizes[1])
+          return std::nullopt;
+      taken.push_back({offsets[1], offsets[1] + sizes[1]});
+      blocks.push_back(slice);
+    }
+    if (blocks.empty())
+      return std::nullopt;
+    return blocks;
+  }
+
+  static void splitColumnSliced(linalg::MatmulOp matmul,
+                                const TargetModel &target) {
+    if (matmul->getNumResults() != 1 || !matmul.hasPureTensorSemantics())
+      return;
+    auto resultType =
+        dyn_cast<RankedTensorType>(matmul->getResult(0).getType());
+    if (!resultType || resultType.getRank() != 2 ||
+        !resultType.hasStaticShape())
+      return;
+    // Whole sticks of the result's and of the weight's element type.
+    int64_t stickElems = 1;
+    for (Value v : {Value(matmul->getResult(0)), matmul.getInputs()[1]}) {
+      Type element = getElementTypeOrSelf(v.getType());
+      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() == 0 ||
+          (target.stickBytes * 8) % element.getIntOrFloatBitWidth())
+        return;
+      stickElems = std::lcm(stickElems, target.stickBytes * 8 /
+                                            element.getIntOrFloatBitWidth());
+    }
+    // The weight's dim along N: the one its map shares with the result's
+    // columns.
+    SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+    if (maps.size() != 3 || maps[2].getNumResults() != 2)
+      return;
+    AffineExpr n = maps[2].getResult(1);
+    std::optional<unsigned> weightN;
+    for (auto [d, e] : llvm::enumerate(maps[1].getResults()))
+      if (e == n)
+        weightN = d;
+    auto weightType =
+        dyn_cast<RankedTensorType>(matmul.getInputs()[1].getType());
+    if (!weightN || !weightType || weightType.getRank() != 2 ||
+        !weightType.hasStaticShape() ||
+        maps[0].isFunctionOfDim(cast<AffineDimExpr>(n).getPosition()))
+      return;
+    // The one elementwise op between, if any: every other operand read
+    // whole per row ((d0, d1) -> (d1): a bias), elementwise, per row or as
+    // a scalar.
+    Value read = matmul->getResult(0);
+    linalg::GenericOp between;
+    if (read.hasOneUse())
+      between = dyn_cast<linalg::GenericOp>(*read.getUsers().begin());
+    if (between) {
+      if (between.getNumDpsInits() != 1 || between->getNumResults() != 1 ||
+          between.getNumParallelLoops() != 2 || between.getNumLoops() != 2 ||
+          !between.getIndexingMapsArray().back().isIdentity() ||
+          !between.hasPureTensorSemantics())
+        between = nullptr;
+      else
+        read = between->getResult(0);
+    }
+    std::optional<SmallVector<tensor::ExtractSliceOp>> blocks =
+        columnBlocks(read, stickElems);
+    if (!blocks && between) {
+      between = nullptr;
+      read = matmul->getResult(0);
+      blocks = columnBlocks(read, stickElems);
+    }
+    if (!blocks)
+      return;
+
+    auto column = [&](OpBuilder &b, Value v, int64_t offset, int64_t size,
+                      unsigned dim) -> Value {
+      auto type = cast<RankedTensorType>(v.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes,
+          strides(type.getRank(), b.getIndexAttr(1));
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+      offsets[dim] = b.getIndexAttr(offset);
+      sizes[dim] = b.getIndexAttr(size);
+      return tensor::ExtractSliceOp::create(b, v.getLoc(), v, offsets, sizes,
+                                            strides);
+    };
+    // Each operand of the op between, restricted to a block's columns
+    // (nullopt: one it reads another way).
+    auto restrict = [&](OpBuilder &b, OpOperand &operand, int64_t offset,
+                        int64_t size) -> std::optional<Value> {
+      AffineMap map = between.getMatchingIndexingMap(&operand);
+      Value v = operand.get();
+      if (map.getNumResults() == 0)
+        return v;
+      if (map.isIdentity())
+        return column(b, v, offset, size, 1);
+      if (map.getNumResults() == 1 && map.getResult(0) == b.getAffineDimExpr(1))
+        return column(b, v, offset, size, 0);
+      if (map.getNumResults() == 1 && map.getResult(0) == b.getAffineDimExpr(0))
+        return v;
+      return std::nullopt;
+    };
+    if (between)
+      for (OpOperand &operand : between->getOpOperands())
+        if (operand.get() != matmul->getResult(0)) {
+          OpBuilder probe(between);
+          AffineMap map = between.getMatchingIndexingMap(&operand);
+          bool ok = map.getNumResults() == 0 || map.isIdentity() ||
+                    (map.getNumResults() == 1 &&
+                     (map.getResult(0) == probe.getAffineDimExpr(0) ||
+                      map.getResult(0) == probe.getAffineDimExpr(1)));
+          if (!ok ||
+              !cast<ShapedType>(operand.get().getType()).hasStaticShape())
+            return;
+        }
+
+    for (tensor::ExtractSliceOp block : *blocks) {
+      OpBuilder b(block);
+      int64_t offset = block.getStaticOffsets()[1];
+      int64_t size = block.getStaticSizes()[1];
+      Location loc = matmul.getLoc();
+      Value weight = column(b, matmul.getInputs()[1], offset, size, *weightN);
+      // The init restricted likewise (a zero fill of an empty: a new one).
+      Value init = matmul.getOutputs()[0];
+      Value newInit;
+      if (auto fill = init.getDefiningOp<linalg::FillOp>();
+          fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+        Value empty = tensor::EmptyOp::create(
+            b, loc, block.getType().getShape(), resultType.getElementType());
+        newInit =
+            linalg::FillOp::create(b, fill.getLoc(), fill.getInputs()[0], empty)
+                .getResult(0);
+      } else {
+        newInit = column(b, init, offset, size, 1);
+      }
+      IRMapping mapping;
+      mapping.map(matmul.getInputs()[1], weight);
+      mapping.map(init, newInit);
+      Operation *part = b.clone(*matmul, mapping);
+      part->getResult(0).setType(block.getType());
+      Value value = part->getResult(0);
+      if (between) {
+        IRMapping inner;
+        for (OpOperand &operand : between->getOpOperands()) {
+          if (operand.get() == matmul->getResult(0)) {
+            inner.map(operand.get(), value);
+            continue;
+          }
+          inner.map(operand.get(), *restrict(b, operand, offset, size));
+        }
+        Operation *op = b.clone(*between, inner);
+        op->getResult(0).setType(block.getType());
+        value = op->getResult(0);
+      }
+      block.getResult().replaceAllUsesWith(value);
+      block->erase();
+    }
+    if (between && between->use_empty())
+      between->erase();
+    if (matmul->use_empty())
+      matmul->erase();
   }
 
   /// Whether `op` computes on the device (the quantization casts are the

@@ -147,6 +147,7 @@ void mlir::spyre::buildSpyrePipeline(OpPassManager &pm,
     OpPassManager &functions = pm.nestAny();
     SpyreConvertLinalgOptions convert;
     convert.f32Matmul = options.f32Matmul;
+    convert.splitProjections = options.splitProjections;
     // Elementwise arith and math ops on whole tensors (`math.absf %t :
     // tensor<64xf32>`) as the linalg.generic they stand for.
     functions.addPass(createConvertElementwiseToLinalgPass());

@@ -2,6 +2,7 @@
 // RUN: spyre-opt %s --spyre-convert-linalg -split-input-file --mlir-print-debuginfo --mlir-print-local-scope 2>/dev/null | FileCheck %s --check-prefix=LOC
 // The pass works within one function: it runs nested, on each function.
 // RUN: spyre-opt %s --pass-pipeline='builtin.module(func.func(spyre-convert-linalg))' -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: spyre-opt %s --spyre-convert-linalg=split-projections=false -split-input-file | FileCheck %s --check-prefix=WHOLE
 
 // A matmul with a zero-filled init: the fill disappears.
 // CHECK-LABEL: func.func @matmul
@@ -1713,4 +1714,88 @@ func.func @sparse_operand(%a: tensor<64x128xf16, #CSR>, %b: tensor<128x64xf16>) 
     linalg.yield %y : f16
   } -> tensor<64x64xf16>
   return %r : tensor<64x64xf16>
+}
+
+// -----
+
+// A matmul read only in column blocks of whole sticks (after its bias add:
+// GPT-2's c_attn split into Q, K and V) becomes one matmul per block over
+// that block's columns of the weight, the bias add per block too.
+// CHECK-LABEL: func.func @split_projection
+// CHECK-SAME: (%[[X:.*]]: tensor<128x256xf16>, %[[W:.*]]: tensor<256x384xf16>, %[[B:.*]]: tensor<384xf16>)
+// CHECK: %[[W0:.*]] = spyre.extract_slice %[[W]] offsets = [0, 0] : tensor<256x384xf16> -> tensor<256x128xf16>
+// CHECK: %[[M0:.*]] = spyre.matmul %[[X]], %[[W0]] : tensor<128x256xf16>, tensor<256x128xf16> -> tensor<128x128xf16>
+// CHECK: %[[B0:.*]] = spyre.extract_slice %[[B]] offsets = [0] : tensor<384xf16> -> tensor<128xf16>
+// CHECK: %[[Q:.*]] = spyre.add %[[M0]], %[[B0]]
+// CHECK: %[[W1:.*]] = spyre.extract_slice %[[W]] offsets = [0, 128] : tensor<256x384xf16> -> tensor<256x256xf16>
+// CHECK: %[[M1:.*]] = spyre.matmul %[[X]], %[[W1]] : tensor<128x256xf16>, tensor<256x256xf16> -> tensor<128x256xf16>
+// CHECK: %[[B1:.*]] = spyre.extract_slice %[[B]] offsets = [128] : tensor<384xf16> -> tensor<256xf16>
+// CHECK: %[[KV:.*]] = spyre.add %[[M1]], %[[B1]]
+// CHECK: return %[[Q]], %[[KV]]
+// WHOLE-LABEL: func.func @split_projection
+// WHOLE: spyre.matmul {{.*}} -> tensor<128x384xf16>
+// WHOLE-NOT: spyre.matmul
+// WHOLE: return
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @split_projection(%x: tensor<128x256xf16>, %w: tensor<256x384xf16>, %b: tensor<384xf16>) -> (tensor<128x128xf16>, tensor<128x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x384xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<128x384xf16>) -> tensor<128x384xf16>
+  %m = linalg.matmul indexing_maps = [#mk, #kn, #mn] ins(%x, %w : tensor<128x256xf16>, tensor<256x384xf16>) outs(%z : tensor<128x384xf16>) -> tensor<128x384xf16>
+  %a = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %b : tensor<128x384xf16>, tensor<384xf16>) outs(%e : tensor<128x384xf16>) {
+  ^bb0(%p: f16, %q: f16, %o: f16):
+    %r = arith.addf %p, %q : f16
+    linalg.yield %r : f16
+  } -> tensor<128x384xf16>
+  %q = tensor.extract_slice %a[0, 0] [128, 128] [1, 1] : tensor<128x384xf16> to tensor<128x128xf16>
+  %kv = tensor.extract_slice %a[0, 128] [128, 256] [1, 1] : tensor<128x384xf16> to tensor<128x256xf16>
+  return %q, %kv : tensor<128x128xf16>, tensor<128x256xf16>
+}
+
+// -----
+
+// The weight stored [out, in] (PyTorch's nn.Linear): its rows are sliced.
+// CHECK-LABEL: func.func @split_out_in_weight
+// CHECK: %[[W0:.*]] = spyre.extract_slice %arg1 offsets = [0, 0] : tensor<128x256xf16> -> tensor<64x256xf16>
+// CHECK: spyre.matmul %arg0, %[[W0]] {{.*}}-> tensor<128x64xf16>
+// CHECK: %[[W1:.*]] = spyre.extract_slice %arg1 offsets = [64, 0] : tensor<128x256xf16> -> tensor<64x256xf16>
+// CHECK: spyre.matmul %arg0, %[[W1]] {{.*}}-> tensor<128x64xf16>
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @split_out_in_weight(%x: tensor<128x256xf16>, %w: tensor<128x256xf16>) -> (tensor<128x64xf16>, tensor<128x64xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x128xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<128x128xf16>) -> tensor<128x128xf16>
+  %m = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<128x256xf16>, tensor<128x256xf16>) outs(%z : tensor<128x128xf16>) -> tensor<128x128xf16>
+  %g = tensor.extract_slice %m[0, 0] [128, 64] [1, 1] : tensor<128x128xf16> to tensor<128x64xf16>
+  %u = tensor.extract_slice %m[0, 64] [128, 64] [1, 1] : tensor<128x128xf16> to tensor<128x64xf16>
+  return %g, %u : tensor<128x64xf16>, tensor<128x64xf16>
+}
+
+// -----
+
+// Not split: a block that is not whole sticks (32 of 64 f16 columns), and a
+// result also read whole.
+// CHECK-LABEL: func.func @not_split
+// CHECK-COUNT-2: spyre.matmul
+// CHECK-NOT: spyre.matmul
+// CHECK: return
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @not_split(%x: tensor<128x256xf16>, %w: tensor<256x128xf16>) -> (tensor<128x32xf16>, tensor<128x64xf16>, tensor<128x128xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x128xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<128x128xf16>) -> tensor<128x128xf16>
+  %m = linalg.matmul indexing_maps = [#mk, #kn, #mn] ins(%x, %w : tensor<128x256xf16>, tensor<256x128xf16>) outs(%z : tensor<128x128xf16>) -> tensor<128x128xf16>
+  // expected-remark @+1 {{'tensor.extract_slice' stays on the host: the box starts at element 32 of the innermost dim, inside a stick of 64 elements}}
+  %h = tensor.extract_slice %m[0, 32] [128, 32] [1, 1] : tensor<128x128xf16> to tensor<128x32xf16>
+  %n = linalg.matmul indexing_maps = [#mk, #kn, #mn] ins(%x, %w : tensor<128x256xf16>, tensor<256x128xf16>) outs(%z : tensor<128x128xf16>) -> tensor<128x128xf16>
+  %s = tensor.extract_slice %n[0, 64] [128, 64] [1, 1] : tensor<128x128xf16> to tensor<128x64xf16>
+  return %h, %s, %n : tensor<128x32xf16>, tensor<128x64xf16>, tensor<128x128xf16>
 }

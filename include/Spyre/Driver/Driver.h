@@ -67,6 +67,7 @@ struct CompileOptions {
   kernel::Policy policy = kernel::Policy::Model;
   bool lxResidency = true;
   bool fuseRowBlocks = true;
+  bool splitProjections = true;
   bool hostFallback = true;
   F32Matmul f32Matmul = F32Matmul::Host;
   /// When set, only this function (and what it calls) is compiled: the
