@@ -79,6 +79,7 @@ struct CompileArgs {
   std::string f32Matmul = "host";
   std::string function; ///< only this one, when set
   bool fuseRowBlocks = true;
+  bool splitProjections = true;
 
   driver::CompileOptions options() const {
     driver::CompileOptions options;
@@ -96,6 +97,7 @@ struct CompileArgs {
       raise("unknown f32_matmul '" + f32Matmul + "'; use 'host' or 'f16'");
     options.function = function;
     options.fuseRowBlocks = fuseRowBlocks;
+    options.splitProjections = splitProjections;
     return options;
   }
 };
@@ -198,13 +200,14 @@ py::array toNumpy(const HostTensor &result) {
 
 py::dict compile(const std::string &text, int cores, const std::string &policy,
                  bool hostFallback, const std::string &f32Matmul,
-                 bool fuseRowBlocks) {
+                 bool fuseRowBlocks, bool splitProjections) {
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(text);
-  OwningOpRef<ModuleOp> lowered = lower(
-      *module,
-      CompileArgs{cores, policy, hostFallback, f32Matmul, "", fuseRowBlocks},
-      session);
+  OwningOpRef<ModuleOp> lowered =
+      lower(*module,
+            CompileArgs{cores, policy, hostFallback, f32Matmul, "",
+                        fuseRowBlocks, splitProjections},
+            session);
   FailureOr<driver::Artifacts> artifacts = driver::emitArtifacts(*lowered);
   if (failed(artifacts))
     session.fail("emission failed");
@@ -231,7 +234,7 @@ py::tuple run(const std::string &text, const py::list &arrays,
               std::optional<double> rtol, bool hostFallback,
               const std::string &f32Matmul, bool modelOnly,
               const std::string &numerics, bool fuseRowBlocks,
-              int64_t dynamicSize) {
+              bool splitProjections, int64_t dynamicSize) {
   if (modelOnly && check)
     raise("check=True needs values; model_only=True computes none");
   Session session;
@@ -267,10 +270,11 @@ py::tuple run(const std::string &text, const py::list &arrays,
             (why.empty() ? "give one input per argument" : why));
   };
   specialize(*module);
-  OwningOpRef<ModuleOp> lowered = lower(
-      *module,
-      CompileArgs{cores, policy, hostFallback, f32Matmul, name, fuseRowBlocks},
-      session);
+  OwningOpRef<ModuleOp> lowered =
+      lower(*module,
+            CompileArgs{cores, policy, hostFallback, f32Matmul, name,
+                        fuseRowBlocks, splitProjections},
+            session);
   func::FuncOp picked = pickFunction(*lowered, name);
   // bf16 arguments take float32 arrays (numpy has no bfloat16).
   for (auto [input, type] : llvm::zip(inputs, picked.getArgumentTypes()))
@@ -349,7 +353,8 @@ PYBIND11_MODULE(_spyre_compiler, m) {
             "spyre.run)";
   m.def("compile", &compile, py::arg("text"), py::arg("cores") = 0,
         py::arg("policy") = "model", py::arg("host_fallback") = true,
-        py::arg("f32_matmul") = "host", py::arg("fuse_row_blocks") = true);
+        py::arg("f32_matmul") = "host", py::arg("fuse_row_blocks") = true,
+        py::arg("split_projections") = true);
   m.def("run", &run, py::arg("text"), py::arg("inputs"), py::arg("source") = "",
         py::arg("function") = "", py::arg("cores") = 0,
         py::arg("policy") = "model", py::arg("check") = false,
@@ -357,6 +362,7 @@ PYBIND11_MODULE(_spyre_compiler, m) {
         py::arg("atol") = py::none(), py::arg("rtol") = py::none(),
         py::arg("host_fallback") = true, py::arg("f32_matmul") = "host",
         py::arg("model_only") = false, py::arg("numerics") = "dl16",
-        py::arg("fuse_row_blocks") = true, py::arg("dynamic_size") = 16);
+        py::arg("fuse_row_blocks") = true, py::arg("split_projections") = true,
+        py::arg("dynamic_size") = 16);
   m.attr("version") = driver::getVersion().str();
 }

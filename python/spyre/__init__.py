@@ -53,20 +53,24 @@ library's message (the text the MLIR verifier prints).
 
 Compiling and simulating
     spyre.compile(mlir_text, cores=32, policy="model", host_fallback=True,
-                  f32_matmul="host", fuse_row_blocks=True) -> Artifact
+                  f32_matmul="host", fuse_row_blocks=True,
+                  split_projections=True) -> Artifact
         Runs --spyre-pipeline on linalg-on-tensors text (as torch-mlir
         emits it) and emits the SuperDSC JSON and the DCI descriptors.
         What the device cannot run stays on the host (host segments) unless
         host_fallback=False; f32_matmul="f16" runs f32 matmuls on the
         device in f16; fuse_row_blocks=False runs softmax, norms and other
-        row-wise pipelines op by op, not in row blocks through LX.
+        row-wise pipelines op by op, not in row blocks through LX;
+        split_projections=False keeps a matmul read only in column blocks
+        (GPT-2's c_attn) whole instead of one matmul per block.
         Artifact fields: source (the text), ir (the kernel form), superdsc
         ({"bundles": [...], "sdscs": {...}}), bundles ({file name:
         bundle.mlir text}, one per bundle of kernels sharing a segment
         binding), dci (list of descriptors), cores.
     spyre.run(program, inputs, *, function=None, cores=32, check=False,
               trace=False, host_fallback=True, f32_matmul="host",
-              fuse_row_blocks=True, dynamic_size=16) -> (outputs, stats)
+              fuse_row_blocks=True, split_projections=True,
+              dynamic_size=16) -> (outputs, stats)
         Simulates `program` (MLIR text, compiled first unless it is in
         kernel form, or an Artifact) on numpy `inputs` (in argument order);
         `outputs` are numpy arrays in result order. `stats` holds the
@@ -151,20 +155,23 @@ def _compiler():
 
 
 def compile(mlir_text, cores=32, policy="model", host_fallback=True,  # noqa: A001
-            f32_matmul="host", fuse_row_blocks=True):
+            f32_matmul="host", fuse_row_blocks=True, split_projections=True):
     """Compiles linalg-on-tensors MLIR text for `cores` modelled cores.
 
     What the device cannot run stays on the host in host segments unless
     `host_fallback` is False (then it is an error); `f32_matmul="f16"`
     multiplies f32 matrices on the device in f16; `fuse_row_blocks=False`
     runs row-wise pipelines (softmax, norms) op by op instead of in row
-    blocks through LX. The compiler's remarks and
+    blocks through LX; `split_projections=False` keeps a matmul read only in
+    column blocks of whole sticks (GPT-2's c_attn) whole instead of one
+    matmul per block. The compiler's remarks and
     warnings (ops that stay on the host, ...) are issued as
     `CompileWarning`s and kept in `Artifact.remarks`."""
     result = _compiler().compile(mlir_text, cores=cores, policy=policy,
                                  host_fallback=host_fallback,
                                  f32_matmul=f32_matmul,
-                                 fuse_row_blocks=fuse_row_blocks)
+                                 fuse_row_blocks=fuse_row_blocks,
+                                 split_projections=split_projections)
     remarks = _warn(result["messages"])
     return Artifact(mlir_text, result["ir"], _json.loads(result["superdsc"]),
                     result["bundles"], _json.loads(result["dci"]), cores,
@@ -174,7 +181,8 @@ def compile(mlir_text, cores=32, policy="model", host_fallback=True,  # noqa: A0
 def run(program, inputs, *, function=None, cores=32, policy="model",
         check=False, trace=False, allow_nonfinite=False, atol=None,
         rtol=None, host_fallback=True, f32_matmul="host", model_only=False,
-        numerics="dl16", fuse_row_blocks=True, dynamic_size=16):
+        numerics="dl16", fuse_row_blocks=True, split_projections=True,
+        dynamic_size=16):
     """Simulates `program` (text or Artifact) on numpy `inputs`.
 
     A function with dynamic argument dims runs specialized to the inputs'
@@ -212,7 +220,8 @@ def run(program, inputs, *, function=None, cores=32, policy="model",
         allow_nonfinite=allow_nonfinite, atol=atol, rtol=rtol,
         host_fallback=host_fallback, f32_matmul=f32_matmul,
         model_only=model_only, numerics=numerics,
-        fuse_row_blocks=fuse_row_blocks, dynamic_size=dynamic_size)
+        fuse_row_blocks=fuse_row_blocks, split_projections=split_projections,
+        dynamic_size=dynamic_size)
     stats = _json.loads(raw["json"])
     stats["table"] = raw["table"]
     stats["remarks"] = _warn(raw["messages"])

@@ -212,6 +212,8 @@ def programs_data():
              wall_s=7.0),
         dict(row, program="softmax-8192x4096", utilisation=0.25,
              traffic_ratio=4.0, wall_s=0.5),
+        dict(row, program="llama-s2048-op-by-op", utilisation=0.3,
+             traffic_ratio=11.0, wall_s=6.0),
         dict(row, program="llama-s128-weights-auto", utilisation=0.8,
              traffic_ratio=1.1, wall_s=0.7, modelled_us=90.0),
         dict(row, program="llama-s128-weights-dim-order", utilisation=0.8,
@@ -229,8 +231,11 @@ def test_programs_rows():
     assert (util["value"], util["target"], util["met"]) == (0.5, 0.8, False)
     traffic = by["llama-s2048: DDR traffic / compulsory traffic"]
     assert (traffic["value"], traffic["met"]) == (2.0, False)
-    # Kernels that are not model layers have no target.
+    # Kernels that are not model layers have no target, nor do the layers'
+    # variants (op by op).
     assert by["softmax-8192x4096: DDR traffic / compulsory traffic"][
+        "target"] is None
+    assert by["llama-s2048-op-by-op: DDR traffic / compulsory traffic"][
         "target"] is None
     wall = [r for r in rows if "model-only wall" in r["measurement"]][0]
     assert (wall["value"], wall["met"], wall["unit"]) == (7.0, True, "s")

@@ -299,6 +299,63 @@ def test_row_blocks_keep_softmax_intermediates_in_lx():
     assert "spyre.fusion_group" not in artifact.ir
 
 
+FUSED_QKV = """
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @qkv(%x: tensor<64x128xf16>, %w: tensor<128x384xf16>,
+               %b: tensor<384xf16>)
+    -> (tensor<64x128xf16>, tensor<64x128xf16>, tensor<64x128xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<64x384xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<64x384xf16>)
+       -> tensor<64x384xf16>
+  %m = linalg.matmul indexing_maps = [#mk, #kn, #mn]
+       ins(%x, %w : tensor<64x128xf16>, tensor<128x384xf16>)
+       outs(%z : tensor<64x384xf16>) -> tensor<64x384xf16>
+  %a = linalg.generic {indexing_maps = [#id, #col, #id],
+                       iterator_types = ["parallel", "parallel"]}
+       ins(%m, %b : tensor<64x384xf16>, tensor<384xf16>)
+       outs(%e : tensor<64x384xf16>) {
+  ^bb0(%p: f16, %q: f16, %o: f16):
+    %r = arith.addf %p, %q : f16
+    linalg.yield %r : f16
+  } -> tensor<64x384xf16>
+  %q = tensor.extract_slice %a[0, 0] [64, 128] [1, 1]
+       : tensor<64x384xf16> to tensor<64x128xf16>
+  %k = tensor.extract_slice %a[0, 128] [64, 128] [1, 1]
+       : tensor<64x384xf16> to tensor<64x128xf16>
+  %v = tensor.extract_slice %a[0, 256] [64, 128] [1, 1]
+       : tensor<64x384xf16> to tensor<64x128xf16>
+  return %q, %k, %v : tensor<64x128xf16>, tensor<64x128xf16>,
+                      tensor<64x128xf16>
+}
+"""
+
+
+def test_split_projections():
+    # A projection read in three column blocks (GPT-2's c_attn) compiles to
+    # three matmuls by default, one with split_projections=False; both
+    # compute x @ w + b, block by block.
+    x = rand((64, 128), seed=3) / 8
+    w = rand((128, 384), seed=4) / 8
+    b = rand((384,), seed=5)
+    expected = x.astype(np.float64) @ w.astype(np.float64) + b
+    split = spyre.compile(FUSED_QKV, cores=4)
+    whole = spyre.compile(FUSED_QKV, cores=4, split_projections=False)
+    assert split.ir.count("spyre.matmul") == 3
+    assert whole.ir.count("spyre.matmul") == 1
+    for option in (True, False):
+        outputs, _ = spyre.run(FUSED_QKV, [x, w, b], cores=4,
+                               split_projections=option)
+        for i, y in enumerate(outputs):
+            np.testing.assert_allclose(
+                y.astype(np.float64), expected[:, 128 * i:128 * (i + 1)],
+                atol=2e-2, rtol=1e-2)
+
+
 def test_program_roofline_counts_constant_weights():
     # A weight compiled into the program is read from DDR at least once, as
     # an argument is: it is part of the compulsory traffic.
