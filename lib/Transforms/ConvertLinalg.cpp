@@ -119,9 +119,37 @@ struct ConvertLinalgPass
     if (!resultType || resultType.getRank() != 2 ||
         !resultType.hasStaticShape())
       return;
-    // Whole sticks of the result's and of the weight's element type.
+    // The weight's dim along N: the one its map shares with the result's
+    // columns (which A's map must not read).
+    SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+    if (maps.size() != 3 || maps[2].getNumResults() != 2)
+      return;
+    auto n = dyn_cast<AffineDimExpr>(maps[2].getResult(1));
+    std::optional<unsigned> weightN;
+    for (auto [d, e] : llvm::enumerate(maps[1].getResults()))
+      if (e == n)
+        weightN = d;
+    auto weightType =
+        dyn_cast<RankedTensorType>(matmul.getInputs()[1].getType());
+    if (!n || !weightN || !weightType || weightType.getRank() != 2 ||
+        !weightType.hasStaticShape() ||
+        maps[0].isFunctionOfDim(n.getPosition()))
+      return;
+    // The one elementwise op between, if any: it reads the matmul's result
+    // elementwise, every other operand whole per row ((d0, d1) -> (d1): a
+    // bias), elementwise, per row or as a scalar, and not its own indices.
+    Value read = matmul->getResult(0);
+    linalg::GenericOp between;
+    if (read.hasOneUse())
+      between = dyn_cast<linalg::GenericOp>(*read.getUsers().begin());
+    if (between && !readsPerColumn(between, read))
+      return;
+    if (between)
+      read = between->getResult(0);
+    // Whole sticks of the result's, the weight's and the blocks' element
+    // types.
     int64_t stickElems = 1;
-    for (Value v : {Value(matmul->getResult(0)), matmul.getInputs()[1]}) {
+    for (Value v : {Value(matmul->getResult(0)), matmul.getInputs()[1], read}) {
       Type element = getElementTypeOrSelf(v.getType());
       if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() == 0 ||
           (target.stickBytes * 8) % element.getIntOrFloatBitWidth())
@@ -129,46 +157,11 @@ struct ConvertLinalgPass
       stickElems = std::lcm(stickElems, target.stickBytes * 8 /
                                             element.getIntOrFloatBitWidth());
     }
-    // The weight's dim along N: the one its map shares with the result's
-    // columns.
-    SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
-    if (maps.size() != 3 || maps[2].getNumResults() != 2)
-      return;
-    AffineExpr n = maps[2].getResult(1);
-    std::optional<unsigned> weightN;
-    for (auto [d, e] : llvm::enumerate(maps[1].getResults()))
-      if (e == n)
-        weightN = d;
-    auto weightType =
-        dyn_cast<RankedTensorType>(matmul.getInputs()[1].getType());
-    if (!weightN || !weightType || weightType.getRank() != 2 ||
-        !weightType.hasStaticShape() ||
-        maps[0].isFunctionOfDim(cast<AffineDimExpr>(n).getPosition()))
-      return;
-    // The one elementwise op between, if any: every other operand read
-    // whole per row ((d0, d1) -> (d1): a bias), elementwise, per row or as
-    // a scalar.
-    Value read = matmul->getResult(0);
-    linalg::GenericOp between;
-    if (read.hasOneUse())
-      between = dyn_cast<linalg::GenericOp>(*read.getUsers().begin());
-    if (between) {
-      if (between.getNumDpsInits() != 1 || between->getNumResults() != 1 ||
-          between.getNumParallelLoops() != 2 || between.getNumLoops() != 2 ||
-          !between.getIndexingMapsArray().back().isIdentity() ||
-          !between.hasPureTensorSemantics())
-        between = nullptr;
-      else
-        read = between->getResult(0);
-    }
     std::optional<SmallVector<tensor::ExtractSliceOp>> blocks =
         columnBlocks(read, stickElems);
-    if (!blocks && between) {
-      between = nullptr;
-      read = matmul->getResult(0);
-      blocks = columnBlocks(read, stickElems);
-    }
-    if (!blocks)
+    if (!blocks || llvm::any_of(*blocks, [&](tensor::ExtractSliceOp block) {
+          return block->getBlock() != matmul->getBlock();
+        }))
       return;
 
     auto column = [&](OpBuilder &b, Value v, int64_t offset, int64_t size,
@@ -184,71 +177,56 @@ struct ConvertLinalgPass
       return tensor::ExtractSliceOp::create(b, v.getLoc(), v, offsets, sizes,
                                             strides);
     };
-    // Each operand of the op between, restricted to a block's columns
-    // (nullopt: one it reads another way).
-    auto restrict = [&](OpBuilder &b, OpOperand &operand, int64_t offset,
-                        int64_t size) -> std::optional<Value> {
-      AffineMap map = between.getMatchingIndexingMap(&operand);
-      Value v = operand.get();
-      if (map.getNumResults() == 0)
-        return v;
-      if (map.isIdentity())
-        return column(b, v, offset, size, 1);
-      if (map.getNumResults() == 1 && map.getResult(0) == b.getAffineDimExpr(1))
-        return column(b, v, offset, size, 0);
-      if (map.getNumResults() == 1 && map.getResult(0) == b.getAffineDimExpr(0))
-        return v;
-      return std::nullopt;
-    };
-    if (between)
-      for (OpOperand &operand : between->getOpOperands())
-        if (operand.get() != matmul->getResult(0)) {
-          OpBuilder probe(between);
-          AffineMap map = between.getMatchingIndexingMap(&operand);
-          bool ok = map.getNumResults() == 0 || map.isIdentity() ||
-                    (map.getNumResults() == 1 &&
-                     (map.getResult(0) == probe.getAffineDimExpr(0) ||
-                      map.getResult(0) == probe.getAffineDimExpr(1)));
-          if (!ok ||
-              !cast<ShapedType>(operand.get().getType()).hasStaticShape())
-            return;
-        }
-
+    unsigned weightOperand = matmul.getDpsInputOperand(1)->getOperandNumber();
+    unsigned initOperand = matmul.getDpsInitOperand(0)->getOperandNumber();
     for (tensor::ExtractSliceOp block : *blocks) {
       OpBuilder b(block);
       int64_t offset = block.getStaticOffsets()[1];
       int64_t size = block.getStaticSizes()[1];
       Location loc = matmul.getLoc();
-      Value weight = column(b, matmul.getInputs()[1], offset, size, *weightN);
       // The init restricted likewise (a zero fill of an empty: a new one).
       Value init = matmul.getOutputs()[0];
       Value newInit;
       if (auto fill = init.getDefiningOp<linalg::FillOp>();
           fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
         Value empty = tensor::EmptyOp::create(
-            b, loc, block.getType().getShape(), resultType.getElementType());
+            b, loc, ArrayRef<int64_t>{resultType.getDimSize(0), size},
+            resultType.getElementType());
         newInit =
             linalg::FillOp::create(b, fill.getLoc(), fill.getInputs()[0], empty)
                 .getResult(0);
       } else {
         newInit = column(b, init, offset, size, 1);
       }
-      IRMapping mapping;
-      mapping.map(matmul.getInputs()[1], weight);
-      mapping.map(init, newInit);
-      Operation *part = b.clone(*matmul, mapping);
-      part->getResult(0).setType(block.getType());
+      // (Operands set by position: the same value may be A and B.)
+      Value weight = column(b, matmul.getInputs()[1], offset, size, *weightN);
+      Operation *part = b.clone(*matmul);
+      part->setOperand(weightOperand, weight);
+      part->setOperand(initOperand, newInit);
+      part->getResult(0).setType(newInit.getType());
       Value value = part->getResult(0);
       if (between) {
-        IRMapping inner;
+        SmallVector<Value> operands;
         for (OpOperand &operand : between->getOpOperands()) {
-          if (operand.get() == matmul->getResult(0)) {
-            inner.map(operand.get(), value);
-            continue;
-          }
-          inner.map(operand.get(), *restrict(b, operand, offset, size));
+          Value v = operand.get();
+          AffineMap map = between.getMatchingIndexingMap(&operand);
+          auto empty = v.getDefiningOp<tensor::EmptyOp>();
+          if (v == matmul->getResult(0))
+            v = value;
+          else if (map.isIdentity() && empty)
+            v = tensor::EmptyOp::create(b, empty.getLoc(),
+                                        block.getType().getShape(),
+                                        empty.getType().getElementType());
+          else if (map.isIdentity())
+            v = column(b, v, offset, size, 1);
+          else if (map.getNumResults() == 1 &&
+                   map.getResult(0) == b.getAffineDimExpr(1))
+            v = column(b, v, offset, size, 0);
+          operands.push_back(v);
         }
-        Operation *op = b.clone(*between, inner);
+        Operation *op = b.clone(*between);
+        for (auto [i, v] : llvm::enumerate(operands))
+          op->setOperand(i, v);
         op->getResult(0).setType(block.getType());
         value = op->getResult(0);
       }
@@ -259,6 +237,39 @@ struct ConvertLinalgPass
       between->erase();
     if (matmul->use_empty())
       matmul->erase();
+  }
+
+  /// Whether the 2-d elementwise `generic` reads `result` (read once, as
+  /// itself) and each other operand so that a block of its columns reads
+  /// the same block of `result`'s: whole per row, elementwise, per row or a
+  /// scalar; and its body does not read its indices.
+  static bool readsPerColumn(linalg::GenericOp generic, Value result) {
+    if (generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
+        generic.getNumLoops() != 2 || generic.getNumParallelLoops() != 2 ||
+        !generic.hasPureTensorSemantics() || generic.hasIndexSemantics() ||
+        !generic.getIndexingMapsArray().back().isIdentity())
+      return false;
+    MLIRContext *context = generic.getContext();
+    int reads = 0;
+    for (OpOperand &operand : generic->getOpOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      if (operand.get() == result) {
+        ++reads;
+        if (!map.isIdentity())
+          return false;
+        continue;
+      }
+      auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+      if (shaped && !shaped.hasStaticShape())
+        return false;
+      bool perColumn = map.getNumResults() == 0 || map.isIdentity() ||
+                       (map.getNumResults() == 1 &&
+                        (map.getResult(0) == getAffineDimExpr(0, context) ||
+                         map.getResult(0) == getAffineDimExpr(1, context)));
+      if (!perColumn)
+        return false;
+    }
+    return reads == 1;
   }
 
   /// Whether `op` computes on the device (the quantization casts are the

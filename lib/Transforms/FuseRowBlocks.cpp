@@ -1201,7 +1201,11 @@ void FuseRowBlocksPass::keepBoxedResultsInLx(Block &block) {
     };
     std::optional<std::pair<unsigned, bool>> best;
     double bestSeconds = *before * (1 - kMinWholeGain);
-    for (unsigned cut = 0; cut < type.getRank(); ++cut)
+    std::optional<int> stick = stickHostDimOf(type);
+    for (unsigned cut = 0; cut < type.getRank(); ++cut) {
+      // (Not a size-1 dim, nor the stick's: no row split there.)
+      if (type.getDimSize(cut) == 1 || stick == static_cast<int>(cut))
+        continue;
       for (bool spread : rowSpreads(type.getDimSize(cut), numCores)) {
         std::optional<double> after =
             secondsWith(block, window, [&] { return apply(cut, spread); });
@@ -1210,6 +1214,7 @@ void FuseRowBlocksPass::keepBoxedResultsInLx(Block &block) {
           best = {cut, spread};
         }
       }
+    }
     if (best)
       (void)apply(best->first, best->second);
   }

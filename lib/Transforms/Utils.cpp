@@ -670,16 +670,27 @@ SmallVector<OpOperand *> mlir::spyre::readsThroughViews(Value value) {
 
 std::optional<BoxedRead> mlir::spyre::getBoxedRead(Value value) {
   std::optional<BoxedRead> read;
+  // Every view but the extract keeps the device dims as they are (a view
+  // may also regroup them: the same bytes, other dims, which the box's
+  // device position would not follow).
+  auto deviceSize = [](Value v) -> ArrayRef<int64_t> {
+    LayoutAttr layout = getLayoutAttr(cast<RankedTensorType>(v.getType()));
+    return layout ? layout.getDeviceSize() : ArrayRef<int64_t>();
+  };
   while (Operation *def = value.getDefiningOp()) {
     if (!isViewOp(def))
       break;
+    Value input = def->getOperand(0);
     if (auto slice = dyn_cast<ExtractSliceOp>(def)) {
       FailureOr<int64_t> window = slice.getWindowBytes();
       if (read || failed(window))
         return std::nullopt;
       read = BoxedRead{Value(), *window};
+    } else if (deviceSize(input).empty() ||
+               deviceSize(input) != deviceSize(value)) {
+      return std::nullopt;
     }
-    value = def->getOperand(0);
+    value = input;
   }
   if (read)
     read->viewed = value;

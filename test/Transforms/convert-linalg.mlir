@@ -1799,3 +1799,74 @@ func.func @not_split(%x: tensor<128x256xf16>, %w: tensor<256x128xf16>) -> (tenso
   %s = tensor.extract_slice %n[0, 64] [128, 64] [1, 1] : tensor<128x128xf16> to tensor<128x64xf16>
   return %h, %s, %n : tensor<128x32xf16>, tensor<128x64xf16>, tensor<128x128xf16>
 }
+
+// -----
+
+// The same value read as A and B keeps A whole; an epilogue of another
+// element type (f16 products scaled in f32) is split with the matmul, whose
+// blocks keep the matmul's type; a scalar operand is read as it was.
+// CHECK-LABEL: func.func @split_square
+// CHECK: %[[B0:.*]] = spyre.extract_slice %arg0 offsets = [0, 0] : tensor<128x128xf16> -> tensor<128x64xf16>
+// CHECK: spyre.matmul %arg0, %[[B0]] : tensor<128x128xf16>, tensor<128x64xf16> -> tensor<128x64xf16>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<128x64xf32>)
+// CHECK: %[[B1:.*]] = spyre.extract_slice %arg0 offsets = [0, 64] : tensor<128x128xf16> -> tensor<128x64xf16>
+// CHECK: spyre.matmul %arg0, %[[B1]] : tensor<128x128xf16>, tensor<128x64xf16> -> tensor<128x64xf16>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<128x64xf32>)
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#none = affine_map<(d0, d1) -> ()>
+func.func @split_square(%x: tensor<128x128xf16>, %s: f32) -> (tensor<128x64xf32>, tensor<128x64xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x128xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<128x128xf16>) -> tensor<128x128xf16>
+  %m = linalg.matmul indexing_maps = [#mk, #kn, #mn] ins(%x, %x : tensor<128x128xf16>, tensor<128x128xf16>) outs(%z : tensor<128x128xf16>) -> tensor<128x128xf16>
+  %e32 = tensor.empty() : tensor<128x128xf32>
+  // expected-remark @+1 {{'linalg.generic' stays on the host: operand #1 is not a ranked tensor}}
+  %a = linalg.generic {indexing_maps = [#id, #none, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %s : tensor<128x128xf16>, f32) outs(%e32 : tensor<128x128xf32>) {
+  ^bb0(%p: f16, %q: f32, %o: f32):
+    %w = arith.extf %p : f16 to f32
+    %r = arith.mulf %w, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<128x128xf32>
+  %l = tensor.extract_slice %a[0, 0] [128, 64] [1, 1] : tensor<128x128xf32> to tensor<128x64xf32>
+  %h = tensor.extract_slice %a[0, 64] [128, 64] [1, 1] : tensor<128x128xf32> to tensor<128x64xf32>
+  return %l, %h : tensor<128x64xf32>, tensor<128x64xf32>
+}
+
+// -----
+
+// Not split: an epilogue that reads its indices (a column mask) or reads
+// the product transposed.
+// CHECK-LABEL: func.func @not_split_epilogues
+// CHECK-COUNT-2: spyre.matmul {{.*}} -> tensor<128x128xf16>
+// CHECK-NOT: spyre.matmul
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @not_split_epilogues(%x: tensor<128x128xf16>, %w: tensor<128x128xf16>) -> (tensor<128x64xf16>, tensor<128x64xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x128xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<128x128xf16>) -> tensor<128x128xf16>
+  %m = linalg.matmul indexing_maps = [#mk, #kn, #mn] ins(%x, %w : tensor<128x128xf16>, tensor<128x128xf16>) outs(%z : tensor<128x128xf16>) -> tensor<128x128xf16>
+  // expected-remark @+1 {{stays on the host}}
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<128x128xf16>) outs(%e : tensor<128x128xf16>) {
+  ^bb0(%p: f16, %o: f16):
+    %j = linalg.index 1 : index
+    %c = arith.constant 64 : index
+    %lt = arith.cmpi ult, %j, %c : index
+    %r = arith.select %lt, %p, %zero : f16
+    linalg.yield %r : f16
+  } -> tensor<128x128xf16>
+  %l = tensor.extract_slice %a[0, 0] [128, 64] [1, 1] : tensor<128x128xf16> to tensor<128x64xf16>
+  %n = linalg.matmul indexing_maps = [#mk, #kn, #mn] ins(%x, %w : tensor<128x128xf16>, tensor<128x128xf16>) outs(%z : tensor<128x128xf16>) -> tensor<128x128xf16>
+  %t = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%n : tensor<128x128xf16>) outs(%e : tensor<128x128xf16>) {
+  ^bb0(%p: f16, %o: f16):
+    linalg.yield %p : f16
+  } -> tensor<128x128xf16>
+  %h = tensor.extract_slice %t[0, 64] [128, 64] [1, 1] : tensor<128x128xf16> to tensor<128x64xf16>
+  return %l, %h : tensor<128x64xf16>, tensor<128x64xf16>
+}

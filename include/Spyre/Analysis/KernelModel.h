@@ -152,15 +152,16 @@ bool sameCoreSlices(const Problem &a, const Division &divisionA,
 std::optional<llvm::SmallVector<int64_t, 6>>
 devicePosition(const Tensor &tensor, int64_t bytes);
 
-/// Where each core finds its slice of tensor `tensorB` of `b` (a box of the
-/// tensor `tensorA` of `a` is, or of a view of it, starting at device
-/// position `boxStart`) inside its LX slice of that tensor, as `a` leaves it
-/// (each core's slice row-major over its box of device dims): the offset in
-/// sticks from the slice's start. Nullopt unless every core's part of the
-/// box lies inside its own slice, at the same offset on every core, and is
-/// laid out with the slice's strides along every dim it spans (so that one
-/// LX address and B's own strides reach it on every core). With a zero
-/// `boxStart` and equal device dims, 0 exactly when sameCoreSlices holds.
+/// Where each core finds its slice of tensor `tensorB` of `b` inside its LX
+/// slice of tensor `tensorA` of `a`, as `a` leaves it (each core's slice
+/// row-major over its box of device dims), when B is a box of A starting at
+/// device position `boxStart` of A's device dims (B's device dims are A's,
+/// each as long or shorter): the offset in sticks from the slice's start.
+/// Nullopt unless every core's part of the box lies inside its own slice, at
+/// the same offset on every core, and is laid out with the slice's strides
+/// along every dim it spans (so that one LX address and B's own strides
+/// reach it on every core), and each side's range on every core is the box
+/// its layout has.
 std::optional<int64_t>
 residentBoxOffset(const Problem &a, const Division &divisionA, unsigned tensorA,
                   const Problem &b, const Division &divisionB, unsigned tensorB,

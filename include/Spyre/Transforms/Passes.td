@@ -99,7 +99,9 @@ def SpyreConvertLinalg
     product converted back, with a remark saying so.
 
     First, a matmul whose result - or the result of the one elementwise op
-    reading it (a bias add) - is read only in column blocks of whole sticks
+    reading it (a bias add: every operand read elementwise, per row, per
+    column or as a scalar, not its own indices) - is read only in column
+    blocks of whole sticks
     (`tensor.extract_slice` of all rows, apart: GPT-2's `c_attn` split
     into Q, K and V) becomes one matmul per block over that block's columns
     of the weight (a view of its sticks), the elementwise op per block too
