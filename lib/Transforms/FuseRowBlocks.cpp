@@ -1477,6 +1477,14 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
     size_t def, last;
     int64_t saving;
   };
+  // Each buffer's last reader among `ops`, through views and boxes (as
+  // --spyre-plan-memory keeps a buffer live).
+  DenseMap<Value, size_t> lastRead;
+  for (auto [i, op] : llvm::enumerate(ops))
+    for (Value operand : op->getOperands()) {
+      size_t &last = lastRead[getBufferRoot(operand)];
+      last = std::max(last, i);
+    }
   SmallVector<Candidate> candidates;
   for (auto [i, op] : llvm::enumerate(ops)) {
     Value v = op->getResult(0);
@@ -1496,8 +1504,7 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
     Candidate c{
         v, kernel::residentResultBytes(producer.problem, producer.division), i,
         i, 0};
-    for (Operation *reader : v.getUsers())
-      c.last = std::max(c.last, position.lookup(reader));
+    c.last = std::max(c.last, lastRead.lookup(v));
     c.saving =
         c.bytes * (1 + static_cast<int64_t>(llvm::range_size(v.getUses())));
     candidates.push_back(c);
@@ -1512,8 +1519,10 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   // room).
   auto stagingOf = [&](size_t p, Value extra) {
     kernel::Problem problem = plans[p].problem;
-    markLxResident(problem, ops[p],
-                   [&](Value v) { return v == extra || resident.contains(v); });
+    markLxResident(problem, ops[p], [&](Value v) {
+      Value root = getBufferRoot(v);
+      return root == extra || resident.contains(root);
+    });
     return kernel::leastStagingBytes(problem, target, plans[p].division,
                                      plans[p].tiling, target.usableLxBytes());
   };
@@ -1530,8 +1539,9 @@ FuseRowBlocksPass::modelledSeconds(ArrayRef<Operation *> ops,
   // Each op's time with those tensors in LX, tiled below them.
   double seconds = 0;
   for (auto [p, op, planned] : llvm::enumerate(ops, plans)) {
-    markLxResident(planned.problem, op,
-                   [&](Value v) { return resident.contains(v); });
+    markLxResident(planned.problem, op, [&](Value v) {
+      return resident.contains(getBufferRoot(v));
+    });
     llvm::Expected<kernel::Plan> plan = kernel::planDivision(
         planned.problem, target, planned.division, placer.roomAt(p));
     if (!plan) {
