@@ -37,6 +37,9 @@ import models  # noqa: E402
 
 TRAFFIC_TARGET = 1.2        # DDR traffic / compulsory traffic
 UTILISATION_TARGET = 0.80   # program roofline / modelled time
+# The rows the targets apply to: the layers as compiled by default (not
+# their variants: op by op, c_attn kept whole, three projections, ...).
+LAYER_PROGRAM = r"(bert|gpt2|llama)-s[0-9]+"
 LLAMA_2048_SECONDS = 30.0   # model-only wall time of the Llama layer
 
 
@@ -313,10 +316,7 @@ def main():
               f"{r['kernel_utilisation'] * 100:>10.1f}% | "
               f"{r['ddr_mb']:>9.1f} | {r['traffic_ratio']:>6.2f}x | "
               f"{r['wall_s']:>6.2f}")
-    # The layers as compiled by default (not their variants: op by op, c_attn
-    # kept whole, written with three projections, weights by hand, ...).
-    layers = [r for r in rows
-              if re.fullmatch(r"(bert|gpt2|llama)-s[0-9]+", r["program"])]
+    layers = [r for r in rows if re.fullmatch(LAYER_PROGRAM, r["program"])]
     worst_traffic = max(r["traffic_ratio"] for r in layers)
     worst_util = min(r["utilisation"] for r in layers)
     print()

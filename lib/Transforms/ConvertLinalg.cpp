@@ -209,19 +209,18 @@ struct ConvertLinalgPass
         SmallVector<Value> operands;
         for (OpOperand &operand : between->getOpOperands()) {
           Value v = operand.get();
-          AffineMap map = between.getMatchingIndexingMap(&operand);
+          // (readsPerColumn accepted every map.)
+          std::optional<unsigned> dim =
+              *columnDimOf(between.getMatchingIndexingMap(&operand));
           auto empty = v.getDefiningOp<tensor::EmptyOp>();
           if (v == matmul->getResult(0))
             v = value;
-          else if (map.isIdentity() && empty)
+          else if (dim == 1u && empty)
             v = tensor::EmptyOp::create(b, empty.getLoc(),
                                         block.getType().getShape(),
                                         empty.getType().getElementType());
-          else if (map.isIdentity())
-            v = column(b, v, offset, size, 1);
-          else if (map.getNumResults() == 1 &&
-                   map.getResult(0) == b.getAffineDimExpr(1))
-            v = column(b, v, offset, size, 0);
+          else if (dim)
+            v = column(b, v, offset, size, *dim);
           operands.push_back(v);
         }
         Operation *op = b.clone(*between);
@@ -249,7 +248,6 @@ struct ConvertLinalgPass
         !generic.hasPureTensorSemantics() || generic.hasIndexSemantics() ||
         !generic.getIndexingMapsArray().back().isIdentity())
       return false;
-    MLIRContext *context = generic.getContext();
     int reads = 0;
     for (OpOperand &operand : generic->getOpOperands()) {
       AffineMap map = generic.getMatchingIndexingMap(&operand);
@@ -260,16 +258,29 @@ struct ConvertLinalgPass
         continue;
       }
       auto shaped = dyn_cast<ShapedType>(operand.get().getType());
-      if (shaped && !shaped.hasStaticShape())
-        return false;
-      bool perColumn = map.getNumResults() == 0 || map.isIdentity() ||
-                       (map.getNumResults() == 1 &&
-                        (map.getResult(0) == getAffineDimExpr(0, context) ||
-                         map.getResult(0) == getAffineDimExpr(1, context)));
-      if (!perColumn)
+      if ((shaped && !shaped.hasStaticShape()) || failed(columnDimOf(map)))
         return false;
     }
     return reads == 1;
+  }
+
+  /// The dim of an operand a block of a 2-d elementwise op's columns reads
+  /// a block of, by the operand's map: 1 elementwise, 0 whole per row (a
+  /// bias); nullopt when every block reads it whole (per row, a scalar);
+  /// failure when it reads it another way.
+  static FailureOr<std::optional<unsigned>> columnDimOf(AffineMap map) {
+    MLIRContext *context = map.getContext();
+    if (map.isIdentity())
+      return std::optional<unsigned>(1);
+    if (map.getNumResults() == 0)
+      return std::optional<unsigned>();
+    if (map.getNumResults() == 1 &&
+        map.getResult(0) == getAffineDimExpr(1, context))
+      return std::optional<unsigned>(0);
+    if (map.getNumResults() == 1 &&
+        map.getResult(0) == getAffineDimExpr(0, context))
+      return std::optional<unsigned>();
+    return failure();
   }
 
   /// Whether `op` computes on the device (the quantization casts are the

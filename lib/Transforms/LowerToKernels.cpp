@@ -310,15 +310,10 @@ LogicalResult LowerToKernelsPass::lower(Operation *op,
       left = kernel::resultDivision(*theirs, getKernelDivision(producer));
     bool found = false;
     if (succeeded(mine) && left && boxed) {
-      unsigned result = theirs->tensors.size() - 1;
-      std::optional<SmallVector<int64_t, 6>> start =
-          kernel::devicePosition(theirs->tensors[result], boxed->windowBytes);
       std::optional<int64_t> offset =
-          start ? kernel::residentBoxOffset(*theirs, *left, result, *mine, ours,
-                                            i, *start)
-                : std::nullopt;
+          residentBoxOffset(*theirs, *left, *mine, ours, i, boxed->windowBytes);
       if (offset) {
-        residentOffsets[i] = *offset * theirs->tensors[result].stickBytes;
+        residentOffsets[i] = *offset * theirs->tensors.back().stickBytes;
         found = true;
       }
     } else if (succeeded(mine) && left) {

@@ -697,6 +697,19 @@ std::optional<BoxedRead> mlir::spyre::getBoxedRead(Value value) {
   return read;
 }
 
+std::optional<int64_t> mlir::spyre::residentBoxOffset(
+    const kernel::Problem &producer, const kernel::Division &held,
+    const kernel::Problem &reader, const kernel::Division &readerDivision,
+    unsigned operand, int64_t windowBytes) {
+  unsigned result = producer.tensors.size() - 1;
+  std::optional<SmallVector<int64_t, 6>> start =
+      kernel::devicePosition(producer.tensors[result], windowBytes);
+  if (!start)
+    return std::nullopt;
+  return kernel::residentBoxOffset(producer, held, result, reader,
+                                   readerDivision, operand, *start);
+}
+
 std::optional<int64_t>
 mlir::spyre::residentBoxOffset(const DividedPayload &producer,
                                const DividedPayload &reader, unsigned operand) {
@@ -705,14 +718,10 @@ mlir::spyre::residentBoxOffset(const DividedPayload &producer,
     return std::nullopt;
   std::optional<kernel::Division> held =
       kernel::resultDivision(*producer.problem, *producer.division);
-  unsigned resultIndex = producer.problem->tensors.size() - 1;
-  std::optional<SmallVector<int64_t, 6>> start = kernel::devicePosition(
-      producer.problem->tensors[resultIndex], read->windowBytes);
-  if (!held || !start)
+  if (!held)
     return std::nullopt;
-  return kernel::residentBoxOffset(*producer.problem, *held, resultIndex,
-                                   *reader.problem, *reader.division, operand,
-                                   *start);
+  return residentBoxOffset(*producer.problem, *held, *reader.problem,
+                           *reader.division, operand, read->windowBytes);
 }
 
 bool DivisionChooser::othersTake(

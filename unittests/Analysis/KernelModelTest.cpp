@@ -850,6 +850,18 @@ Division randomDivision(const Problem &p, int64_t cores, std::mt19937 &rng) {
   return divisionOf(splits, order);
 }
 
+/// Random divisions of a producer and a reader of one tensor on `cores`
+/// cores, drawn in that order; nullopt when they use different core counts.
+std::optional<std::pair<Division, Division>>
+randomDivisions(const Problem &producer, const Problem &reader, int64_t cores,
+                std::mt19937 &rng) {
+  Division a = randomDivision(producer, cores, rng);
+  Division b = randomDivision(reader, cores, rng);
+  if (a.numCores() != b.numCores())
+    return std::nullopt;
+  return std::make_pair(std::move(a), std::move(b));
+}
+
 TEST(SameCoreSlices, AgreesWithElementOwnershipOnRandomDivisions) {
   // Property: the device-box comparison says yes exactly when every core
   // covers the same elements on both sides, for a tensor read directly and
@@ -867,10 +879,10 @@ TEST(SameCoreSlices, AgreesWithElementOwnershipOnRandomDivisions) {
     Problem reader =
         viewed ? headMajorReader(rows, heads) : pointwise({rows, cols});
     int64_t cores = std::vector<int64_t>{1, 2, 3, 4, 6, 8, 12}[rng() % 7];
-    Division a = randomDivision(producer, cores, rng);
-    Division b = randomDivision(reader, cores, rng);
-    if (a.numCores() != b.numCores())
+    auto divisions = randomDivisions(producer, reader, cores, rng);
+    if (!divisions)
       continue;
+    auto &[a, b] = *divisions;
     bool expected = true;
     for (int64_t c = 0; c < a.numCores() && expected; ++c)
       expected = covered(producer, a, c, 0, {1}, 1, rows, cols) ==
@@ -945,10 +957,10 @@ TEST(ResidentBoxOffset, AgreesWithElementPlacementOnRandomDivisions) {
     Problem producer = pointwise({rows, cols});
     Problem reader = headMajorReader(rows, 1);
     int64_t cores = std::vector<int64_t>{1, 2, 3, 4, 6, 8}[rng() % 6];
-    Division a = randomDivision(producer, cores, rng);
-    Division b = randomDivision(reader, cores, rng);
-    if (a.numCores() != b.numCores())
+    auto divisions = randomDivisions(producer, reader, cores, rng);
+    if (!divisions)
       continue;
+    auto &[a, b] = *divisions;
     std::optional<int64_t> expected;
     bool ok = true;
     for (int64_t c = 0; c < a.numCores() && ok; ++c) {

@@ -134,11 +134,22 @@ struct BoxedRead {
 /// without exactly one extract or when its window is not device positions.
 std::optional<BoxedRead> getBoxedRead(Value value);
 
-/// Where operand `operand` of divided kernel `reader` finds its slice in the
-/// cores' LX when it reads a box (getBoxedRead) of `producer`'s result kept
-/// there: sticks from the start of each core's slice of that result
-/// (kernel::residentBoxOffset). Nullopt when the box's cores' parts are not
-/// inside their slices in a way one LX address reaches.
+/// Where operand `operand` of a kernel (`reader` divided by
+/// `readerDivision`) finds its slice in the cores' LX when it reads the box
+/// `windowBytes` into the device memory of `producer`'s result, kept there
+/// as `held` (kernel::resultDivision) leaves it: sticks from the start of
+/// each core's slice of that result (kernel::residentBoxOffset). Nullopt
+/// when the box's cores' parts are not inside their slices in a way one LX
+/// address reaches. What --spyre-plan-memory and --spyre-lower-to-kernels
+/// both ask.
+std::optional<int64_t> residentBoxOffset(const kernel::Problem &producer,
+                                         const kernel::Division &held,
+                                         const kernel::Problem &reader,
+                                         const kernel::Division &readerDivision,
+                                         unsigned operand, int64_t windowBytes);
+/// The same for operand `operand` of divided kernel `reader`, a box
+/// (getBoxedRead) of divided kernel `producer`'s result; nullopt when it is
+/// no box of that result.
 std::optional<int64_t> residentBoxOffset(const DividedPayload &producer,
                                          const DividedPayload &reader,
                                          unsigned operand);
